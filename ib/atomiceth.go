@@ -1,0 +1,65 @@
+package ib
+
+import (
+	"encoding/binary"
+
+	"github.com/google/gopacket"
+)
+
+// AtomicETHLen is the size of the Atomic ETH.
+const AtomicETHLen = 28
+
+// AtomicETH is the Atomic Extended Transport Header (IBTA Vol 1, 9.3.5),
+// carried by CmpSwap and FetchAdd. Its 64-bit data fields sit at offsets
+// 12 and 20, not 8-byte aligned:
+//
+//	+---------------------------------------------------------------+
+//	|                    Virtual Address (64 bits)                  |
+//	+---------------------------------------------------------------+
+//	|                             R_Key                             |
+//	+---------------------------------------------------------------+
+//	|              Swap (CmpSwap) or Add (FetchAdd) Data            |
+//	+---------------------------------------------------------------+
+//	|                 Compare Data (CmpSwap only)                   |
+//	+---------------------------------------------------------------+
+type AtomicETH struct {
+	eth
+	VA          uint64 // virtual address
+	RKey        uint32 // remote key (R_Key)
+	SwapData    uint64 // swap (CmpSwap) or add (FetchAdd) data
+	CompareData uint64 // compare data
+}
+
+func (h *AtomicETH) parse(b []byte) {
+	h.VA = binary.BigEndian.Uint64(b)
+	h.RKey = binary.BigEndian.Uint32(b[8:])
+	h.SwapData = binary.BigEndian.Uint64(b[12:])
+	h.CompareData = binary.BigEndian.Uint64(b[20:28])
+}
+
+func (h *AtomicETH) put(b []byte) {
+	binary.BigEndian.PutUint64(b, h.VA)
+	binary.BigEndian.PutUint32(b[8:], h.RKey)
+	binary.BigEndian.PutUint64(b[12:], h.SwapData)
+	binary.BigEndian.PutUint64(b[20:28], h.CompareData)
+}
+
+// LayerType returns LayerTypeAtomicETH.
+func (h *AtomicETH) LayerType() gopacket.LayerType { return LayerTypeAtomicETH }
+
+// CanDecode returns LayerTypeAtomicETH.
+func (h *AtomicETH) CanDecode() gopacket.LayerClass { return LayerTypeAtomicETH }
+
+// DecodeFromBytes decodes the header from the start of data.
+func (h *AtomicETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	if err := h.decode(data, HeaderAtomicETH, df); err != nil {
+		return err
+	}
+	h.parse(data)
+	return nil
+}
+
+// SerializeTo prepends the header.
+func (h *AtomicETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	return prepend(b, AtomicETHLen, h)
+}

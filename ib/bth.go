@@ -1,0 +1,211 @@
+package ib
+
+import (
+	"encoding/binary"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+)
+
+// BTHLen is the size of the Base Transport Header.
+const BTHLen = 12
+
+// ICRCLen is the size of the invariant CRC that ends every RoCE packet.
+const ICRCLen = 4
+
+// BTH is the Base Transport Header (IBTA Vol 1, 9.2), 12 bytes:
+//
+//	 0               1               2               3
+//	+---------------+-+-+---+-------+-------------------------------+
+//	|    OpCode     |S|M|Pad| TVer  |             P_Key             |
+//	+-+-+-----------+-+-+---+-------+-------------------------------+
+//	|F|B|  Resv6a   |                    DestQP                     |
+//	+-+-------------+-----------------------------------------------+
+//	|A|   Resv7     |                      PSN                      |
+//	+-+-------------+-----------------------------------------------+
+//
+// As a gopacket layer, BTH decodes everything from its first byte to the
+// end of the ICRC: it splits off the PadCnt pad bytes and the 4-byte ICRC
+// (both kept, as received, in Pad and ICRC) and leaves the extended
+// headers and the payload in Payload for the layers that follow.
+type BTH struct {
+	layers.BaseLayer
+	OpCode Opcode
+	SE     bool   // solicited event
+	MigReq bool   // migration state (M)
+	PadCnt uint8  // pad bytes after the payload, 0-3
+	TVer   uint8  // transport header version, 0
+	PKey   uint16 // partition key (P_Key)
+	FECN   bool   // forward explicit congestion notification
+	BECN   bool   // backward explicit congestion notification
+	Resv6a uint8  // reserved, 6 bits, kept for byte-exact re-encoding
+	DestQP uint32 // destination queue pair, 24 bits
+	AckReq bool   // acknowledge request (A)
+	Resv7  uint8  // reserved, 7 bits
+	PSN    uint32 // packet sequence number, 24 bits
+
+	Pad  []byte  // the pad bytes, aliasing the input
+	ICRC [4]byte // the ICRC bytes as received (least significant first)
+}
+
+// parse fills the twelve header fields from b, which holds at least BTHLen bytes.
+func (h *BTH) parse(b []byte) {
+	_ = b[11]
+	h.OpCode = Opcode(b[0])
+	h.SE = b[1]&0x80 != 0
+	h.MigReq = b[1]&0x40 != 0
+	h.PadCnt = b[1] >> 4 & 3
+	h.TVer = b[1] & 0x0f
+	h.PKey = binary.BigEndian.Uint16(b[2:])
+	h.FECN = b[4]&0x80 != 0
+	h.BECN = b[4]&0x40 != 0
+	h.Resv6a = b[4] & 0x3f
+	h.DestQP = uint32(b[5])<<16 | uint32(b[6])<<8 | uint32(b[7])
+	h.AckReq = b[8]&0x80 != 0
+	h.Resv7 = b[8] & 0x7f
+	h.PSN = uint32(b[9])<<16 | uint32(b[10])<<8 | uint32(b[11])
+}
+
+// put writes the header into b[:BTHLen].
+func (h *BTH) put(b []byte) {
+	_ = b[11]
+	b[0] = byte(h.OpCode)
+	b[1] = flag(h.SE, 0x80) | flag(h.MigReq, 0x40) | (h.PadCnt&3)<<4 | h.TVer&0x0f
+	binary.BigEndian.PutUint16(b[2:], h.PKey)
+	b[4] = flag(h.FECN, 0x80) | flag(h.BECN, 0x40) | h.Resv6a&0x3f
+	put24(b[5:], h.DestQP)
+	b[8] = flag(h.AckReq, 0x80) | h.Resv7&0x7f
+	put24(b[9:], h.PSN)
+}
+
+// split checks a whole transport packet b (BTH through ICRC) against the
+// opcode's rules and returns where the headers end and the pad starts.
+func (h *BTH) split(b []byte) (hdrEnd, padStart int, err error) {
+	if len(b) < BTHLen+ICRCLen {
+		return 0, 0, truncated("BTH", 0, BTHLen+ICRCLen, len(b))
+	}
+	h.parse(b)
+	end := len(b) - ICRCLen
+	if !h.OpCode.Known() {
+		return BTHLen, end, nil // opaque bytes, pad not split
+	}
+	hdrEnd = BTHLen + h.OpCode.Headers().Size()
+	if hdrEnd > end {
+		return 0, 0, truncated(h.OpCode.Headers().String(), BTHLen, hdrEnd+ICRCLen, len(b))
+	}
+	padStart = end - int(h.PadCnt)
+	if padStart < hdrEnd {
+		return 0, 0, &Error{Layer: "BTH", Offset: 1, Want: int(h.PadCnt), Have: end - hdrEnd, Err: ErrBadPad}
+	}
+	switch n := padStart - hdrEnd; h.OpCode.Payload() {
+	case PayloadNone:
+		if end != hdrEnd {
+			return 0, 0, &Error{Layer: h.OpCode.String(), Offset: hdrEnd, Want: 0, Have: end - hdrEnd, Err: ErrBadLength}
+		}
+	case PayloadExact8:
+		if n != 8 {
+			return 0, 0, &Error{Layer: h.OpCode.String(), Offset: hdrEnd, Want: 8, Have: n, Err: ErrBadLength}
+		}
+	}
+	return hdrEnd, padStart, nil
+}
+
+// LayerType returns LayerTypeBTH.
+func (h *BTH) LayerType() gopacket.LayerType { return LayerTypeBTH }
+
+// CanDecode returns LayerTypeBTH.
+func (h *BTH) CanDecode() gopacket.LayerClass { return LayerTypeBTH }
+
+// DecodeFromBytes decodes a transport packet: data runs from the first
+// byte of the BTH to the last byte of the ICRC, as RoCEv2's UDP length and
+// RoCEv1's GRH PayLen delimit it.
+func (h *BTH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	_, padStart, err := h.split(data)
+	if err != nil {
+		if len(data) < BTHLen+ICRCLen {
+			df.SetTruncated()
+		}
+		return err
+	}
+	end := len(data) - ICRCLen
+	h.Contents = data[:BTHLen]
+	h.Payload = data[BTHLen:padStart]
+	h.Pad = data[padStart:end]
+	copy(h.ICRC[:], data[end:])
+	return nil
+}
+
+// NextLayerType returns the first extended header of the opcode, or
+// gopacket.LayerTypePayload when only data follows.
+func (h *BTH) NextLayerType() gopacket.LayerType {
+	if hs := h.OpCode.Headers(); hs.Len() > 0 {
+		return hs.At(0).LayerType()
+	}
+	return payloadOrZero(h.Payload)
+}
+
+// SerializeTo prepends the BTH and appends the pad and the ICRC to the
+// bytes already serialized (the extended headers and the payload). With
+// FixLengths, PadCnt is set so that the payload ends on a 4-byte boundary.
+// The ICRC is written as h.ICRC holds it: compute it once the outer
+// headers exist (see the rocev1 and rocev2 packages).
+func (h *BTH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
+	if opts.FixLengths {
+		n := len(b.Bytes()) - h.OpCode.Headers().Size()
+		if !h.OpCode.Known() {
+			n = len(b.Bytes())
+		}
+		h.PadCnt = uint8(-n & 3)
+	}
+	tail, err := b.AppendBytes(int(h.PadCnt) + ICRCLen)
+	if err != nil {
+		return err
+	}
+	pad := tail[:h.PadCnt]
+	if len(h.Pad) == len(pad) {
+		copy(pad, h.Pad)
+	} else {
+		clear(pad)
+	}
+	copy(tail[h.PadCnt:], h.ICRC[:])
+	return prepend(b, BTHLen, h)
+}
+
+func flag(v bool, bit byte) byte {
+	if v {
+		return bit
+	}
+	return 0
+}
+
+func put24(b []byte, v uint32) {
+	_ = b[2]
+	b[0] = byte(v >> 16)
+	b[1] = byte(v >> 8)
+	b[2] = byte(v)
+}
+
+func get24(b []byte) uint32 {
+	_ = b[2]
+	return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2])
+}
+
+// putter is a header that can write itself.
+type putter interface{ put(b []byte) }
+
+// prepend makes room for n bytes at the front of b and lets h fill them.
+func prepend(b gopacket.SerializeBuffer, n int, h putter) error {
+	p, err := b.PrependBytes(n)
+	if err != nil {
+		return err
+	}
+	h.put(p)
+	return nil
+}
+
+func payloadOrZero(p []byte) gopacket.LayerType {
+	if len(p) > 0 {
+		return gopacket.LayerTypePayload
+	}
+	return gopacket.LayerTypeZero
+}

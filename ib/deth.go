@@ -1,0 +1,57 @@
+package ib
+
+import (
+	"encoding/binary"
+
+	"github.com/google/gopacket"
+)
+
+// DETHLen is the size of the Datagram ETH.
+const DETHLen = 8
+
+// DETH is the Datagram Extended Transport Header (IBTA Vol 1, 9.3.2),
+// carried by UD and RD requests:
+//
+//	+---------------------------------------------------------------+
+//	|                             Q_Key                             |
+//	+---------------+-----------------------------------------------+
+//	|   Reserved    |                     SrcQP                     |
+//	+---------------+-----------------------------------------------+
+type DETH struct {
+	eth
+	QKey  uint32 // queue key (Q_Key); GSI uses 0x80010000
+	Resv8 uint8  // reserved
+	SrcQP uint32 // source queue pair, 24 bits
+}
+
+func (h *DETH) parse(b []byte) {
+	h.QKey = binary.BigEndian.Uint32(b)
+	h.Resv8 = b[4]
+	h.SrcQP = get24(b[5:8])
+}
+
+func (h *DETH) put(b []byte) {
+	binary.BigEndian.PutUint32(b, h.QKey)
+	b[4] = h.Resv8
+	put24(b[5:8], h.SrcQP)
+}
+
+// LayerType returns LayerTypeDETH.
+func (h *DETH) LayerType() gopacket.LayerType { return LayerTypeDETH }
+
+// CanDecode returns LayerTypeDETH.
+func (h *DETH) CanDecode() gopacket.LayerClass { return LayerTypeDETH }
+
+// DecodeFromBytes decodes the header from the start of data.
+func (h *DETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	if err := h.decode(data, HeaderDETH, df); err != nil {
+		return err
+	}
+	h.parse(data)
+	return nil
+}
+
+// SerializeTo prepends the header.
+func (h *DETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	return prepend(b, DETHLen, h)
+}

@@ -1,0 +1,40 @@
+package ib
+
+import (
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+)
+
+// eth holds what every extended transport header layer shares: its bytes,
+// what follows it, and (inside a Layers set) the BTH that says which
+// header comes next.
+type eth struct {
+	layers.BaseLayer
+	kind Header
+	bth  *BTH // set by Layers; nil for a header decoded on its own
+}
+
+// decode splits data into the header's n bytes and what follows.
+func (e *eth) decode(data []byte, kind Header, df gopacket.DecodeFeedback) error {
+	n := kind.Len()
+	if len(data) < n {
+		df.SetTruncated()
+		return truncated(kind.String(), 0, n, len(data))
+	}
+	e.kind = kind
+	e.Contents, e.Payload = data[:n], data[n:]
+	return nil
+}
+
+// NextLayerType returns the header the opcode puts after this one, or
+// gopacket.LayerTypePayload when only data follows. A header decoded
+// outside a Layers set does not know its opcode and always returns the
+// payload type.
+func (e *eth) NextLayerType() gopacket.LayerType {
+	if e.bth != nil {
+		if n := e.bth.OpCode.Headers().after(e.kind); n != NoHeader {
+			return n.LayerType()
+		}
+	}
+	return payloadOrZero(e.Payload)
+}

@@ -1,0 +1,58 @@
+package ib
+
+import (
+	"encoding/binary"
+
+	"github.com/google/gopacket"
+)
+
+// FETHLen is the size of the FLUSH ETH.
+const FETHLen = 4
+
+// FETH is the FLUSH Extended Transport Header (IBTA Vol 1 release 1.5,
+// 9.3.9), before the RETH of a FLUSH request:
+//
+//	+---------------------------------------------------+---+-------+
+//	|                 Reserved (26 bits)                |SEL|  PLT  |
+//	+---------------------------------------------------+---+-------+
+//
+// SEL is the selectivity level (0: the range in the RETH; 1: the whole
+// memory region); PLT is the placement type (bit 0: global visibility,
+// bit 1: persistence).
+type FETH struct {
+	eth
+	Resv uint32 // reserved, 26 bits
+	SEL  uint8  // selectivity level, 2 bits
+	PLT  uint8  // placement type, 4 bits
+}
+
+func (h *FETH) parse(b []byte) {
+	w := binary.BigEndian.Uint32(b[:4])
+	h.Resv = w >> 6
+	h.SEL = uint8(w>>4) & 3
+	h.PLT = uint8(w) & 0x0f
+}
+
+func (h *FETH) put(b []byte) {
+	binary.BigEndian.PutUint32(b[:4], h.Resv<<6|uint32(h.SEL&3)<<4|uint32(h.PLT&0x0f))
+}
+
+// LayerType returns LayerTypeFETH.
+func (h *FETH) LayerType() gopacket.LayerType { return LayerTypeFETH }
+
+// CanDecode returns LayerTypeFETH.
+func (h *FETH) CanDecode() gopacket.LayerClass { return LayerTypeFETH }
+
+// DecodeFromBytes decodes the header from the start of data.
+func (h *FETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	if err := h.decode(data, HeaderFETH, df); err != nil {
+		return err
+	}
+	h.parse(data)
+	return nil
+}
+
+// SerializeTo prepends the header.
+func (h *FETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	return prepend(b, FETHLen, h)
+}

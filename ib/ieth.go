@@ -1,0 +1,45 @@
+package ib
+
+import (
+	"encoding/binary"
+
+	"github.com/google/gopacket"
+)
+
+// IETHLen is the size of the Invalidate ETH.
+const IETHLen = 4
+
+// IETH is the Invalidate Extended Transport Header (IBTA Vol 1, 9.3.8),
+// carried by SEND Last/Only with Invalidate: the R_Key to invalidate.
+type IETH struct {
+	eth
+	RKey uint32 // the remote key to invalidate
+}
+
+func (h *IETH) parse(b []byte) {
+	h.RKey = binary.BigEndian.Uint32(b[:4])
+}
+
+func (h *IETH) put(b []byte) {
+	binary.BigEndian.PutUint32(b[:4], h.RKey)
+}
+
+// LayerType returns LayerTypeIETH.
+func (h *IETH) LayerType() gopacket.LayerType { return LayerTypeIETH }
+
+// CanDecode returns LayerTypeIETH.
+func (h *IETH) CanDecode() gopacket.LayerClass { return LayerTypeIETH }
+
+// DecodeFromBytes decodes the header from the start of data.
+func (h *IETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	if err := h.decode(data, HeaderIETH, df); err != nil {
+		return err
+	}
+	h.parse(data)
+	return nil
+}
+
+// SerializeTo prepends the header.
+func (h *IETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	return prepend(b, IETHLen, h)
+}

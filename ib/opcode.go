@@ -1,0 +1,280 @@
+package ib
+
+import "strconv"
+
+// Opcode is the BTH OpCode: bits 7..5 select the transport, bits 4..0 the
+// operation (IBTA Vol 1, 9.2 and Table 38).
+type Opcode uint8
+
+// Transport is the transport service an opcode belongs to.
+type Transport uint8
+
+// The transports, by the value of OpCode bits 7..5.
+const (
+	RC      Transport = 0 // Reliable Connection, 0x00-0x1F
+	UC      Transport = 1 // Unreliable Connection, 0x20-0x3F
+	RD      Transport = 2 // Reliable Datagram, 0x40-0x5F
+	UD      Transport = 3 // Unreliable Datagram, 0x60-0x7F
+	CNP     Transport = 4 // Congestion notification, 0x80-0x9F (RoCEv2 CNP is 0x81)
+	XRC     Transport = 5 // Extended Reliable Connection, 0xA0-0xBF
+	Vendor6 Transport = 6 // manufacturer specific, 0xC0-0xDF
+	Vendor7 Transport = 7 // manufacturer specific, 0xE0-0xFF
+)
+
+var transportNames = [8]string{"RC", "UC", "RD", "UD", "CNP", "XRC", "Vendor", "Vendor"}
+
+// String returns the transport's IBTA abbreviation.
+func (t Transport) String() string { return transportNames[t&7] }
+
+// Header names one extended transport header (ETH).
+type Header uint8
+
+// The extended transport headers, in no particular order.
+const (
+	NoHeader           Header = iota
+	HeaderRDETH               // Reliable Datagram ETH, 4 bytes
+	HeaderDETH                // Datagram ETH, 8 bytes
+	HeaderXRCETH              // XRC ETH, 4 bytes
+	HeaderRETH                // RDMA ETH, 16 bytes
+	HeaderAtomicETH           // Atomic ETH, 28 bytes
+	HeaderAtomicAckETH        // Atomic Acknowledge ETH, 8 bytes
+	HeaderAETH                // ACK ETH, 4 bytes
+	HeaderImmDt               // Immediate data, 4 bytes
+	HeaderIETH                // Invalidate ETH, 4 bytes
+	HeaderFETH                // FLUSH ETH (IBTA 1.5), 4 bytes
+	numHeaders
+)
+
+var headerInfo = [numHeaders]struct {
+	name string
+	size int
+}{
+	{"", 0},
+	{"RDETH", RDETHLen},
+	{"DETH", DETHLen},
+	{"XRCETH", XRCETHLen},
+	{"RETH", RETHLen},
+	{"AtomicETH", AtomicETHLen},
+	{"AtomicAckETH", AtomicAckETHLen},
+	{"AETH", AETHLen},
+	{"ImmDt", ImmDtLen},
+	{"IETH", IETHLen},
+	{"FETH", FETHLen},
+}
+
+// String returns the header's IBTA name.
+func (h Header) String() string {
+	if h < numHeaders {
+		return headerInfo[h].name
+	}
+	return "Header(" + strconv.Itoa(int(h)) + ")"
+}
+
+// Len returns the header's size in bytes.
+func (h Header) Len() int {
+	if h < numHeaders {
+		return headerInfo[h].size
+	}
+	return 0
+}
+
+// Headers is the ordered list of extended transport headers that follow
+// the BTH for one opcode. It is a small value; it never allocates.
+type Headers struct {
+	h [4]Header
+	n uint8
+}
+
+func hdrs(h ...Header) Headers {
+	var s Headers
+	s.n = uint8(copy(s.h[:], h))
+	return s
+}
+
+// Len returns how many headers there are.
+func (s Headers) Len() int { return int(s.n) }
+
+// At returns the i-th header; i must be below Len.
+func (s Headers) At(i int) Header { return s.h[i] }
+
+// Size returns the total size of the headers in bytes.
+func (s Headers) Size() int {
+	n := 0
+	for _, h := range s.h[:s.n] {
+		n += h.Len()
+	}
+	return n
+}
+
+// Has reports whether h is one of the headers.
+func (s Headers) Has(h Header) bool {
+	for _, x := range s.h[:s.n] {
+		if x == h {
+			return true
+		}
+	}
+	return false
+}
+
+// after returns the header that follows h, or NoHeader if h is the last
+// one (or absent).
+func (s Headers) after(h Header) Header {
+	for i, x := range s.h[:s.n] {
+		if x == h {
+			if i+1 < int(s.n) {
+				return s.h[i+1]
+			}
+			return NoHeader
+		}
+	}
+	return NoHeader
+}
+
+// String lists the headers, "RETH ImmDt" for example.
+func (s Headers) String() string {
+	out := ""
+	for i, h := range s.h[:s.n] {
+		if i > 0 {
+			out += " "
+		}
+		out += h.String()
+	}
+	return out
+}
+
+// PayloadRule says whether data may follow an opcode's headers.
+type PayloadRule uint8
+
+// The payload rules.
+const (
+	PayloadNone   PayloadRule = iota // no payload
+	PayloadAny                       // zero or more bytes
+	PayloadExact8                    // exactly 8 bytes (ATOMIC WRITE)
+)
+
+// operation describes operation code bits 4..0 for every transport that
+// defines it. This table is the single source of truth for opcodes.
+type operation struct {
+	name    string
+	in      uint8   // bit per Transport that defines the operation
+	request bool    // XRC requests carry XRCETH first
+	base    Headers // RC, UC and XRC (after XRCETH)
+	rd      Headers // RD
+	ud      Headers // UD
+	payload PayloadRule
+}
+
+const (
+	inRC  = 1 << RC
+	inUC  = 1 << UC
+	inRD  = 1 << RD
+	inUD  = 1 << UD
+	inXRC = 1 << XRC
+)
+
+var (
+	none    = hdrs()
+	rdReq   = hdrs(HeaderRDETH, HeaderDETH)
+	rdResp  = hdrs(HeaderRDETH, HeaderAETH)
+	rdWrite = hdrs(HeaderRDETH, HeaderDETH, HeaderRETH)
+)
+
+// operations is indexed by OpCode bits 4..0 (IBTA Vol 1 Table 38, with the
+// FLUSH and ATOMIC WRITE codes of IBTA 1.5).
+var operations = [32]operation{
+	0x00: {"SEND First", inRC | inUC | inRD | inXRC, true, none, rdReq, none, PayloadAny},
+	0x01: {"SEND Middle", inRC | inUC | inRD | inXRC, true, none, rdReq, none, PayloadAny},
+	0x02: {"SEND Last", inRC | inUC | inRD | inXRC, true, none, rdReq, none, PayloadAny},
+	0x03: {"SEND Last with Immediate", inRC | inUC | inRD | inXRC, true, hdrs(HeaderImmDt), hdrs(HeaderRDETH, HeaderDETH, HeaderImmDt), none, PayloadAny},
+	0x04: {"SEND Only", inRC | inUC | inRD | inUD | inXRC, true, none, rdReq, hdrs(HeaderDETH), PayloadAny},
+	0x05: {"SEND Only with Immediate", inRC | inUC | inRD | inUD | inXRC, true, hdrs(HeaderImmDt), hdrs(HeaderRDETH, HeaderDETH, HeaderImmDt), hdrs(HeaderDETH, HeaderImmDt), PayloadAny},
+	0x06: {"RDMA WRITE First", inRC | inUC | inRD | inXRC, true, hdrs(HeaderRETH), rdWrite, none, PayloadAny},
+	0x07: {"RDMA WRITE Middle", inRC | inUC | inRD | inXRC, true, none, rdReq, none, PayloadAny},
+	0x08: {"RDMA WRITE Last", inRC | inUC | inRD | inXRC, true, none, rdReq, none, PayloadAny},
+	0x09: {"RDMA WRITE Last with Immediate", inRC | inUC | inRD | inXRC, true, hdrs(HeaderImmDt), hdrs(HeaderRDETH, HeaderDETH, HeaderImmDt), none, PayloadAny},
+	0x0A: {"RDMA WRITE Only", inRC | inUC | inRD | inXRC, true, hdrs(HeaderRETH), rdWrite, none, PayloadAny},
+	0x0B: {"RDMA WRITE Only with Immediate", inRC | inUC | inRD | inXRC, true, hdrs(HeaderRETH, HeaderImmDt), hdrs(HeaderRDETH, HeaderDETH, HeaderRETH, HeaderImmDt), none, PayloadAny},
+	0x0C: {"RDMA READ Request", inRC | inRD | inXRC, true, hdrs(HeaderRETH), rdWrite, none, PayloadNone},
+	0x0D: {"RDMA READ Response First", inRC | inRD | inXRC, false, hdrs(HeaderAETH), rdResp, none, PayloadAny},
+	0x0E: {"RDMA READ Response Middle", inRC | inRD | inXRC, false, none, hdrs(HeaderRDETH), none, PayloadAny},
+	0x0F: {"RDMA READ Response Last", inRC | inRD | inXRC, false, hdrs(HeaderAETH), rdResp, none, PayloadAny},
+	0x10: {"RDMA READ Response Only", inRC | inRD | inXRC, false, hdrs(HeaderAETH), rdResp, none, PayloadAny},
+	0x11: {"Acknowledge", inRC | inRD | inXRC, false, hdrs(HeaderAETH), rdResp, none, PayloadNone},
+	0x12: {"ATOMIC Acknowledge", inRC | inRD | inXRC, false, hdrs(HeaderAETH, HeaderAtomicAckETH), hdrs(HeaderRDETH, HeaderAETH, HeaderAtomicAckETH), none, PayloadNone},
+	0x13: {"CmpSwap", inRC | inRD | inXRC, true, hdrs(HeaderAtomicETH), hdrs(HeaderRDETH, HeaderDETH, HeaderAtomicETH), none, PayloadNone},
+	0x14: {"FetchAdd", inRC | inRD | inXRC, true, hdrs(HeaderAtomicETH), hdrs(HeaderRDETH, HeaderDETH, HeaderAtomicETH), none, PayloadNone},
+	0x15: {"RESYNC", inRD, true, none, rdReq, none, PayloadNone},
+	0x16: {"SEND Last with Invalidate", inRC | inXRC, true, hdrs(HeaderIETH), none, none, PayloadAny},
+	0x17: {"SEND Only with Invalidate", inRC | inXRC, true, hdrs(HeaderIETH), none, none, PayloadAny},
+	0x1C: {"FLUSH", inRC | inRD, true, hdrs(HeaderFETH, HeaderRETH), hdrs(HeaderRDETH, HeaderDETH, HeaderFETH, HeaderRETH), none, PayloadNone},
+	0x1D: {"ATOMIC WRITE", inRC | inRD, true, hdrs(HeaderRETH), rdWrite, none, PayloadExact8},
+}
+
+// The RoCEv2 congestion notification packet's opcode (Annex A17.9.3).
+const OpCNP Opcode = 0x81
+
+// Transport returns the transport selected by bits 7..5.
+func (o Opcode) Transport() Transport { return Transport(o >> 5) }
+
+// Known reports whether the opcode is defined by IBTA (including the RoCEv2
+// CNP). Unknown opcodes decode as BTH followed by opaque bytes.
+func (o Opcode) Known() bool {
+	if o == OpCNP {
+		return true
+	}
+	t := o.Transport()
+	return t <= XRC && operations[o&0x1f].in&(1<<t) != 0
+}
+
+// Headers returns the extended transport headers that follow the BTH, in
+// wire order. It is empty for unknown opcodes.
+func (o Opcode) Headers() Headers {
+	if !o.Known() || o == OpCNP {
+		return Headers{}
+	}
+	op := &operations[o&0x1f]
+	switch o.Transport() {
+	case RD:
+		return op.rd
+	case UD:
+		return op.ud
+	case XRC:
+		if op.request {
+			h := Headers{n: op.base.n + 1}
+			h.h[0] = HeaderXRCETH
+			copy(h.h[1:], op.base.h[:op.base.n])
+			return h
+		}
+	}
+	return op.base
+}
+
+// Payload returns whether data may follow the headers. The 16 reserved
+// bytes of a CNP count as payload; unknown opcodes carry opaque bytes.
+func (o Opcode) Payload() PayloadRule {
+	if o == OpCNP || !o.Known() {
+		return PayloadAny
+	}
+	return operations[o&0x1f].payload
+}
+
+// String returns the IBTA name, "RC RDMA WRITE Only" for example, or
+// "Reserved (0x15)" and "Vendor (0xc3)" for codes IBTA leaves undefined.
+func (o Opcode) String() string {
+	if o == OpCNP {
+		return "CNP"
+	}
+	if o.Known() {
+		return o.Transport().String() + " " + operations[o&0x1f].name
+	}
+	if o.Transport() >= Vendor6 {
+		return "Vendor (0x" + strconv.FormatUint(uint64(o), 16) + ")"
+	}
+	return "Reserved (0x" + strconv.FormatUint(uint64(o), 16) + ")"
+}
+
+// IsRequest reports whether the opcode is sent by a requester (as opposed
+// to a responder's acknowledgement or read response).
+func (o Opcode) IsRequest() bool {
+	return o.Known() && o != OpCNP && operations[o&0x1f].request
+}

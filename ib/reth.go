@@ -1,0 +1,59 @@
+package ib
+
+import (
+	"encoding/binary"
+
+	"github.com/google/gopacket"
+)
+
+// RETHLen is the size of the RDMA ETH.
+const RETHLen = 16
+
+// RETH is the RDMA Extended Transport Header (IBTA Vol 1, 9.3.3), carried
+// by RDMA WRITE First/Only, RDMA READ Request, FLUSH and ATOMIC WRITE:
+//
+//	+---------------------------------------------------------------+
+//	|                    Virtual Address (64 bits)                  |
+//	+---------------------------------------------------------------+
+//	|                             R_Key                             |
+//	+---------------------------------------------------------------+
+//	|                          DMA Length                           |
+//	+---------------------------------------------------------------+
+type RETH struct {
+	eth
+	VA     uint64 // virtual address
+	RKey   uint32 // remote key (R_Key)
+	DMALen uint32 // DMA length in bytes
+}
+
+func (h *RETH) parse(b []byte) {
+	h.VA = binary.BigEndian.Uint64(b)
+	h.RKey = binary.BigEndian.Uint32(b[8:])
+	h.DMALen = binary.BigEndian.Uint32(b[12:16])
+}
+
+func (h *RETH) put(b []byte) {
+	binary.BigEndian.PutUint64(b, h.VA)
+	binary.BigEndian.PutUint32(b[8:], h.RKey)
+	binary.BigEndian.PutUint32(b[12:16], h.DMALen)
+}
+
+// LayerType returns LayerTypeRETH.
+func (h *RETH) LayerType() gopacket.LayerType { return LayerTypeRETH }
+
+// CanDecode returns LayerTypeRETH.
+func (h *RETH) CanDecode() gopacket.LayerClass { return LayerTypeRETH }
+
+// DecodeFromBytes decodes the header from the start of data.
+func (h *RETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	if err := h.decode(data, HeaderRETH, df); err != nil {
+		return err
+	}
+	h.parse(data)
+	return nil
+}
+
+// SerializeTo prepends the header.
+func (h *RETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	return prepend(b, RETHLen, h)
+}

@@ -1,0 +1,50 @@
+package ib
+
+import (
+	"github.com/google/gopacket"
+)
+
+// XRCETHLen is the size of the XRC ETH.
+const XRCETHLen = 4
+
+// XRCETH is the XRC Extended Transport Header (IBTA Vol 1, 9.3.4 and Annex
+// A14), first after the BTH in every XRC request:
+//
+//	+---------------+-----------------------------------------------+
+//	|   Reserved    |                    XRCSRQ                     |
+//	+---------------+-----------------------------------------------+
+type XRCETH struct {
+	eth
+	Resv8  uint8  // reserved
+	XRCSRQ uint32 // target XRC shared receive queue, 24 bits
+}
+
+func (h *XRCETH) parse(b []byte) {
+	h.Resv8 = b[0]
+	h.XRCSRQ = get24(b[1:4])
+}
+
+func (h *XRCETH) put(b []byte) {
+	b[0] = h.Resv8
+	put24(b[1:4], h.XRCSRQ)
+}
+
+// LayerType returns LayerTypeXRCETH.
+func (h *XRCETH) LayerType() gopacket.LayerType { return LayerTypeXRCETH }
+
+// CanDecode returns LayerTypeXRCETH.
+func (h *XRCETH) CanDecode() gopacket.LayerClass { return LayerTypeXRCETH }
+
+// DecodeFromBytes decodes the header from the start of data.
+func (h *XRCETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	if err := h.decode(data, HeaderXRCETH, df); err != nil {
+		return err
+	}
+	h.parse(data)
+	return nil
+}
+
+// SerializeTo prepends the header.
+func (h *XRCETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	return prepend(b, XRCETHLen, h)
+}
