@@ -27,6 +27,10 @@ var (
 	// this codec does not implement (for example IPv4 options under an
 	// ICRC, which IBTA does not define).
 	ErrUnsupported = errors.New("ib: unsupported")
+	// ErrNotRoCE means a frame is well formed but carries no RoCE packet:
+	// another Ethertype, another IP protocol, a UDP destination port other
+	// than 4791, a GRH whose NxtHdr is not a BTH.
+	ErrNotRoCE = errors.New("ib: not a RoCE frame")
 )
 
 type sentinel struct {

@@ -128,3 +128,19 @@ func decodeGRH(data []byte, p gopacket.PacketBuilder) error {
 func (h *GRH) NetworkFlow() gopacket.Flow {
 	return gopacket.NewFlow(layers.EndpointIPv6, h.SGID[:], h.DGID[:])
 }
+
+// Decode reads the 40 header bytes at the start of b into h, without
+// gopacket and without looking at PayLen.
+func (h *GRH) Decode(b []byte) error {
+	if len(b) < GRHLen {
+		return truncated("GRH", 0, GRHLen, len(b))
+	}
+	h.parse(b)
+	if h.IPVer != 6 {
+		return &Error{Layer: "GRH", Offset: 0, Err: ErrBadVersion}
+	}
+	return nil
+}
+
+// Encode writes the header into b[:GRHLen]; b must be that long.
+func (h *GRH) Encode(b []byte) { h.put(b) }

@@ -1,0 +1,17 @@
+// Package roce decodes and builds RDMA over Converged Ethernet frames,
+// RoCEv1 (Ethertype 0x8915) and RoCEv2 (UDP port 4791 over IPv4 and IPv6),
+// with or without VLAN tags.
+//
+// Importing it registers every RoCE layer with gopacket (see packages ib,
+// rocev1 and rocev2), so gopacket.NewPacket and DecodingLayerParser decode
+// RoCE frames down to the last field. Beside that path, Frame decodes a
+// whole frame in one pass into a reused struct, and builds one, ICRC
+// included, into a caller's buffer: the fast path for capture tools and
+// packet generators.
+//
+// Allocation contract: Frame.Decode, Frame.VerifyICRC, Frame.AppendTo
+// (given capacity), VerifyFrame and FixICRC allocate nothing, and neither
+// do the DecodingLayerParser built by Layers.Parser once it is warm.
+// Decoded byte slices alias the input frame; copy them to keep them past
+// the next decode.
+package roce

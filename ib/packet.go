@@ -1,0 +1,120 @@
+package ib
+
+import "slices"
+
+// Packet is an InfiniBand transport packet decoded in one pass, without
+// gopacket's dispatch: the BTH, the extended headers its opcode lists,
+// the payload, the pad and the ICRC. Only the headers the opcode lists
+// are filled; Headers says which. Decode resets and refills a Packet in
+// place and allocates nothing; Payload and BTH.Pad alias the input.
+type Packet struct {
+	BTH          BTH
+	RDETH        RDETH
+	DETH         DETH
+	XRCETH       XRCETH
+	RETH         RETH
+	AtomicETH    AtomicETH
+	AtomicAckETH AtomicAckETH
+	AETH         AETH
+	ImmDt        ImmDt
+	IETH         IETH
+	FETH         FETH
+	// Payload is the data after the extended headers, without the pad.
+	// For an opcode IBTA does not define it holds every byte between the
+	// BTH and the ICRC, pad included.
+	Payload []byte
+}
+
+// Headers returns the extended headers present, in wire order.
+func (p *Packet) Headers() Headers { return p.BTH.OpCode.Headers() }
+
+// Decode decodes b, which runs from the first byte of the BTH to the last
+// byte of the ICRC.
+func (p *Packet) Decode(b []byte) error {
+	hdrEnd, padStart, err := p.BTH.split(b)
+	if err != nil {
+		return err
+	}
+	end := len(b) - ICRCLen
+	p.BTH.Contents, p.BTH.Payload = b[:BTHLen], b[BTHLen:padStart]
+	p.BTH.Pad = b[padStart:end]
+	copy(p.BTH.ICRC[:], b[end:])
+	p.Payload = b[hdrEnd:padStart]
+	hs := p.BTH.OpCode.Headers()
+	off := BTHLen
+	for _, h := range hs.h[:hs.n] {
+		p.header(h).parse(b[off:])
+		off += h.Len()
+	}
+	return nil
+}
+
+// parser is a header that can read itself from bytes known to be long enough.
+type parser interface {
+	parse(b []byte)
+	put(b []byte)
+}
+
+func (p *Packet) header(h Header) parser {
+	switch h {
+	case HeaderRDETH:
+		return &p.RDETH
+	case HeaderDETH:
+		return &p.DETH
+	case HeaderXRCETH:
+		return &p.XRCETH
+	case HeaderRETH:
+		return &p.RETH
+	case HeaderAtomicETH:
+		return &p.AtomicETH
+	case HeaderAtomicAckETH:
+		return &p.AtomicAckETH
+	case HeaderAETH:
+		return &p.AETH
+	case HeaderImmDt:
+		return &p.ImmDt
+	case HeaderIETH:
+		return &p.IETH
+	}
+	return &p.FETH
+}
+
+// Len returns the encoded length of the packet, ICRC included.
+func (p *Packet) Len() int {
+	n := BTHLen + p.Headers().Size() + len(p.Payload) + ICRCLen
+	if p.BTH.OpCode.Known() {
+		n += -len(p.Payload) & 3
+	}
+	return n
+}
+
+// AppendTo appends the encoded packet to b and returns the extended
+// slice; it allocates only if b lacks the capacity. For an opcode IBTA
+// defines, PadCnt is set from the payload length and the pad is zeros;
+// otherwise PadCnt is written as it is and Payload is copied verbatim.
+// The ICRC is written as BTH.ICRC holds it: the encapsulation computes it
+// (ComputeICRC needs the network header in front).
+func (p *Packet) AppendTo(b []byte) []byte {
+	n := p.Len()
+	b = slices.Grow(b, n)
+	out := b[len(b) : len(b)+n]
+	if p.BTH.OpCode.Known() {
+		p.BTH.PadCnt = uint8(-len(p.Payload) & 3)
+	}
+	p.BTH.put(out)
+	off := BTHLen
+	hs := p.Headers()
+	for _, h := range hs.h[:hs.n] {
+		p.header(h).put(out[off:])
+		off += h.Len()
+	}
+	off += copy(out[off:], p.Payload)
+	pad := out[off : n-ICRCLen]
+	if len(p.BTH.Pad) == len(pad) && p.BTH.OpCode.Known() {
+		copy(pad, p.BTH.Pad)
+	} else if p.BTH.OpCode.Known() {
+		clear(pad)
+	}
+	copy(out[n-ICRCLen:], p.BTH.ICRC[:])
+	return b[:len(b)+n]
+}

@@ -1,0 +1,32 @@
+package roce
+
+import (
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+	"github.com/roce-go/roce/ib"
+	_ "github.com/roce-go/roce/rocev1" // registers Ethertype 0x8915
+	"github.com/roce-go/roce/rocev2"
+)
+
+// Layers holds one reusable decoding layer for everything a RoCE frame
+// can carry: Ethernet, 802.1Q, IPv4, IPv6, UDP (with RoCEv2's dispatch
+// rule) and the InfiniBand layers.
+type Layers struct {
+	Ethernet layers.Ethernet
+	Dot1Q    layers.Dot1Q
+	IPv4     layers.IPv4
+	IPv6     layers.IPv6
+	UDP      rocev2.UDP
+	IB       ib.Layers
+}
+
+// Parser returns a DecodingLayerParser over the layers of l, starting at
+// Ethernet. Building it allocates; decoding with it does not.
+func (l *Layers) Parser() *gopacket.DecodingLayerParser {
+	p := gopacket.NewDecodingLayerParser(layers.LayerTypeEthernet,
+		&l.Ethernet, &l.Dot1Q, &l.IPv4, &l.IPv6, &l.UDP)
+	for _, d := range l.IB.DecodingLayers() {
+		p.AddDecodingLayer(d)
+	}
+	return p
+}

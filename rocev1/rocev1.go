@@ -1,0 +1,33 @@
+// Package rocev1 is RoCEv1: InfiniBand transport packets carried directly
+// in Ethernet frames of Ethertype 0x8915, a GRH in front of the BTH (IBTA
+// Vol 1 Annex A16).
+//
+// Importing it registers Ethertype 0x8915 with gopacket, also behind
+// 802.1Q tags, so that gopacket.NewPacket decodes Ethernet, [Dot1Q,] GRH,
+// BTH, the extended headers and the payload. The GRH hands on exactly
+// PayLen bytes, so the ICRC is found from PayLen, never from the end of
+// the frame (which may carry padding or an FCS).
+package rocev1
+
+import (
+	"github.com/google/gopacket/layers"
+	"github.com/roce-go/roce/ib"
+)
+
+// EtherType is the Ethertype of RoCEv1 (IEEE registration 0x8915).
+const EtherType layers.EthernetType = 0x8915
+
+func init() {
+	layers.EthernetTypeMetadata[EtherType] = layers.EnumMetadata{
+		DecodeWith: ib.LayerTypeGRH,
+		Name:       "RoCEv1",
+		LayerType:  ib.LayerTypeGRH,
+	}
+}
+
+// VerifyICRC checks the ICRC of a RoCEv1 packet: pkt runs from the first
+// byte of the GRH through the ICRC.
+func VerifyICRC(pkt []byte) error { return ib.VerifyICRC(ib.RoCEv1, pkt) }
+
+// PutICRC computes the ICRC of a RoCEv1 packet and writes it in place.
+func PutICRC(pkt []byte) error { return ib.PutICRC(ib.RoCEv1, pkt) }
