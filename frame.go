@@ -56,7 +56,8 @@ type Frame struct {
 // and errors wrapping the other ib sentinels for malformed ones. It does
 // not check the ICRC: see VerifyICRC.
 func (f *Frame) Decode(b []byte) error {
-	l, err := wire.Locate(b)
+	var l wire.Layout
+	err := wire.Locate(b, &l)
 	if err != nil {
 		return err
 	}
@@ -199,7 +200,8 @@ func flag(v bool) uint16 {
 // VerifyFrame checks the ICRC of the RoCE frame b (Ethernet first). It
 // allocates nothing.
 func VerifyFrame(b []byte) error {
-	l, err := wire.Locate(b)
+	var l wire.Layout
+	err := wire.Locate(b, &l)
 	if err != nil {
 		return err
 	}
@@ -218,7 +220,8 @@ func VerifyPacket(p gopacket.Packet) error { return VerifyFrame(p.Data()) }
 //	gopacket.SerializeLayers(buf, opts, &eth, &ip, &udp, &bth, &reth, payload)
 //	roce.FixICRC(buf.Bytes())
 func FixICRC(b []byte) error {
-	l, err := wire.Locate(b)
+	var l wire.Layout
+	err := wire.Locate(b, &l)
 	if err != nil {
 		return err
 	}

@@ -21,11 +21,14 @@ type Layers struct {
 }
 
 // Parser returns a DecodingLayerParser over the layers of l, starting at
-// Ethernet. Building it allocates; decoding with it does not.
+// Ethernet. Building it allocates; decoding with it does not. The parser
+// keeps its layers in a gopacket.DecodingLayerSparse, a slice indexed by
+// layer type, rather than gopacket's default map: with a dozen layers the
+// map lookups would cost more than the decoding.
 func (l *Layers) Parser() *gopacket.DecodingLayerParser {
-	p := gopacket.NewDecodingLayerParser(layers.LayerTypeEthernet,
-		&l.Ethernet, &l.Dot1Q, &l.IPv4, &l.IPv6, &l.UDP)
-	for _, d := range l.IB.DecodingLayers() {
+	p := gopacket.NewDecodingLayerParser(layers.LayerTypeEthernet)
+	p.SetDecodingLayerContainer(gopacket.DecodingLayerSparse(nil))
+	for _, d := range append([]gopacket.DecodingLayer{&l.Ethernet, &l.Dot1Q, &l.IPv4, &l.IPv6, &l.UDP}, l.IB.DecodingLayers()...) {
 		p.AddDecodingLayer(d)
 	}
 	return p

@@ -46,6 +46,8 @@ type BTH struct {
 
 	Pad  []byte  // the pad bytes, aliasing the input
 	ICRC [4]byte // the ICRC bytes as received (least significant first)
+
+	hdrs Headers // OpCode.Headers(), kept by the last decode
 }
 
 // parse fills the twelve header fields from b, which holds at least BTHLen bytes.
@@ -80,31 +82,34 @@ func (h *BTH) put(b []byte) {
 
 // split checks a whole transport packet b (BTH through ICRC) against the
 // opcode's rules and returns where the headers end and the pad starts.
+// It leaves the opcode's headers in h.hdrs.
 func (h *BTH) split(b []byte) (hdrEnd, padStart int, err error) {
 	if len(b) < BTHLen+ICRCLen {
 		return 0, 0, truncated("BTH", 0, BTHLen+ICRCLen, len(b))
 	}
 	h.parse(b)
 	end := len(b) - ICRCLen
-	if !h.OpCode.Known() {
+	hs, rule, known := h.OpCode.lookup()
+	h.hdrs = hs
+	if !known {
 		return BTHLen, end, nil // opaque bytes, pad not split
 	}
-	hdrEnd = BTHLen + h.OpCode.Headers().Size()
+	hdrEnd = BTHLen + int(hs.size)
 	if hdrEnd > end {
-		return 0, 0, truncated(h.OpCode.Headers().String(), BTHLen, hdrEnd+ICRCLen, len(b))
+		return 0, 0, truncated(hs.String(), BTHLen, hdrEnd+ICRCLen, len(b))
 	}
 	padStart = end - int(h.PadCnt)
 	if padStart < hdrEnd {
 		return 0, 0, &Error{Layer: "BTH", Offset: 1, Want: int(h.PadCnt), Have: end - hdrEnd, Err: ErrBadPad}
 	}
-	switch n := padStart - hdrEnd; h.OpCode.Payload() {
+	switch rule {
 	case PayloadNone:
 		if end != hdrEnd {
 			return 0, 0, &Error{Layer: h.OpCode.String(), Offset: hdrEnd, Want: 0, Have: end - hdrEnd, Err: ErrBadLength}
 		}
 	case PayloadExact8:
-		if n != 8 {
-			return 0, 0, &Error{Layer: h.OpCode.String(), Offset: hdrEnd, Want: 8, Have: n, Err: ErrBadLength}
+		if padStart-hdrEnd != 8 {
+			return 0, 0, &Error{Layer: h.OpCode.String(), Offset: hdrEnd, Want: 8, Have: padStart - hdrEnd, Err: ErrBadLength}
 		}
 	}
 	return hdrEnd, padStart, nil
@@ -138,8 +143,8 @@ func (h *BTH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 // NextLayerType returns the first extended header of the opcode, or
 // gopacket.LayerTypePayload when only data follows.
 func (h *BTH) NextLayerType() gopacket.LayerType {
-	if hs := h.OpCode.Headers(); hs.Len() > 0 {
-		return hs.At(0).LayerType()
+	if h.hdrs.n > 0 {
+		return h.hdrs.h[0].LayerType()
 	}
 	return payloadOrZero(h.Payload)
 }

@@ -32,7 +32,7 @@ func (e *eth) decode(data []byte, kind Header, df gopacket.DecodeFeedback) error
 // payload type.
 func (e *eth) NextLayerType() gopacket.LayerType {
 	if e.bth != nil {
-		if n := e.bth.OpCode.Headers().after(e.kind); n != NoHeader {
+		if n := e.bth.hdrs.after(e.kind); n != NoHeader {
 			return n.LayerType()
 		}
 	}

@@ -76,16 +76,83 @@ func ComputeICRC(enc Encapsulation, pkt []byte) (uint32, error) {
 		return 0, &Error{Layer: "ICRC", Err: ErrUnsupported} // IPv4 options
 	}
 	body := pkt[:len(pkt)-ICRCLen]
-	crc := uint32(lrhSeed)
-	i := 0
-	for ; i+8 <= m.n; i += 8 {
-		crc = update8(crc, binary.LittleEndian.Uint64(body[i:])|m.w[i>>3])
+	var crc uint32
+	switch enc {
+	case RoCEv2IPv4:
+		crc = maskedIPv4(body[:m.n])
+	case RoCEv2IPv6:
+		crc = maskedIPv6(body[:m.n])
+	default:
+		crc = maskedGRH(body[:m.n])
 	}
-	if i < m.n {
-		crc = update4(crc, binary.LittleEndian.Uint32(body[i:])|uint32(m.w[i>>3]))
-	}
-	return crc32.Update(^crc, crc32.IEEETable, body[m.n:]), nil
+	// crc32.Update runs its carry-less-multiply kernel over multiples of 16
+	// bytes and finishes a shorter tail a byte at a time; feed it a
+	// multiple of 16 and take the odd bytes here, a word at a time.
+	rest := body[m.n:]
+	r := len(rest) & 15
+	crc = updateSmall(crc, rest[:r])
+	return crc32.Update(^crc, crc32.IEEETable, rest[r:]), nil
 }
+
+// updateSmall feeds fewer than 16 bytes to the raw CRC register.
+func updateSmall(crc uint32, b []byte) uint32 {
+	if len(b) >= 8 {
+		crc = update8(crc, le64(b))
+		b = b[8:]
+	}
+	if len(b) >= 4 {
+		crc = update4(crc, binary.LittleEndian.Uint32(b))
+		b = b[4:]
+	}
+	for _, c := range b {
+		crc = slicing8[0][byte(crc)^c] ^ crc>>8
+	}
+	return crc
+}
+
+// The masked-header steps, one per encapsulation, unrolled so that the
+// masks are constants: the header is read in 8-byte words and the variant
+// bits are set in registers, never in memory.
+
+func maskedIPv4(b []byte) uint32 {
+	const n = 20 + 8 + BTHLen
+	m := &icrcMasks[RoCEv2IPv4].w
+	b = b[:n]
+	crc := update8(lrhSeed, le64(b[0:])|m[0])
+	crc = update8(crc, le64(b[8:])|m[1])
+	crc = update8(crc, le64(b[16:])|m[2])
+	crc = update8(crc, le64(b[24:])|m[3])
+	return update8(crc, le64(b[32:])|m[4])
+}
+
+func maskedIPv6(b []byte) uint32 {
+	const n = 40 + 8 + BTHLen
+	m := &icrcMasks[RoCEv2IPv6].w
+	b = b[:n]
+	crc := update8(lrhSeed, le64(b[0:])|m[0])
+	crc = update8(crc, le64(b[8:]))
+	crc = update8(crc, le64(b[16:]))
+	crc = update8(crc, le64(b[24:]))
+	crc = update8(crc, le64(b[32:]))
+	crc = update8(crc, le64(b[40:])|m[5])
+	crc = update8(crc, le64(b[48:])|m[6])
+	return update4(crc, binary.LittleEndian.Uint32(b[56:]))
+}
+
+func maskedGRH(b []byte) uint32 {
+	const n = GRHLen + BTHLen
+	m := &icrcMasks[RoCEv1].w
+	b = b[:n]
+	crc := update8(lrhSeed, le64(b[0:])|m[0])
+	crc = update8(crc, le64(b[8:]))
+	crc = update8(crc, le64(b[16:]))
+	crc = update8(crc, le64(b[24:]))
+	crc = update8(crc, le64(b[32:]))
+	crc = update8(crc, le64(b[40:])|m[5])
+	return update4(crc, binary.LittleEndian.Uint32(b[48:]))
+}
+
+func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
 
 // update8 feeds eight bytes (little-endian in w) to the raw CRC register.
 func update8(crc uint32, w uint64) uint32 {

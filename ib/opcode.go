@@ -81,13 +81,17 @@ func (h Header) Len() int {
 // Headers is the ordered list of extended transport headers that follow
 // the BTH for one opcode. It is a small value; it never allocates.
 type Headers struct {
-	h [4]Header
-	n uint8
+	h    [4]Header
+	n    uint8
+	size uint8 // total bytes
 }
 
 func hdrs(h ...Header) Headers {
 	var s Headers
 	s.n = uint8(copy(s.h[:], h))
+	for _, x := range h {
+		s.size += uint8(x.Len())
+	}
 	return s
 }
 
@@ -98,13 +102,7 @@ func (s Headers) Len() int { return int(s.n) }
 func (s Headers) At(i int) Header { return s.h[i] }
 
 // Size returns the total size of the headers in bytes.
-func (s Headers) Size() int {
-	n := 0
-	for _, h := range s.h[:s.n] {
-		n += h.Len()
-	}
-	return n
-}
+func (s Headers) Size() int { return int(s.size) }
 
 // Has reports whether h is one of the headers.
 func (s Headers) Has(h Header) bool {
@@ -219,43 +217,69 @@ func (o Opcode) Transport() Transport { return Transport(o >> 5) }
 // Known reports whether the opcode is defined by IBTA (including the RoCEv2
 // CNP). Unknown opcodes decode as BTH followed by opaque bytes.
 func (o Opcode) Known() bool {
-	if o == OpCNP {
-		return true
-	}
-	t := o.Transport()
-	return t <= XRC && operations[o&0x1f].in&(1<<t) != 0
+	_, _, known := o.lookup()
+	return known
 }
 
 // Headers returns the extended transport headers that follow the BTH, in
 // wire order. It is empty for unknown opcodes.
 func (o Opcode) Headers() Headers {
-	if !o.Known() || o == OpCNP {
-		return Headers{}
-	}
-	op := &operations[o&0x1f]
-	switch o.Transport() {
-	case RD:
-		return op.rd
-	case UD:
-		return op.ud
-	case XRC:
-		if op.request {
-			h := Headers{n: op.base.n + 1}
-			h.h[0] = HeaderXRCETH
-			copy(h.h[1:], op.base.h[:op.base.n])
-			return h
-		}
-	}
-	return op.base
+	hs, _, _ := o.lookup()
+	return hs
 }
 
 // Payload returns whether data may follow the headers. The 16 reserved
 // bytes of a CNP count as payload; unknown opcodes carry opaque bytes.
 func (o Opcode) Payload() PayloadRule {
-	if o == OpCNP || !o.Known() {
-		return PayloadAny
+	_, rule, _ := o.lookup()
+	return rule
+}
+
+// lookup returns everything the decoders need about an opcode in one load.
+func (o Opcode) lookup() (hs Headers, rule PayloadRule, known bool) {
+	e := &opTable[o]
+	return e.hs, e.rule, e.known
+}
+
+// opInfo is operations flattened per opcode for the decode path.
+type opInfo struct {
+	hs    Headers
+	rule  PayloadRule
+	known bool
+}
+
+// opTable is derived from operations when the package is initialised:
+// 256 entries of 8 bytes, a 2 KiB table that takes well under a
+// microsecond to fill, so that decoding reads one entry instead of
+// walking the operation table.
+var opTable = func() (t [256]opInfo) {
+	for i := range t {
+		t[i] = derive(Opcode(i))
 	}
-	return operations[o&0x1f].payload
+	return t
+}()
+
+// derive reads operations for one opcode.
+func derive(o Opcode) opInfo {
+	t := o.Transport()
+	op := &operations[o&0x1f]
+	if t > XRC || op.in&(1<<t) == 0 {
+		return opInfo{rule: PayloadAny, known: o == OpCNP}
+	}
+	e := opInfo{hs: op.base, rule: op.payload, known: true}
+	switch t {
+	case RD:
+		e.hs = op.rd
+	case UD:
+		e.hs = op.ud
+	case XRC:
+		if op.request {
+			e.hs = Headers{n: op.base.n + 1, size: op.base.size + XRCETHLen}
+			e.hs.h[0] = HeaderXRCETH
+			copy(e.hs.h[1:], op.base.h[:op.base.n])
+		}
+	}
+	return e
 }
 
 // String returns the IBTA name, "RC RDMA WRITE Only" for example, or

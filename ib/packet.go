@@ -40,22 +40,37 @@ func (p *Packet) Decode(b []byte) error {
 	p.BTH.Pad = b[padStart:end]
 	copy(p.BTH.ICRC[:], b[end:])
 	p.Payload = b[hdrEnd:padStart]
-	hs := p.BTH.OpCode.Headers()
 	off := BTHLen
-	for _, h := range hs.h[:hs.n] {
-		p.header(h).parse(b[off:])
+	for _, h := range p.BTH.hdrs.h[:p.BTH.hdrs.n] {
+		switch rest := b[off:]; h {
+		case HeaderRDETH:
+			p.RDETH.parse(rest)
+		case HeaderDETH:
+			p.DETH.parse(rest)
+		case HeaderXRCETH:
+			p.XRCETH.parse(rest)
+		case HeaderRETH:
+			p.RETH.parse(rest)
+		case HeaderAtomicETH:
+			p.AtomicETH.parse(rest)
+		case HeaderAtomicAckETH:
+			p.AtomicAckETH.parse(rest)
+		case HeaderAETH:
+			p.AETH.parse(rest)
+		case HeaderImmDt:
+			p.ImmDt.parse(rest)
+		case HeaderIETH:
+			p.IETH.parse(rest)
+		case HeaderFETH:
+			p.FETH.parse(rest)
+		}
 		off += h.Len()
 	}
 	return nil
 }
 
-// parser is a header that can read itself from bytes known to be long enough.
-type parser interface {
-	parse(b []byte)
-	put(b []byte)
-}
-
-func (p *Packet) header(h Header) parser {
+// header returns the field of p that holds h, for encoding.
+func (p *Packet) header(h Header) putter {
 	switch h {
 	case HeaderRDETH:
 		return &p.RDETH

@@ -16,7 +16,8 @@ import (
 // ICRC is computed afresh; over IPv6 the UDP checksum is computed too
 // (RFC 8200 forbids a zero one), over IPv4 it is zero, as Linux rxe sends.
 func FromRoCEv1(dst, v1 []byte, srcPort uint16) ([]byte, error) {
-	l, err := wire.Locate(v1)
+	var l wire.Layout
+	err := wire.Locate(v1, &l)
 	if err != nil {
 		return dst, err
 	}
@@ -65,7 +66,8 @@ func FromRoCEv1(dst, v1 []byte, srcPort uint16) ([]byte, error) {
 // and flow label 0), the UDP header goes, the Ethertype becomes 0x8915 and
 // the ICRC is computed afresh.
 func ToRoCEv1(dst, v2 []byte) ([]byte, error) {
-	l, err := wire.Locate(v2)
+	var l wire.Layout
+	err := wire.Locate(v2, &l)
 	if err != nil {
 		return dst, err
 	}

@@ -27,71 +27,70 @@ type Layout struct {
 // Locate finds the parts of a RoCE frame. The transport packet's length
 // comes from GRH PayLen (RoCEv1) or the UDP Length (RoCEv2), never from
 // the end of the frame, which may carry padding or an FCS.
-func Locate(b []byte) (Layout, error) {
-	var l Layout
+func Locate(b []byte, l *Layout) error {
 	off, et, tags, err := Skip(b)
 	if err != nil {
-		return l, err
+		return err
 	}
 	l.Tags, l.EtherType, l.Net = tags, off-2, off
 	switch et {
 	case TypeRoCE:
 		l.Enc = ib.RoCEv1
 		if len(b) < off+ib.GRHLen {
-			return l, ib.NewError("GRH", off, off+ib.GRHLen, len(b), ib.ErrTruncated)
+			return ib.NewError("GRH", off, off+ib.GRHLen, len(b), ib.ErrTruncated)
 		}
 		if b[off]>>4 != 6 {
-			return l, ib.NewError("GRH", off, 0, 0, ib.ErrBadVersion)
+			return ib.NewError("GRH", off, 0, 0, ib.ErrBadVersion)
 		}
 		if b[off+6] != ib.NxtHdrBTH {
-			return l, ErrNotRoCE
+			return ErrNotRoCE
 		}
 		l.BTH = off + ib.GRHLen
 		l.End = l.BTH + int(binary.BigEndian.Uint16(b[off+4:]))
 		if l.End > len(b) {
-			return l, ib.NewError("GRH", off+4, l.End, len(b), ib.ErrTruncated)
+			return ib.NewError("GRH", off+4, l.End, len(b), ib.ErrTruncated)
 		}
-		return l, nil
+		return nil
 	case TypeIPv4:
 		l.Enc = ib.RoCEv2IPv4
 		if len(b) < off+20 {
-			return l, ib.NewError("IPv4", off, off+20, len(b), ib.ErrTruncated)
+			return ib.NewError("IPv4", off, off+20, len(b), ib.ErrTruncated)
 		}
 		if b[off]>>4 != 4 {
-			return l, ib.NewError("IPv4", off, 0, 0, ib.ErrBadVersion)
+			return ib.NewError("IPv4", off, 0, 0, ib.ErrBadVersion)
 		}
 		ihl := int(b[off]&0x0f) * 4
 		total := int(binary.BigEndian.Uint16(b[off+2:]))
 		if b[off+9] != 17 || binary.BigEndian.Uint16(b[off+6:])&0x3fff != 0 {
-			return l, ErrNotRoCE // not UDP, or a fragment
+			return ErrNotRoCE // not UDP, or a fragment
 		}
 		if ihl < 20 || total < ihl+8 {
-			return l, ib.NewError("IPv4", off, ihl+8, total, ib.ErrBadLength)
+			return ib.NewError("IPv4", off, ihl+8, total, ib.ErrBadLength)
 		}
 		if off+total > len(b) {
-			return l, ib.NewError("IPv4", off+2, off+total, len(b), ib.ErrTruncated)
+			return ib.NewError("IPv4", off+2, off+total, len(b), ib.ErrTruncated)
 		}
 		l.UDP = off + ihl
-		return l, l.udp(b, off+total)
+		return l.udp(b, off+total)
 	case TypeIPv6:
 		l.Enc = ib.RoCEv2IPv6
 		if len(b) < off+40 {
-			return l, ib.NewError("IPv6", off, off+40, len(b), ib.ErrTruncated)
+			return ib.NewError("IPv6", off, off+40, len(b), ib.ErrTruncated)
 		}
 		if b[off]>>4 != 6 {
-			return l, ib.NewError("IPv6", off, 0, 0, ib.ErrBadVersion)
+			return ib.NewError("IPv6", off, 0, 0, ib.ErrBadVersion)
 		}
 		if b[off+6] != 17 {
-			return l, ErrNotRoCE // extension headers are not RoCEv2
+			return ErrNotRoCE // extension headers are not RoCEv2
 		}
 		end := off + 40 + int(binary.BigEndian.Uint16(b[off+4:]))
 		if end > len(b) {
-			return l, ib.NewError("IPv6", off+4, end, len(b), ib.ErrTruncated)
+			return ib.NewError("IPv6", off+4, end, len(b), ib.ErrTruncated)
 		}
 		l.UDP = off + 40
-		return l, l.udp(b, end)
+		return l.udp(b, end)
 	}
-	return l, ErrNotRoCE
+	return ErrNotRoCE
 }
 
 // udp checks the UDP header at l.UDP inside an IP packet ending at ipEnd.
