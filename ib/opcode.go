@@ -243,15 +243,16 @@ func (o Opcode) lookup() (hs Headers, rule PayloadRule, known bool) {
 
 // opInfo is operations flattened per opcode for the decode path.
 type opInfo struct {
+	name  string
 	hs    Headers
 	rule  PayloadRule
 	known bool
 }
 
 // opTable is derived from operations when the package is initialised:
-// 256 entries of 8 bytes, a 2 KiB table that takes well under a
-// microsecond to fill, so that decoding reads one entry instead of
-// walking the operation table.
+// 256 small entries filled in a few microseconds, so that decoding reads
+// one entry instead of walking the operation table and String allocates
+// nothing.
 var opTable = func() (t [256]opInfo) {
 	for i := range t {
 		t[i] = derive(Opcode(i))
@@ -264,9 +265,17 @@ func derive(o Opcode) opInfo {
 	t := o.Transport()
 	op := &operations[o&0x1f]
 	if t > XRC || op.in&(1<<t) == 0 {
-		return opInfo{rule: PayloadAny, known: o == OpCNP}
+		e := opInfo{rule: PayloadAny, known: o == OpCNP, name: "CNP"}
+		switch {
+		case o == OpCNP:
+		case t >= Vendor6:
+			e.name = "Vendor (0x" + strconv.FormatUint(uint64(o), 16) + ")"
+		default:
+			e.name = "Reserved (0x" + strconv.FormatUint(uint64(o), 16) + ")"
+		}
+		return e
 	}
-	e := opInfo{hs: op.base, rule: op.payload, known: true}
+	e := opInfo{name: t.String() + " " + op.name, hs: op.base, rule: op.payload, known: true}
 	switch t {
 	case RD:
 		e.hs = op.rd
@@ -284,18 +293,8 @@ func derive(o Opcode) opInfo {
 
 // String returns the IBTA name, "RC RDMA WRITE Only" for example, or
 // "Reserved (0x15)" and "Vendor (0xc3)" for codes IBTA leaves undefined.
-func (o Opcode) String() string {
-	if o == OpCNP {
-		return "CNP"
-	}
-	if o.Known() {
-		return o.Transport().String() + " " + operations[o&0x1f].name
-	}
-	if o.Transport() >= Vendor6 {
-		return "Vendor (0x" + strconv.FormatUint(uint64(o), 16) + ")"
-	}
-	return "Reserved (0x" + strconv.FormatUint(uint64(o), 16) + ")"
-}
+// It allocates nothing.
+func (o Opcode) String() string { return opTable[o].name }
 
 // IsRequest reports whether the opcode is sent by a requester (as opposed
 // to a responder's acknowledgement or read response).

@@ -166,3 +166,13 @@ func TestAETHSyndrome(t *testing.T) {
 		t.Errorf("NakCode 0x63 = %v %v", c, ok)
 	}
 }
+
+func TestOpcodeStringNoAllocs(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() {
+		for i := 0; i < 256; i++ {
+			_ = Opcode(i).String()
+		}
+	}); n != 0 {
+		t.Fatalf("%v allocations", n)
+	}
+}

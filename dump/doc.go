@@ -1,0 +1,128 @@
+// Package dump prints captured Ethernet frames the way cmd/rocedump does:
+// one short text line per frame, or one JSON object per frame (JSON
+// Lines). Other tools reuse it to read pcap and pcapng files (Source),
+// decode a frame once (Record.Decode) and format it (Record.AppendText,
+// Record.AppendJSON) into a reused buffer without allocating.
+//
+// # Text lines
+//
+// A RoCE frame prints as
+//
+//	15:04:05.000000 192.168.1.2:49506 > 192.168.1.3:4791 RoCEv2 RC RDMA WRITE Only qp 0x0000a0 psn 4660 [A] reth va 0x00007f0000001000 rkey 0x00001234 dmalen 64 payload 64 ecn ECT(0) icrc good
+//
+// that is: the capture time, VLAN tags if any, the source and destination
+// (IP address and UDP port for RoCEv2, GIDs for RoCEv1), the
+// encapsulation, the opcode, the destination QP, the PSN, the BTH flags
+// that are set (SE, M, A, FECN, BECN), the extended headers in brief, the
+// payload length without pad, the ECN codepoint when it is not Not-ECT,
+// and whether the ICRC is good. A frame that is not RoCE gets a short
+// line ("not RoCE: IPv4 UDP 10.0.0.1:12325 > 10.0.0.2:12346 len 62"), a
+// malformed RoCE frame a line with the decoder's error, and a frame of a
+// link type other than Ethernet a line saying so.
+//
+// # JSON Lines
+//
+// With JSON every frame of the capture, RoCE or not, becomes one object
+// on one line, in capture order. Keys are Wireshark display-filter field
+// names, so that `tshark -T json` output and this one can be compared and
+// queried alike; the few fields Wireshark lacks are named in the same
+// style. A key is present only when the frame has the field. Integers are
+// JSON numbers (64-bit ones such as infiniband.reth.va may exceed 2^53:
+// parse them as integers, not floats), flags are JSON booleans, addresses
+// are text. Keys always come in this order:
+//
+//	frame.number                    number  position in the capture, from 1
+//	frame.time_epoch                number  capture time, seconds since 1970 UTC, 9 decimals
+//	frame.len                       number  length of the frame on the wire
+//	frame.cap_len                   number  bytes captured
+//	eth.dst                         string  destination MAC, aa:bb:cc:dd:ee:ff
+//	eth.src                         string  source MAC
+//	eth.type                        number  the Ethertype after the MACs (0x8100 when tagged)
+//	ieee8021ad.priority             number  802.1ad S-tag (TPID 0x88a8): PCP, 0-7
+//	ieee8021ad.dei                  bool    S-tag: drop eligible
+//	ieee8021ad.id                   number  S-tag: VLAN ID
+//	vlan.priority                   number  802.1Q tag (TPID 0x8100): PCP, 0-7
+//	vlan.dei                        bool    802.1Q tag: drop eligible
+//	vlan.id                         number  802.1Q tag: VLAN ID
+//	vlan.inner.priority             number  a second 802.1Q tag (not a Wireshark name): PCP
+//	vlan.inner.dei                  bool    second 802.1Q tag: drop eligible
+//	vlan.inner.id                   number  second 802.1Q tag: VLAN ID
+//	ip.src                          string  IPv4 source address
+//	ip.dst                          string  IPv4 destination address
+//	ip.dsfield.dscp                 number  IPv4 DSCP, 0-63
+//	ip.dsfield.ecn                  number  IPv4 ECN, 0-3 (1 ECT(1), 2 ECT(0), 3 CE)
+//	ip.ttl                          number  IPv4 TTL
+//	ip.id                           number  IPv4 identification
+//	ip.proto                        number  IPv4 protocol (17 UDP)
+//	ipv6.src                        string  IPv6 source address
+//	ipv6.dst                        string  IPv6 destination address
+//	ipv6.tclass.dscp                number  IPv6 DSCP, 0-63
+//	ipv6.tclass.ecn                 number  IPv6 ECN, 0-3
+//	ipv6.flow                       number  IPv6 flow label
+//	ipv6.hlim                       number  IPv6 hop limit
+//	ipv6.nxt                        number  IPv6 next header (17 UDP)
+//	udp.srcport                     number  UDP source port
+//	udp.dstport                     number  UDP destination port (4791 for RoCEv2)
+//	tcp.srcport                     number  TCP source port (frames that are not RoCE)
+//	tcp.dstport                     number  TCP destination port
+//	infiniband.grh.ipver            number  RoCEv1 GRH: IP version, 6
+//	infiniband.grh.tclass           number  RoCEv1 GRH: traffic class
+//	infiniband.grh.flowlabel        number  RoCEv1 GRH: flow label
+//	infiniband.grh.paylen           number  RoCEv1 GRH: payload length
+//	infiniband.grh.nxthdr           number  RoCEv1 GRH: next header, 27 (BTH)
+//	infiniband.grh.hoplmt           number  RoCEv1 GRH: hop limit
+//	infiniband.grh.sgid             string  RoCEv1 GRH: source GID, as an IPv6 address
+//	infiniband.grh.dgid             string  RoCEv1 GRH: destination GID
+//	infiniband.bth.opcode           number  BTH opcode (10 RC RDMA WRITE Only, ...)
+//	infiniband.bth.se               bool    solicited event
+//	infiniband.bth.m                bool    migration state (MigReq)
+//	infiniband.bth.padcnt           number  pad bytes, 0-3
+//	infiniband.bth.tver             number  transport header version
+//	infiniband.bth.p_key            number  partition key
+//	infiniband.bth.fecn             bool    FECN (not a Wireshark field)
+//	infiniband.bth.becn             bool    BECN (not a Wireshark field)
+//	infiniband.bth.destqp           number  destination QP
+//	infiniband.bth.a                bool    acknowledge request
+//	infiniband.bth.psn              number  packet sequence number
+//
+// then the extended headers the opcode carries, in wire order, each with
+// its keys in this order:
+//
+//	infiniband.rdeth.eecnxt         number  RDETH: EE context
+//	infiniband.deth.q_key           number  DETH: Q_Key
+//	infiniband.deth.srcqp           number  DETH: source QP
+//	infiniband.xrceth.xrcsrq        number  XRCETH: XRC SRQ (not a Wireshark field)
+//	infiniband.reth.va              number  RETH: virtual address
+//	infiniband.reth.r_key           number  RETH: R_Key
+//	infiniband.reth.dmalen          number  RETH: DMA length
+//	infiniband.feth.sel             number  FETH: selectivity level (not a Wireshark field)
+//	infiniband.feth.plt             number  FETH: placement type (not a Wireshark field)
+//	infiniband.atomiceth.va         number  AtomicETH: virtual address (not a Wireshark field)
+//	infiniband.atomiceth.r_key      number  AtomicETH: R_Key (not a Wireshark field)
+//	infiniband.atomiceth.swapdt     number  AtomicETH: swap or add data
+//	infiniband.atomiceth.cmpdt      number  AtomicETH: compare data
+//	infiniband.aeth.syndrome        number  AETH: syndrome
+//	infiniband.aeth.msn             number  AETH: message sequence number
+//	infiniband.atomicacketh.origremdt number AtomicAckETH: original remote data
+//	infiniband.immdt                string  immediate data, 8 lowercase hex digits in wire order
+//	infiniband.ieth                 string  IETH: the R_Key to invalidate, 8 lowercase hex digits
+//
+// and last
+//
+//	infiniband.payload.len          number  payload bytes after the headers, without pad (not a Wireshark field)
+//	infiniband.invariant.crc        number  the four ICRC bytes read as a big-endian number, as Wireshark shows them
+//	infiniband.invariant.crc.status string  "good" or "bad": the ICRC recomputed over the frame (not a Wireshark field)
+//	_error                          string  why the frame could not be decoded: the error of a malformed
+//	                                        RoCE frame, or a link type this package does not decode
+//
+// VLAN tags come outer first, named as Wireshark names them; a second tag
+// with the same TPID as the first (two S-tags: ieee8021ad.inner.*) gets
+// "inner." in its keys so that no key repeats.
+//
+// A frame that is not RoCE has the eth, vlan, ip or ipv6 and udp or tcp
+// keys that can be read from its headers (ports only when the datagram is
+// not fragmented) and no infiniband key. A malformed RoCE frame has the
+// same keys plus _error. A frame of another link type has the four frame
+// keys and _error. For RoCEv2 the IP and UDP keys describe the headers
+// the frame carries; RoCEv1 frames have the infiniband.grh keys instead.
+package dump

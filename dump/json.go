@@ -1,0 +1,288 @@
+package dump
+
+import (
+	"net/netip"
+	"strconv"
+
+	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/wire"
+)
+
+// AppendJSON appends the frame as one JSON object and a newline to b, with
+// the keys listed in the package documentation, and returns the extended
+// slice. It allocates only when b lacks the capacity.
+func (r *Record) AppendJSON(b []byte) []byte {
+	b = append(b, `{"frame.number":`...)
+	b = strconv.AppendInt(b, int64(r.Number), 10)
+	b = append(b, `,"frame.time_epoch":`...)
+	b = appendEpoch(b, r)
+	b = jUint(b, "frame.len", uint64(r.Len))
+	b = jUint(b, "frame.cap_len", uint64(len(r.Data)))
+	if r.Kind == KindUnsupported {
+		b = append(b, `,"_error":"`...)
+		b = appendLinkType(b, r)
+		return append(b, " not supported yet\"}\n"...)
+	}
+	b = r.appendNetJSON(b)
+	if r.Kind == KindRoCE {
+		b = r.appendIBJSON(b)
+	}
+	if r.Kind == KindMalformed {
+		b = append(b, `,"_error":`...)
+		b = appendJSONString(b, r.Err.Error())
+	}
+	return append(b, "}\n"...)
+}
+
+// appendEpoch appends the capture time as seconds with nine decimals.
+func appendEpoch(b []byte, r *Record) []byte {
+	sec, ns := r.Time.Unix(), r.Time.Nanosecond()
+	if sec < 0 && ns > 0 { // a time before 1970: -0.5 is -1 s + 0.5e9 ns
+		sec++
+		ns = 1e9 - ns
+		if sec == 0 {
+			b = append(b, '-')
+		}
+	}
+	b = strconv.AppendInt(b, sec, 10)
+	b = append(b, '.')
+	return appendPadded(b, uint64(ns), 9)
+}
+
+// appendPadded appends v in decimal, zero-padded to width digits.
+func appendPadded(b []byte, v uint64, width int) []byte {
+	var d [20]byte
+	i := len(d)
+	for v > 0 || i > len(d)-width {
+		i--
+		d[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return append(b, d[i:]...)
+}
+
+func (r *Record) appendNetJSON(b []byte) []byte {
+	n := &r.net
+	if len(r.Data) < 14 {
+		return b
+	}
+	b = append(b, `,"eth.dst":"`...)
+	b = appendMAC(b, r.Data[0:6])
+	b = append(b, `","eth.src":"`...)
+	b = appendMAC(b, r.Data[6:12])
+	b = append(b, '"')
+	b = jUint(b, "eth.type", uint64(n.etherType))
+	prev := ""
+	for _, v := range n.vlans[:n.tags] {
+		// Wireshark's names: ieee8021ad for an S-tag, vlan for a C-tag.
+		pre := "vlan."
+		if v.TPID == wire.TypeQinQ {
+			pre = "ieee8021ad."
+		}
+		if pre == prev {
+			pre = innerPrefix[pre]
+		}
+		prev = pre
+		b = jUint2(b, pre, "priority", uint64(v.PCP))
+		b = jBool2(b, pre, "dei", v.DEI)
+		b = jUint2(b, pre, "id", uint64(v.ID))
+	}
+	switch n.ipVer {
+	case 4:
+		b = append(b, `,"ip.src":"`...)
+		b = netip.AddrFrom4([4]byte(n.src[:4])).AppendTo(b)
+		b = append(b, `","ip.dst":"`...)
+		b = netip.AddrFrom4([4]byte(n.dst[:4])).AppendTo(b)
+		b = append(b, '"')
+		b = jUint(b, "ip.dsfield.dscp", uint64(n.tclass>>2))
+		b = jUint(b, "ip.dsfield.ecn", uint64(n.tclass&3))
+		b = jUint(b, "ip.ttl", uint64(n.ttl))
+		b = jUint(b, "ip.id", uint64(n.ipID))
+		b = jUint(b, "ip.proto", uint64(n.proto))
+	case 6:
+		b = append(b, `,"ipv6.src":"`...)
+		b = netip.AddrFrom16(n.src).AppendTo(b)
+		b = append(b, `","ipv6.dst":"`...)
+		b = netip.AddrFrom16(n.dst).AppendTo(b)
+		b = append(b, '"')
+		b = jUint(b, "ipv6.tclass.dscp", uint64(n.tclass>>2))
+		b = jUint(b, "ipv6.tclass.ecn", uint64(n.tclass&3))
+		b = jUint(b, "ipv6.flow", uint64(n.flow))
+		b = jUint(b, "ipv6.hlim", uint64(n.ttl))
+		b = jUint(b, "ipv6.nxt", uint64(n.proto))
+	}
+	switch n.l4 {
+	case 17:
+		b = jUint(b, "udp.srcport", uint64(n.sport))
+		b = jUint(b, "udp.dstport", uint64(n.dport))
+	case 6:
+		b = jUint(b, "tcp.srcport", uint64(n.sport))
+		b = jUint(b, "tcp.dstport", uint64(n.dport))
+	}
+	return b
+}
+
+func (r *Record) appendIBJSON(b []byte) []byte {
+	f := &r.RoCE
+	if f.Encap == ib.RoCEv1 {
+		g := &f.GRH
+		b = jUint(b, "infiniband.grh.ipver", uint64(g.IPVer))
+		b = jUint(b, "infiniband.grh.tclass", uint64(g.TClass))
+		b = jUint(b, "infiniband.grh.flowlabel", uint64(g.FlowLabel))
+		b = jUint(b, "infiniband.grh.paylen", uint64(g.PayLen))
+		b = jUint(b, "infiniband.grh.nxthdr", uint64(g.NxtHdr))
+		b = jUint(b, "infiniband.grh.hoplmt", uint64(g.HopLmt))
+		b = append(b, `,"infiniband.grh.sgid":"`...)
+		b = g.SrcGID().AppendTo(b)
+		b = append(b, `","infiniband.grh.dgid":"`...)
+		b = g.DstGID().AppendTo(b)
+		b = append(b, '"')
+	}
+	p := &f.Packet
+	h := &p.BTH
+	b = jUint(b, "infiniband.bth.opcode", uint64(h.OpCode))
+	b = jBool(b, "infiniband.bth.se", h.SE)
+	b = jBool(b, "infiniband.bth.m", h.MigReq)
+	b = jUint(b, "infiniband.bth.padcnt", uint64(h.PadCnt))
+	b = jUint(b, "infiniband.bth.tver", uint64(h.TVer))
+	b = jUint(b, "infiniband.bth.p_key", uint64(h.PKey))
+	b = jBool(b, "infiniband.bth.fecn", h.FECN)
+	b = jBool(b, "infiniband.bth.becn", h.BECN)
+	b = jUint(b, "infiniband.bth.destqp", uint64(h.DestQP))
+	b = jBool(b, "infiniband.bth.a", h.AckReq)
+	b = jUint(b, "infiniband.bth.psn", uint64(h.PSN))
+	hs := p.Headers()
+	for i := 0; i < hs.Len(); i++ {
+		switch hs.At(i) {
+		case ib.HeaderRDETH:
+			b = jUint(b, "infiniband.rdeth.eecnxt", uint64(p.RDETH.EECnxt))
+		case ib.HeaderDETH:
+			b = jUint(b, "infiniband.deth.q_key", uint64(p.DETH.QKey))
+			b = jUint(b, "infiniband.deth.srcqp", uint64(p.DETH.SrcQP))
+		case ib.HeaderXRCETH:
+			b = jUint(b, "infiniband.xrceth.xrcsrq", uint64(p.XRCETH.XRCSRQ))
+		case ib.HeaderRETH:
+			b = jUint(b, "infiniband.reth.va", p.RETH.VA)
+			b = jUint(b, "infiniband.reth.r_key", uint64(p.RETH.RKey))
+			b = jUint(b, "infiniband.reth.dmalen", uint64(p.RETH.DMALen))
+		case ib.HeaderFETH:
+			b = jUint(b, "infiniband.feth.sel", uint64(p.FETH.SEL))
+			b = jUint(b, "infiniband.feth.plt", uint64(p.FETH.PLT))
+		case ib.HeaderAtomicETH:
+			b = jUint(b, "infiniband.atomiceth.va", p.AtomicETH.VA)
+			b = jUint(b, "infiniband.atomiceth.r_key", uint64(p.AtomicETH.RKey))
+			b = jUint(b, "infiniband.atomiceth.swapdt", p.AtomicETH.SwapData)
+			b = jUint(b, "infiniband.atomiceth.cmpdt", p.AtomicETH.CompareData)
+		case ib.HeaderAETH:
+			b = jUint(b, "infiniband.aeth.syndrome", uint64(p.AETH.Syndrome))
+			b = jUint(b, "infiniband.aeth.msn", uint64(p.AETH.MSN))
+		case ib.HeaderAtomicAckETH:
+			b = jUint(b, "infiniband.atomicacketh.origremdt", p.AtomicAckETH.OrigRemData)
+		case ib.HeaderImmDt:
+			b = append(b, `,"infiniband.immdt":"`...)
+			b = appendHex32(b, p.ImmDt.Data)
+			b = append(b, '"')
+		case ib.HeaderIETH:
+			b = append(b, `,"infiniband.ieth":"`...)
+			b = appendHex32(b, p.IETH.RKey)
+			b = append(b, '"')
+		}
+	}
+	b = jUint(b, "infiniband.payload.len", uint64(len(p.Payload)))
+	c := h.ICRC
+	b = jUint(b, "infiniband.invariant.crc", uint64(c[0])<<24|uint64(c[1])<<16|uint64(c[2])<<8|uint64(c[3]))
+	if r.ICRCGood {
+		return append(b, `,"infiniband.invariant.crc.status":"good"`...)
+	}
+	return append(b, `,"infiniband.invariant.crc.status":"bad"`...)
+}
+
+// innerPrefix names a second tag with the TPID of the first.
+var innerPrefix = map[string]string{"vlan.": "vlan.inner.", "ieee8021ad.": "ieee8021ad.inner."}
+
+// jUint appends ,"key":v.
+func jUint(b []byte, key string, v uint64) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return strconv.AppendUint(b, v, 10)
+}
+
+// jUint2 appends ,"prefixkey":v.
+func jUint2(b []byte, prefix, key string, v uint64) []byte {
+	b = append(b, ',', '"')
+	b = append(b, prefix...)
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return strconv.AppendUint(b, v, 10)
+}
+
+// jBool appends ,"key":true or false.
+func jBool(b []byte, key string, v bool) []byte {
+	return jBool2(b, "", key, v)
+}
+
+func jBool2(b []byte, prefix, key string, v bool) []byte {
+	b = append(b, ',', '"')
+	b = append(b, prefix...)
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return strconv.AppendBool(b, v)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendHex32 appends v as eight lowercase hex digits.
+func appendHex32(b []byte, v uint32) []byte {
+	for s := 28; s >= 0; s -= 4 {
+		b = append(b, hexDigits[v>>uint(s)&0xf])
+	}
+	return b
+}
+
+// appendMAC appends a MAC address as aa:bb:cc:dd:ee:ff.
+func appendMAC(b []byte, m []byte) []byte {
+	for i, c := range m {
+		if i > 0 {
+			b = append(b, ':')
+		}
+		b = append(b, hexDigits[c>>4], hexDigits[c&0xf])
+	}
+	return b
+}
+
+// appendJSONString appends s as a quoted JSON string.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		default:
+			b = append(b, c) // UTF-8 passes through; error texts are ASCII
+		}
+	}
+	return append(b, '"')
+}
+
+// linkTypeNames names the link types a RoCE user is likely to meet.
+var linkTypeNames = map[uint16]string{
+	0: "BSD loopback", 101: "raw IP", 105: "IEEE 802.11", 113: "Linux cooked (SLL)",
+	127: "IEEE 802.11 radiotap", 197: "ERF", 228: "raw IPv4", 229: "raw IPv6",
+	247: "InfiniBand", 276: "Linux cooked v2 (SLL2)",
+}
+
+// appendLinkType appends "link type N (NAME)".
+func appendLinkType(b []byte, r *Record) []byte {
+	b = append(b, "link type "...)
+	b = strconv.AppendUint(b, uint64(r.LinkType), 10)
+	if name, ok := linkTypeNames[r.LinkType]; ok {
+		b = append(b, " ("...)
+		b = append(b, name...)
+		b = append(b, ')')
+	}
+	return b
+}

@@ -1,0 +1,294 @@
+package dump
+
+import (
+	"net/netip"
+	"strconv"
+	"time"
+
+	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/wire"
+)
+
+// AppendText appends the frame as one line of text and a newline to b (see
+// the package documentation) and returns the extended slice. Times are in
+// r.Location, UTC when it is nil. For RoCE frames it allocates only when b
+// lacks the capacity.
+func (r *Record) AppendText(b []byte) []byte {
+	loc := r.Location
+	if loc == nil {
+		loc = time.UTC
+	}
+	b = r.Time.In(loc).AppendFormat(b, "15:04:05.000000")
+	b = append(b, ' ')
+	switch r.Kind {
+	case KindUnsupported:
+		b = appendLinkType(b, r)
+		b = append(b, " not supported yet len "...)
+		b = strconv.AppendInt(b, int64(r.Len), 10)
+		return append(b, '\n')
+	case KindNotRoCE:
+		b = append(b, "not RoCE: "...)
+		b = r.appendEndpoints(b, true)
+		b = append(b, " len "...)
+		b = strconv.AppendInt(b, int64(r.Len), 10)
+		return append(b, '\n')
+	case KindMalformed:
+		b = r.appendVLANs(b)
+		b = r.appendEndpoints(b, false)
+		b = append(b, " malformed: "...)
+		b = append(b, r.Err.Error()...)
+		return append(b, '\n')
+	}
+	return r.appendRoCEText(b)
+}
+
+// appendVLANs appends "vlan ID pcp P " for each tag.
+func (r *Record) appendVLANs(b []byte) []byte {
+	for _, v := range r.net.vlans[:r.net.tags] {
+		b = append(b, "vlan "...)
+		b = strconv.AppendUint(b, uint64(v.ID), 10)
+		b = append(b, " pcp "...)
+		b = strconv.AppendUint(b, uint64(v.PCP), 10)
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// appendEndpoints appends the protocol (when proto is set) and
+// "SRC > DST": addresses and ports for IP, MAC addresses otherwise.
+func (r *Record) appendEndpoints(b []byte, proto bool) []byte {
+	n := &r.net
+	if len(r.Data) < wire.HeaderLen {
+		return append(b, "runt frame"...)
+	}
+	if n.ipVer == 0 {
+		if proto {
+			b = appendEtherType(b, n.innerType)
+			b = append(b, ' ')
+		}
+		b = appendMAC(b, r.Data[6:12])
+		b = append(b, " > "...)
+		return appendMAC(b, r.Data[0:6])
+	}
+	var src, dst netip.Addr
+	if n.ipVer == 4 {
+		src, dst = netip.AddrFrom4([4]byte(n.src[:4])), netip.AddrFrom4([4]byte(n.dst[:4]))
+	} else {
+		src, dst = netip.AddrFrom16(n.src), netip.AddrFrom16(n.dst)
+	}
+	if proto {
+		if n.ipVer == 4 {
+			b = append(b, "IPv4 "...)
+		} else {
+			b = append(b, "IPv6 "...)
+		}
+		b = appendIPProto(b, n.proto)
+		b = append(b, ' ')
+	}
+	if n.l4 != 0 {
+		b = netip.AddrPortFrom(src, n.sport).AppendTo(b)
+		b = append(b, " > "...)
+		return netip.AddrPortFrom(dst, n.dport).AppendTo(b)
+	}
+	b = src.AppendTo(b)
+	b = append(b, " > "...)
+	return dst.AppendTo(b)
+}
+
+func appendEtherType(b []byte, t uint16) []byte {
+	switch t {
+	case wire.TypeIPv4:
+		return append(b, "IPv4"...)
+	case wire.TypeIPv6:
+		return append(b, "IPv6"...)
+	case 0x0806:
+		return append(b, "ARP"...)
+	case wire.TypeRoCE:
+		return append(b, "RoCEv1"...)
+	case wire.TypeMACC:
+		return append(b, "MAC Control (PAUSE/PFC)"...)
+	case 0x88cc:
+		return append(b, "LLDP"...)
+	}
+	b = append(b, "Ethertype 0x"...)
+	return append(b, hexDigits[t>>12], hexDigits[t>>8&0xf], hexDigits[t>>4&0xf], hexDigits[t&0xf])
+}
+
+func appendIPProto(b []byte, p uint8) []byte {
+	switch p {
+	case 0:
+		return append(b, "hop-by-hop"...)
+	case 1:
+		return append(b, "ICMP"...)
+	case 2:
+		return append(b, "IGMP"...)
+	case 6:
+		return append(b, "TCP"...)
+	case 17:
+		return append(b, "UDP"...)
+	case 58:
+		return append(b, "ICMPv6"...)
+	}
+	b = append(b, "proto "...)
+	return strconv.AppendUint(b, uint64(p), 10)
+}
+
+// opNames caches ib.Opcode.String of the known opcodes, which builds
+// the name on every call.
+var opNames = func() (n [256]string) {
+	for i := range n {
+		if op := ib.Opcode(i); op.Known() {
+			n[i] = op.String()
+		}
+	}
+	return n
+}()
+
+var ecnNames = [4]string{"Not-ECT", "ECT(1)", "ECT(0)", "CE"}
+
+func (r *Record) appendRoCEText(b []byte) []byte {
+	f := &r.RoCE
+	p := &f.Packet
+	h := &p.BTH
+	b = r.appendVLANs(b)
+	if f.Encap == ib.RoCEv1 {
+		b = f.GRH.SrcGID().AppendTo(b)
+		b = append(b, " > "...)
+		b = f.GRH.DstGID().AppendTo(b)
+		b = append(b, " RoCEv1 "...)
+	} else {
+		b = r.appendEndpoints(b, false)
+		b = append(b, " RoCEv2 "...)
+	}
+	if h.OpCode.Known() {
+		b = append(b, opNames[h.OpCode]...)
+	} else {
+		b = append(b, "opcode 0x"...)
+		b = append(b, hexDigits[h.OpCode>>4], hexDigits[h.OpCode&0xf])
+	}
+	b = append(b, " qp 0x"...)
+	b = appendHex24(b, h.DestQP)
+	b = append(b, " psn "...)
+	b = strconv.AppendUint(b, uint64(h.PSN), 10)
+	if h.SE || h.MigReq || h.AckReq || h.FECN || h.BECN {
+		b = append(b, " ["...)
+		sep := false
+		for _, fl := range [...]struct {
+			on   bool
+			name string
+		}{{h.SE, "SE"}, {h.MigReq, "M"}, {h.AckReq, "A"}, {h.FECN, "FECN"}, {h.BECN, "BECN"}} {
+			if !fl.on {
+				continue
+			}
+			if sep {
+				b = append(b, ',')
+			}
+			b = append(b, fl.name...)
+			sep = true
+		}
+		b = append(b, ']')
+	}
+	hs := p.Headers()
+	for i := 0; i < hs.Len(); i++ {
+		switch hs.At(i) {
+		case ib.HeaderRDETH:
+			b = append(b, " rdeth eecnxt 0x"...)
+			b = appendHex24(b, p.RDETH.EECnxt)
+		case ib.HeaderDETH:
+			b = append(b, " deth qkey 0x"...)
+			b = appendHex32(b, p.DETH.QKey)
+			b = append(b, " srcqp 0x"...)
+			b = appendHex24(b, p.DETH.SrcQP)
+		case ib.HeaderXRCETH:
+			b = append(b, " xrceth srq 0x"...)
+			b = appendHex24(b, p.XRCETH.XRCSRQ)
+		case ib.HeaderRETH:
+			b = append(b, " reth va 0x"...)
+			b = appendHex64(b, p.RETH.VA)
+			b = append(b, " rkey 0x"...)
+			b = appendHex32(b, p.RETH.RKey)
+			b = append(b, " dmalen "...)
+			b = strconv.AppendUint(b, uint64(p.RETH.DMALen), 10)
+		case ib.HeaderFETH:
+			b = append(b, " feth sel "...)
+			b = strconv.AppendUint(b, uint64(p.FETH.SEL), 10)
+			b = append(b, " plt "...)
+			b = strconv.AppendUint(b, uint64(p.FETH.PLT), 10)
+		case ib.HeaderAtomicETH:
+			a := &p.AtomicETH
+			b = append(b, " atomic va 0x"...)
+			b = appendHex64(b, a.VA)
+			b = append(b, " rkey 0x"...)
+			b = appendHex32(b, a.RKey)
+			b = append(b, " swap 0x"...)
+			b = appendHex64(b, a.SwapData)
+			b = append(b, " cmp 0x"...)
+			b = appendHex64(b, a.CompareData)
+		case ib.HeaderAETH:
+			b = appendAETH(b, &p.AETH)
+		case ib.HeaderAtomicAckETH:
+			b = append(b, " orig 0x"...)
+			b = appendHex64(b, p.AtomicAckETH.OrigRemData)
+		case ib.HeaderImmDt:
+			b = append(b, " imm 0x"...)
+			b = appendHex32(b, p.ImmDt.Data)
+		case ib.HeaderIETH:
+			b = append(b, " inv rkey 0x"...)
+			b = appendHex32(b, p.IETH.RKey)
+		}
+	}
+	b = append(b, " payload "...)
+	b = strconv.AppendInt(b, int64(len(p.Payload)), 10)
+	if ecn := f.GRH.TClass & 3; ecn != 0 {
+		b = append(b, " ecn "...)
+		b = append(b, ecnNames[ecn]...)
+	}
+	if r.ICRCGood {
+		return append(b, " icrc good\n"...)
+	}
+	return append(b, " icrc bad\n"...)
+}
+
+// appendAETH appends " aeth ACK credits N msn M" and the like.
+func appendAETH(b []byte, a *ib.AETH) []byte {
+	b = append(b, " aeth "...)
+	b = append(b, a.Type().String()...)
+	switch a.Type() {
+	case ib.Ack:
+		if n, ok := a.Credits(); ok {
+			b = append(b, " credits "...)
+			b = strconv.AppendInt(b, int64(n), 10)
+		}
+	case ib.RNRNak:
+		b = append(b, " delay "...)
+		b = strconv.AppendInt(b, a.RNRDelay().Microseconds(), 10)
+		b = append(b, "us"...)
+	case ib.Nak:
+		b = append(b, ' ')
+		if c, _ := a.NakCode(); c <= ib.NakInvalidRDRequest {
+			b = append(b, c.String()...)
+		} else {
+			b = append(b, "code "...)
+			b = strconv.AppendUint(b, uint64(c), 10)
+		}
+	default:
+		b = append(b, " value "...)
+		b = strconv.AppendUint(b, uint64(a.Value()), 10)
+	}
+	b = append(b, " msn "...)
+	return strconv.AppendUint(b, uint64(a.MSN), 10)
+}
+
+func appendHex24(b []byte, v uint32) []byte {
+	for s := 20; s >= 0; s -= 4 {
+		b = append(b, hexDigits[v>>uint(s)&0xf])
+	}
+	return b
+}
+
+func appendHex64(b []byte, v uint64) []byte {
+	for s := 60; s >= 0; s -= 4 {
+		b = append(b, hexDigits[v>>uint(s)&0xf])
+	}
+	return b
+}
