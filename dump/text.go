@@ -133,17 +133,6 @@ func appendIPProto(b []byte, p uint8) []byte {
 	return strconv.AppendUint(b, uint64(p), 10)
 }
 
-// opNames caches ib.Opcode.String of the known opcodes, which builds
-// the name on every call.
-var opNames = func() (n [256]string) {
-	for i := range n {
-		if op := ib.Opcode(i); op.Known() {
-			n[i] = op.String()
-		}
-	}
-	return n
-}()
-
 var ecnNames = [4]string{"Not-ECT", "ECT(1)", "ECT(0)", "CE"}
 
 func (r *Record) appendRoCEText(b []byte) []byte {
@@ -161,7 +150,7 @@ func (r *Record) appendRoCEText(b []byte) []byte {
 		b = append(b, " RoCEv2 "...)
 	}
 	if h.OpCode.Known() {
-		b = append(b, opNames[h.OpCode]...)
+		b = append(b, h.OpCode.String()...)
 	} else {
 		b = append(b, "opcode 0x"...)
 		b = append(b, hexDigits[h.OpCode>>4], hexDigits[h.OpCode&0xf])
