@@ -2,10 +2,12 @@ module github.com/roce-go/roce
 
 go 1.26.8
 
-require github.com/google/gopacket v1.1.19
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/google/gopacket v1.1.19
+)
 
 require (
-	github.com/google/go-cmp v0.7.0 // indirect
 	golang.org/x/net v0.0.0-20190620200207-3b0461eec859 // indirect
 	golang.org/x/sys v0.0.0-20190412213103-97732733099d // indirect
 )
