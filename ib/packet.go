@@ -5,8 +5,10 @@ import "slices"
 // Packet is an InfiniBand transport packet decoded in one pass, without
 // gopacket's dispatch: the BTH, the extended headers its opcode lists,
 // the payload, the pad and the ICRC. Only the headers the opcode lists
-// are filled; Headers says which. Decode resets and refills a Packet in
-// place and allocates nothing; Payload and BTH.Pad alias the input.
+// are filled; Headers says which. Decode refills a Packet in place and
+// allocates nothing; Payload and BTH.Pad alias the input. The gopacket
+// fields of the headers (BaseLayer's Contents and Payload) are left
+// alone: they belong to the gopacket path.
 type Packet struct {
 	BTH          BTH
 	RDETH        RDETH
@@ -36,7 +38,6 @@ func (p *Packet) Decode(b []byte) error {
 		return err
 	}
 	end := len(b) - ICRCLen
-	p.BTH.Contents, p.BTH.Payload = b[:BTHLen], b[BTHLen:padStart]
 	p.BTH.Pad = b[padStart:end]
 	copy(p.BTH.ICRC[:], b[end:])
 	p.Payload = b[hdrEnd:padStart]

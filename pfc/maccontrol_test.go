@@ -1,0 +1,413 @@
+package pfc
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+
+	"github.com/roce-go/roce/ib"
+)
+
+// The PFC and PAUSE vectors of /work/shared/docs/icrc-vectors.md, checked
+// there against tshark 4.0.17.
+const (
+	// PFC, priorities 3 and 7 enabled, time[3] = 0xFFFF, time[7] = 0x1234.
+	vecPFC = "0180c2000001" + // destination 01-80-C2-00-00-01
+		"020000000001" + // source
+		"8808" + // Ethertype: MAC Control
+		"0101" + // opcode: PFC
+		"0088" + // priority_enable_vector: 3 and 7
+		"0000" + "0000" + "0000" + "ffff" + // time[0..3]
+		"0000" + "0000" + "0000" + "1234" + // time[4..7]
+		"0000000000000000000000000000000000000000000000000000" // 26 bytes of padding
+	// PAUSE, pause_time 0xFFFF.
+	vecPause = "0180c2000001" + "020000000001" + "8808" +
+		"0001" + // opcode: PAUSE
+		"ffff" + // pause_time
+		"000000000000000000000000000000000000000000000000000000000000000000000000000000000000" // 42 bytes of padding
+)
+
+var testSrc = [6]byte{0x02, 0, 0, 0, 0, 0x01}
+
+func unhex(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// ignoreSlices compares the decoded fields, not the aliasing slices,
+// which the tests check separately.
+var ignoreSlices = cmp.FilterPath(func(p cmp.Path) bool {
+	switch p.Last().String() {
+	case ".BaseLayer", ".Pad", ".Body":
+		return true
+	}
+	return false
+}, cmp.Ignore())
+
+func TestVectors(t *testing.T) {
+	tests := []struct {
+		name    string
+		frame   string
+		want    MACControl
+		xoff    Priorities
+		xon     Priorities
+		build   func(b []byte) []byte
+		padding int
+	}{
+		{
+			name:  "PFC",
+			frame: vecPFC,
+			want: MACControl{
+				Opcode:               OpcodePFC,
+				PriorityEnableVector: 0x0088,
+				Time:                 [8]uint16{3: 0xffff, 7: 0x1234},
+			},
+			xoff: 1<<3 | 1<<7,
+			build: func(b []byte) []byte {
+				return AppendPFC(b, testSrc, 1<<3|1<<7, [8]uint16{3: 0xffff, 7: 0x1234})
+			},
+			padding: 26,
+		},
+		{
+			name:    "PAUSE",
+			frame:   vecPause,
+			want:    MACControl{Opcode: OpcodePause, PauseTime: 0xffff},
+			xoff:    AllPriorities,
+			build:   func(b []byte) []byte { return AppendPause(b, testSrc, 0xffff) },
+			padding: 42,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			frame := unhex(t, tt.frame)
+			if len(frame) != MinFrameLen {
+				t.Fatalf("vector is %d bytes, want %d", len(frame), MinFrameLen)
+			}
+			var m MACControl
+			if err := m.DecodeFromBytes(frame[EthernetHeaderLen:], gopacket.NilDecodeFeedback); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.want, m, ignoreSlices); d != "" {
+				t.Errorf("decode (-want +got):\n%s", d)
+			}
+			if len(m.Pad) != tt.padding || !bytes.Equal(m.Pad, make([]byte, tt.padding)) {
+				t.Errorf("Pad = %x, want %d zero bytes", m.Pad, tt.padding)
+			}
+			if &m.Pad[0] != &frame[MinFrameLen-tt.padding] {
+				t.Error("Pad does not alias the input")
+			}
+			if got := m.XOFF(); got != tt.xoff {
+				t.Errorf("XOFF = %v, want %v", got, tt.xoff)
+			}
+			if got := m.XON(); got != tt.xon {
+				t.Errorf("XON = %v, want %v", got, tt.xon)
+			}
+			if got := m.AppendTo(append([]byte(nil), frame[:EthernetHeaderLen]...)); !bytes.Equal(got, frame) {
+				t.Errorf("AppendTo:\n got %x\nwant %x", got, frame)
+			}
+			if got := tt.build(nil); !bytes.Equal(got, frame) {
+				t.Errorf("builder:\n got %x\nwant %x", got, frame)
+			}
+			prefix := []byte{0xaa, 0xbb}
+			if got := tt.build(prefix); !bytes.Equal(got[:2], prefix) || !bytes.Equal(got[2:], frame) {
+				t.Errorf("builder after a prefix: %x", got)
+			}
+		})
+	}
+}
+
+// TestLayouts decodes frames with and without padding and FCS, PAUSE,
+// PFC and opaque opcodes, checks every field and re-encodes them byte
+// for byte through AppendTo, SerializeTo and gopacket.SerializeLayers.
+func TestLayouts(t *testing.T) {
+	pfc := unhex(t, vecPFC)[EthernetHeaderLen:]
+	pause := unhex(t, vecPause)[EthernetHeaderLen:]
+	fcs := []byte{0xde, 0xad, 0xbe, 0xef}
+	cat := func(bs ...[]byte) []byte { return bytes.Join(bs, nil) }
+	mpcp := unhex(t, "0002"+"12345678"+"aabbccdd") // GATE: timestamp and more
+	pfcWant := MACControl{Opcode: OpcodePFC, PriorityEnableVector: 0x88, Time: [8]uint16{3: 0xffff, 7: 0x1234}}
+	pauseWant := MACControl{Opcode: OpcodePause, PauseTime: 0xffff}
+	tests := []struct {
+		name     string
+		body     []byte
+		want     MACControl
+		contents int // len(Contents)
+		rest     []byte
+	}{
+		{"PFC padded", pfc, pfcWant, PFCLen, pfc[PFCLen:]},
+		{"PFC unpadded", pfc[:PFCLen], pfcWant, PFCLen, nil},
+		{"PFC padded with FCS", cat(pfc, fcs), pfcWant, PFCLen, cat(pfc[PFCLen:], fcs)},
+		{"PFC unpadded with FCS", cat(pfc[:PFCLen], fcs), pfcWant, PFCLen, fcs},
+		{"PFC reserved bits and non-zero pad", unhex(t, "0101ff01000100020003000400050006000700087777"),
+			MACControl{Opcode: OpcodePFC, PriorityEnableVector: 0xff01, Time: [8]uint16{1, 2, 3, 4, 5, 6, 7, 8}}, PFCLen, []byte{0x77, 0x77}},
+		{"PAUSE padded", pause, pauseWant, PauseLen, pause[PauseLen:]},
+		{"PAUSE unpadded", pause[:PauseLen], pauseWant, PauseLen, nil},
+		{"PAUSE padded with FCS", cat(pause, fcs), pauseWant, PauseLen, cat(pause[PauseLen:], fcs)},
+		{"PAUSE unpadded with FCS", cat(pause[:PauseLen], fcs), pauseWant, PauseLen, fcs},
+		{"GATE opaque", mpcp, MACControl{Opcode: OpcodeGate}, OpcodeLen, mpcp[OpcodeLen:]},
+		{"unknown opcode", unhex(t, "abcd0102"), MACControl{Opcode: 0xabcd}, OpcodeLen, []byte{1, 2}},
+		{"opcode only", unhex(t, "0007"), MACControl{Opcode: 7}, OpcodeLen, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var m MACControl
+			// Leftovers from a previous decode must not survive.
+			m.Body, m.Pad, m.PauseTime, m.Time[0] = []byte{1}, []byte{2}, 3, 4
+			if err := m.DecodeFromBytes(tt.body, nil); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.want, m, ignoreSlices); d != "" {
+				t.Errorf("decode (-want +got):\n%s", d)
+			}
+			if !bytes.Equal(m.Contents, tt.body[:tt.contents]) {
+				t.Errorf("Contents = %x, want %x", m.Contents, tt.body[:tt.contents])
+			}
+			rest := m.Pad
+			if tt.want.Opcode != OpcodePause && tt.want.Opcode != OpcodePFC {
+				rest = m.Body
+				if m.Pad != nil {
+					t.Errorf("Pad = %x on an opaque opcode", m.Pad)
+				}
+			} else if m.Body != nil {
+				t.Errorf("Body = %x on %v", m.Body, m.Opcode)
+			}
+			if !bytes.Equal(rest, tt.rest) {
+				t.Errorf("rest = %x, want %x", rest, tt.rest)
+			}
+			if len(m.Payload) != 0 || m.LayerPayload() != nil {
+				t.Errorf("Payload = %x, want none", m.Payload)
+			}
+			if m.NextLayerType() != gopacket.LayerTypeZero {
+				t.Errorf("NextLayerType = %v", m.NextLayerType())
+			}
+			if m.Len() != len(tt.body) {
+				t.Errorf("Len = %d, want %d", m.Len(), len(tt.body))
+			}
+			if got := m.AppendTo(nil); !bytes.Equal(got, tt.body) {
+				t.Errorf("AppendTo:\n got %x\nwant %x", got, tt.body)
+			}
+			buf := gopacket.NewSerializeBuffer()
+			if err := m.SerializeTo(buf, gopacket.SerializeOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(buf.Bytes(), tt.body) {
+				t.Errorf("SerializeTo:\n got %x\nwant %x", buf.Bytes(), tt.body)
+			}
+			// A whole frame through gopacket: decode, then serialize
+			// Ethernet + MACControl; Ethernet pads short frames to 60.
+			frame := append(unhex(t, "0180c2000001020000000001"+"8808"), tt.body...)
+			pkt := gopacket.NewPacket(frame, layers.LayerTypeEthernet, gopacket.NoCopy)
+			if el := pkt.ErrorLayer(); el != nil {
+				t.Fatalf("gopacket: %v", el.Error())
+			}
+			mc, ok := pkt.Layer(LayerTypeMACControl).(*MACControl)
+			if !ok {
+				t.Fatalf("no MACControl layer in %v", pkt)
+			}
+			if d := cmp.Diff(tt.want, *mc, ignoreSlices); d != "" {
+				t.Errorf("gopacket decode (-want +got):\n%s", d)
+			}
+			if n := len(pkt.Layers()); n != 2 {
+				t.Errorf("gopacket found %d layers, want 2: %v", n, pkt)
+			}
+			buf = gopacket.NewSerializeBuffer()
+			eth := pkt.Layer(layers.LayerTypeEthernet).(*layers.Ethernet)
+			if err := gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true}, eth, mc); err != nil {
+				t.Fatal(err)
+			}
+			want := frame
+			if len(want) < MinFrameLen {
+				want = append(want, make([]byte, MinFrameLen-len(want))...)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("SerializeLayers:\n got %x\nwant %x", buf.Bytes(), want)
+			}
+		})
+	}
+}
+
+// TestTruncated cuts every frame at every length short of what its
+// opcode needs.
+func TestTruncated(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		body  []byte
+		need  int
+		layer string
+	}{
+		{"PFC", unhex(t, vecPFC)[EthernetHeaderLen:], PFCLen, "PFC"},
+		{"PAUSE", unhex(t, vecPause)[EthernetHeaderLen:], PauseLen, "PAUSE"},
+	} {
+		for n := 0; n < tc.need; n++ {
+			var m MACControl
+			var df truncFeedback
+			body := bytes.Clone(tc.body[:n])
+			err := m.DecodeFromBytes(body, &df)
+			if !errors.Is(err, ib.ErrTruncated) || !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Errorf("%s cut to %d bytes: err = %v, want ib.ErrTruncated", tc.name, n, err)
+				continue
+			}
+			if !df {
+				t.Errorf("%s cut to %d bytes: SetTruncated not called", tc.name, n)
+			}
+			var e *ib.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("%T is not *ib.Error", err)
+			}
+			want := &ib.Error{Layer: tc.layer, Want: tc.need, Have: n, Err: ib.ErrTruncated}
+			if n < OpcodeLen {
+				want.Layer, want.Want = "MACControl", OpcodeLen
+			}
+			if *e != *want {
+				t.Errorf("%s cut to %d bytes: %+v, want %+v", tc.name, n, *e, *want)
+			}
+			// The same cut through gopacket gives a decode failure, not
+			// a panic. (gopacket stops quietly at an empty payload.)
+			if n == 0 {
+				continue
+			}
+			frame := append(unhex(t, "0180c2000001020000000001"+"8808"), body...)
+			pkt := gopacket.NewPacket(frame, layers.LayerTypeEthernet, gopacket.Default)
+			if pkt.ErrorLayer() == nil || !errors.Is(pkt.ErrorLayer().Error(), ib.ErrTruncated) {
+				t.Errorf("%s cut to %d bytes: gopacket error layer %v", tc.name, n, pkt.ErrorLayer())
+			}
+		}
+	}
+	// Opaque opcodes need the opcode only.
+	var m MACControl
+	if err := m.DecodeFromBytes([]byte{0}, nil); !errors.Is(err, ib.ErrTruncated) {
+		t.Errorf("1 byte: %v", err)
+	}
+	if err := m.DecodeFromBytes([]byte{0, 2}, nil); err != nil {
+		t.Errorf("GATE opcode only: %v", err)
+	}
+	if got := errPFC[5].Error(); got != "ib: PFC at offset 0: ib: truncated (want 20 bytes, have 5)" {
+		t.Errorf("message %q", got)
+	}
+}
+
+type truncFeedback bool
+
+func (f *truncFeedback) SetTruncated() { *f = true }
+
+func TestDecodingLayerParser(t *testing.T) {
+	var (
+		eth     layers.Ethernet
+		mc      MACControl
+		decoded = make([]gopacket.LayerType, 0, 4)
+	)
+	p := gopacket.NewDecodingLayerParser(layers.LayerTypeEthernet, &eth, &mc)
+	for _, v := range []string{vecPFC, vecPause} {
+		frame := unhex(t, v)
+		if err := p.DecodeLayers(frame, &decoded); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff([]gopacket.LayerType{layers.LayerTypeEthernet, LayerTypeMACControl}, decoded); d != "" {
+			t.Errorf("decoded (-want +got):\n%s", d)
+		}
+		if got := mc.AppendTo(bytes.Clone(eth.Contents)); !bytes.Equal(got, frame) {
+			t.Errorf("re-encode:\n got %x\nwant %x", got, frame)
+		}
+	}
+	if mc.Opcode != OpcodePause || mc.PauseTime != 0xffff {
+		t.Errorf("last decode %+v", mc)
+	}
+	err := p.DecodeLayers(unhex(t, vecPFC)[:30], &decoded)
+	if !errors.Is(err, ib.ErrTruncated) || !p.Truncated {
+		t.Errorf("cut PFC: err %v, Truncated %v", err, p.Truncated)
+	}
+}
+
+func TestPriorities(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		m         MACControl
+		enabled   Priorities
+		xoff, xon Priorities
+		quanta    [8]uint16
+	}{
+		{"PAUSE XOFF", MACControl{Opcode: OpcodePause, PauseTime: 7}, 0xff, 0xff, 0, [8]uint16{7, 7, 7, 7, 7, 7, 7, 7}},
+		{"PAUSE XON", MACControl{Opcode: OpcodePause}, 0xff, 0, 0xff, [8]uint16{}},
+		{
+			name: "PFC mixed",
+			// 0: enabled XOFF; 1: enabled XON; 2: time but not enabled;
+			// 3..7 disabled; reserved bits set and ignored.
+			m:       MACControl{Opcode: OpcodePFC, PriorityEnableVector: 0xff03, Time: [8]uint16{10, 0, 20}},
+			enabled: 0x03, xoff: 0x01, xon: 0x02,
+			quanta: [8]uint16{10},
+		},
+		{"opaque", MACControl{Opcode: OpcodeGate, PauseTime: 1, PriorityEnableVector: 0xff, Time: [8]uint16{1, 1, 1, 1, 1, 1, 1, 1}}, 0, 0, 0, [8]uint16{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.m.Enabled(); got != tt.enabled {
+				t.Errorf("Enabled = %v, want %v", got, tt.enabled)
+			}
+			if got := tt.m.XOFF(); got != tt.xoff {
+				t.Errorf("XOFF = %v, want %v", got, tt.xoff)
+			}
+			if got := tt.m.XON(); got != tt.xon {
+				t.Errorf("XON = %v, want %v", got, tt.xon)
+			}
+			for p := -1; p <= NumPriorities; p++ {
+				q, ok := tt.m.Quanta(p)
+				wantOK := tt.enabled.Has(p)
+				var wantQ uint16
+				if wantOK {
+					wantQ = tt.quanta[p]
+				}
+				if q != wantQ || ok != wantOK {
+					t.Errorf("Quanta(%d) = %d, %v; want %d, %v", p, q, ok, wantQ, wantOK)
+				}
+				if got := tt.m.Paused(p); got != tt.xoff.Has(p) {
+					t.Errorf("Paused(%d) = %v", p, got)
+				}
+			}
+		})
+	}
+	if s := Priorities(0x88).String(); s != "[3 7]" {
+		t.Errorf("String = %q", s)
+	}
+	if s := Priorities(0).String(); s != "[]" {
+		t.Errorf("String = %q", s)
+	}
+	if n := AllPriorities.Len(); n != 8 {
+		t.Errorf("Len = %d", n)
+	}
+}
+
+func TestOpcodeString(t *testing.T) {
+	for o, want := range map[Opcode]string{
+		OpcodePause: "PAUSE", OpcodePFC: "PFC", OpcodeGate: "GATE", OpcodeReport: "REPORT",
+		OpcodeRegisterReq: "REGISTER_REQ", OpcodeRegister: "REGISTER", OpcodeRegisterAck: "REGISTER_ACK",
+		0x0007: "0x0007", 0xabcd: "0xabcd",
+	} {
+		if got := o.String(); got != want {
+			t.Errorf("Opcode(%#x).String() = %q, want %q", uint16(o), got, want)
+		}
+	}
+}
+
+// TestNoPanic decodes every prefix of some odd bodies; the test fails on
+// a panic.
+func TestNoPanic(t *testing.T) {
+	var m MACControl
+	for _, b := range [][]byte{unhex(t, vecPFC), unhex(t, vecPause), bytes.Repeat([]byte{0xff}, 70), bytes.Repeat([]byte{0x01}, 70)} {
+		for i := range b {
+			for j := i; j <= len(b); j++ {
+				_ = m.DecodeFromBytes(b[i:j], nil)
+				_ = m.AppendTo(nil)
+				_ = m.XOFF()
+			}
+		}
+	}
+}
