@@ -1,8 +1,30 @@
-// Package cnp will hold RoCEv2 congestion notification packets (BTH opcode
-// 0x81, BECN set, 16 reserved bytes): decoding, building the CNP a
-// notification point sends in reply to a CE-marked frame, and a per-QP
-// pacer.
+// Package cnp is the RoCEv2 congestion notification packet (CNP, IBTA
+// Vol 1 Annex A17.9.3) and the notification-point side of DCQCN: deciding
+// that a CE-marked packet deserves a CNP, building that CNP, and pacing
+// CNPs per queue pair.
 //
-// It is planned and not written yet. The core already decodes and builds
-// CNPs as ib.OpCNP frames: the 16 reserved bytes are their payload.
+// A CNP is a RoCEv2 packet whose BTH has opcode 0x81, BECN set, SE, M,
+// PadCnt, TVer, FECN, AckReq and PSN zero, P_Key 0xFFFF in every public
+// example, and DestQP the queue pair of the reaction point (the sender
+// whose packet was CE-marked); 16 reserved zero bytes and the ICRC follow.
+// Over IPv4 without VLAN tags that is a 74-byte frame (UDP length 40, IP
+// total length 60).
+//
+// The core package already decodes a CNP as a roce.Frame whose BTH opcode
+// is ib.OpCNP and whose payload is the 16 reserved bytes; Decode adds the
+// CNP's length rules, Check its field rules, and FillPacket sets a Packet
+// up for roce.Frame.AppendTo. IsCNP is a cheap predicate on raw frames.
+// Reply builds, straight into a caller's buffer, the CNP that answers a
+// received CE-marked frame. Pacer limits CNPs to one per queue pair per
+// interval, as NICs do with min_time_between_cnps.
+//
+// Aliasing: decoded byte slices alias the input frame, as in package roce;
+// Reply keeps no reference to its input or output.
+//
+// Allocation contract: IsCNP, Reply (given capacity in its destination),
+// Pacer.Allow, Decode and Check (on a conforming CNP) allocate nothing, and neither do Reply's refusals
+// of frames that are not CE-marked or are CNPs themselves (ErrNotCE and
+// ErrIsCNP are returned as they are). Errors for malformed frames allocate
+// one *ib.Error, as everywhere in this module. NewPacer allocates its table
+// once. Nothing panics on short or malformed input.
 package cnp

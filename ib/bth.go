@@ -50,24 +50,6 @@ type BTH struct {
 	hdrs Headers // OpCode.Headers(), kept by the last decode
 }
 
-// parse fills the twelve header fields from b, which holds at least BTHLen bytes.
-func (h *BTH) parse(b []byte) {
-	_ = b[11]
-	h.OpCode = Opcode(b[0])
-	h.SE = b[1]&0x80 != 0
-	h.MigReq = b[1]&0x40 != 0
-	h.PadCnt = b[1] >> 4 & 3
-	h.TVer = b[1] & 0x0f
-	h.PKey = binary.BigEndian.Uint16(b[2:])
-	h.FECN = b[4]&0x80 != 0
-	h.BECN = b[4]&0x40 != 0
-	h.Resv6a = b[4] & 0x3f
-	h.DestQP = uint32(b[5])<<16 | uint32(b[6])<<8 | uint32(b[7])
-	h.AckReq = b[8]&0x80 != 0
-	h.Resv7 = b[8] & 0x7f
-	h.PSN = uint32(b[9])<<16 | uint32(b[10])<<8 | uint32(b[11])
-}
-
 // put writes the header into b[:BTHLen].
 func (h *BTH) put(b []byte) {
 	_ = b[11]
@@ -87,14 +69,22 @@ func (h *BTH) split(b []byte) (hdrEnd, padStart int, err error) {
 	if len(b) < BTHLen+ICRCLen {
 		return 0, 0, truncated("BTH", 0, BTHLen+ICRCLen, len(b))
 	}
-	h.parse(b)
+	// The twelve fields, from three big-endian words.
+	w0 := binary.BigEndian.Uint32(b)
+	w1 := binary.BigEndian.Uint32(b[4:])
+	w2 := binary.BigEndian.Uint32(b[8:])
+	f := byte(w0 >> 16)
+	h.OpCode, h.PKey = Opcode(w0>>24), uint16(w0)
+	h.SE, h.MigReq, h.PadCnt, h.TVer = f&0x80 != 0, f&0x40 != 0, f>>4&3, f&0x0f
+	h.FECN, h.BECN, h.Resv6a, h.DestQP = w1&0x80000000 != 0, w1&0x40000000 != 0, uint8(w1>>24)&0x3f, w1&0xffffff
+	h.AckReq, h.Resv7, h.PSN = w2&0x80000000 != 0, uint8(w2>>24)&0x7f, w2&0xffffff
 	end := len(b) - ICRCLen
 	hs, rule, known := h.OpCode.lookup()
 	h.hdrs = hs
 	if !known {
 		return BTHLen, end, nil // opaque bytes, pad not split
 	}
-	hdrEnd = BTHLen + int(hs.size)
+	hdrEnd = BTHLen + hs.Size()
 	if hdrEnd > end {
 		return 0, 0, truncated(hs.String(), BTHLen, hdrEnd+ICRCLen, len(b))
 	}
@@ -143,8 +133,8 @@ func (h *BTH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 // NextLayerType returns the first extended header of the opcode, or
 // gopacket.LayerTypePayload when only data follows.
 func (h *BTH) NextLayerType() gopacket.LayerType {
-	if h.hdrs.n > 0 {
-		return h.hdrs.h[0].LayerType()
+	if h.hdrs.Len() > 0 {
+		return h.hdrs.At(0).LayerType()
 	}
 	return payloadOrZero(h.Payload)
 }

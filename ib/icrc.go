@@ -76,87 +76,54 @@ func ComputeICRC(enc Encapsulation, pkt []byte) (uint32, error) {
 		return 0, &Error{Layer: "ICRC", Err: ErrUnsupported} // IPv4 options
 	}
 	body := pkt[:len(pkt)-ICRCLen]
-	var crc uint32
-	switch enc {
-	case RoCEv2IPv4:
-		crc = maskedIPv4(body[:m.n])
-	case RoCEv2IPv6:
-		crc = maskedIPv6(body[:m.n])
-	default:
-		crc = maskedGRH(body[:m.n])
+	// Take the masked header and then as many bytes as leave a multiple of
+	// 16 for crc32.Update: it runs a carry-less-multiply kernel over
+	// 16-byte blocks and finishes a shorter tail a byte at a time.
+	n := m.n + (len(body)-m.n)&15
+	crc := uint32(lrhSeed)
+	i := 0
+	for ; i+16 <= n; i += 16 {
+		crc = update16(crc, le64(body[i:])|m.w[i>>3], le64(body[i+8:])|m.word(i+8))
 	}
-	// crc32.Update runs its carry-less-multiply kernel over multiples of 16
-	// bytes and finishes a shorter tail a byte at a time; feed it a
-	// multiple of 16 and take the odd bytes here, a word at a time.
-	rest := body[m.n:]
-	r := len(rest) & 15
-	crc = updateSmall(crc, rest[:r])
-	return crc32.Update(^crc, crc32.IEEETable, rest[r:]), nil
+	if i+8 <= n {
+		crc = update8(crc, le64(body[i:])|m.word(i))
+		i += 8
+	}
+	if i+4 <= n {
+		crc = update4(crc, binary.LittleEndian.Uint32(body[i:])|uint32(m.word(i)))
+		i += 4
+	}
+	for ; i < n; i++ {
+		crc = slicing16[0][byte(crc)^body[i]] ^ crc>>8 // past the header: no mask
+	}
+	return crc32.Update(^crc, crc32.IEEETable, body[n:]), nil
 }
 
-// updateSmall feeds fewer than 16 bytes to the raw CRC register.
-func updateSmall(crc uint32, b []byte) uint32 {
-	if len(b) >= 8 {
-		crc = update8(crc, le64(b))
-		b = b[8:]
+// word returns the mask of the 8 bytes at offset i, zero past the header.
+func (m *icrcMask) word(i int) uint64 {
+	if i>>3 < len(m.w) {
+		return m.w[i>>3]
 	}
-	if len(b) >= 4 {
-		crc = update4(crc, binary.LittleEndian.Uint32(b))
-		b = b[4:]
-	}
-	for _, c := range b {
-		crc = slicing8[0][byte(crc)^c] ^ crc>>8
-	}
-	return crc
-}
-
-// The masked-header steps, one per encapsulation, unrolled so that the
-// masks are constants: the header is read in 8-byte words and the variant
-// bits are set in registers, never in memory.
-
-func maskedIPv4(b []byte) uint32 {
-	const n = 20 + 8 + BTHLen
-	m := &icrcMasks[RoCEv2IPv4].w
-	b = b[:n]
-	crc := update8(lrhSeed, le64(b[0:])|m[0])
-	crc = update8(crc, le64(b[8:])|m[1])
-	crc = update8(crc, le64(b[16:])|m[2])
-	crc = update8(crc, le64(b[24:])|m[3])
-	return update8(crc, le64(b[32:])|m[4])
-}
-
-func maskedIPv6(b []byte) uint32 {
-	const n = 40 + 8 + BTHLen
-	m := &icrcMasks[RoCEv2IPv6].w
-	b = b[:n]
-	crc := update8(lrhSeed, le64(b[0:])|m[0])
-	crc = update8(crc, le64(b[8:]))
-	crc = update8(crc, le64(b[16:]))
-	crc = update8(crc, le64(b[24:]))
-	crc = update8(crc, le64(b[32:]))
-	crc = update8(crc, le64(b[40:])|m[5])
-	crc = update8(crc, le64(b[48:])|m[6])
-	return update4(crc, binary.LittleEndian.Uint32(b[56:]))
-}
-
-func maskedGRH(b []byte) uint32 {
-	const n = GRHLen + BTHLen
-	m := &icrcMasks[RoCEv1].w
-	b = b[:n]
-	crc := update8(lrhSeed, le64(b[0:])|m[0])
-	crc = update8(crc, le64(b[8:]))
-	crc = update8(crc, le64(b[16:]))
-	crc = update8(crc, le64(b[24:]))
-	crc = update8(crc, le64(b[32:]))
-	crc = update8(crc, le64(b[40:])|m[5])
-	return update4(crc, binary.LittleEndian.Uint32(b[48:]))
+	return 0
 }
 
 func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
 
+// update16 feeds sixteen bytes (little-endian in lo, hi) to the raw CRC
+// register: one step of slicing-by-16.
+func update16(crc uint32, lo, hi uint64) uint32 {
+	t := &slicing16
+	crc ^= uint32(lo)
+	a, b, c := uint32(lo>>32), uint32(hi), uint32(hi>>32)
+	return t[15][crc&0xff] ^ t[14][crc>>8&0xff] ^ t[13][crc>>16&0xff] ^ t[12][crc>>24] ^
+		t[11][a&0xff] ^ t[10][a>>8&0xff] ^ t[9][a>>16&0xff] ^ t[8][a>>24] ^
+		t[7][b&0xff] ^ t[6][b>>8&0xff] ^ t[5][b>>16&0xff] ^ t[4][b>>24] ^
+		t[3][c&0xff] ^ t[2][c>>8&0xff] ^ t[1][c>>16&0xff] ^ t[0][c>>24]
+}
+
 // update8 feeds eight bytes (little-endian in w) to the raw CRC register.
 func update8(crc uint32, w uint64) uint32 {
-	t := &slicing8
+	t := &slicing16
 	crc ^= uint32(w)
 	hi := uint32(w >> 32)
 	return t[0][hi>>24] ^ t[1][hi>>16&0xff] ^ t[2][hi>>8&0xff] ^ t[3][hi&0xff] ^
@@ -165,7 +132,7 @@ func update8(crc uint32, w uint64) uint32 {
 
 // update4 feeds four bytes (little-endian in w) to the raw CRC register.
 func update4(crc uint32, w uint32) uint32 {
-	t := &slicing8
+	t := &slicing16
 	crc ^= w
 	return t[0][crc>>24] ^ t[1][crc>>16&0xff] ^ t[2][crc>>8&0xff] ^ t[3][crc&0xff]
 }

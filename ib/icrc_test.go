@@ -176,13 +176,13 @@ func TestICRCErrors(t *testing.T) {
 
 func TestSlicingTable(t *testing.T) {
 	for i := 0; i < 256; i++ {
-		if slicing8[0][i] != crc32.IEEETable[i] {
-			t.Fatalf("slicing8[0][%d] differs from crc32.IEEETable", i)
+		if slicing16[0][i] != crc32.IEEETable[i] {
+			t.Fatalf("slicing16[0][%d] differs from crc32.IEEETable", i)
 		}
-		for k := 1; k < 8; k++ {
-			v := slicing8[k-1][i]
-			if slicing8[k][i] != slicing8[0][v&0xff]^v>>8 {
-				t.Fatalf("slicing8[%d][%d] wrong", k, i)
+		for k := 1; k < 16; k++ {
+			v := slicing16[k-1][i]
+			if slicing16[k][i] != slicing16[0][v&0xff]^v>>8 {
+				t.Fatalf("slicing16[%d][%d] wrong", k, i)
 			}
 		}
 	}

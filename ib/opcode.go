@@ -79,35 +79,44 @@ func (h Header) Len() int {
 }
 
 // Headers is the ordered list of extended transport headers that follow
-// the BTH for one opcode. It is a small value; it never allocates.
+// the BTH for one opcode. It is a small value, packed in one word: four
+// 4-bit header codes, the count and the total size. It never allocates.
 type Headers struct {
-	h    [4]Header
-	n    uint8
-	size uint8 // total bytes
+	v uint32 // bits 0-15: headers, 4 bits each, first lowest; 16-18: count; 24-31: size
 }
 
 func hdrs(h ...Header) Headers {
 	var s Headers
-	s.n = uint8(copy(s.h[:], h))
-	for _, x := range h {
-		s.size += uint8(x.Len())
+	for i := len(h) - 1; i >= 0; i-- {
+		s = s.prepend(h[i])
 	}
 	return s
 }
 
+// prepend returns the list with h in front.
+func (s Headers) prepend(h Header) Headers {
+	list := s.v&0xffff<<4 | uint32(h)&0xf
+	return Headers{v: list&0xffff | uint32(s.Len()+1)<<16 | uint32(s.Size()+h.Len())<<24}
+}
+
 // Len returns how many headers there are.
-func (s Headers) Len() int { return int(s.n) }
+func (s Headers) Len() int { return int(s.v >> 16 & 7) }
 
 // At returns the i-th header; i must be below Len.
-func (s Headers) At(i int) Header { return s.h[i] }
+func (s Headers) At(i int) Header { return Header(s.v >> (4 * uint(i)) & 0xf) }
 
 // Size returns the total size of the headers in bytes.
-func (s Headers) Size() int { return int(s.size) }
+func (s Headers) Size() int { return int(s.v >> 24) }
+
+// next returns the list without its first header (size not kept).
+func (s Headers) next() Headers {
+	return Headers{v: s.v&0xffff>>4 | uint32(s.Len()-1)<<16}
+}
 
 // Has reports whether h is one of the headers.
 func (s Headers) Has(h Header) bool {
-	for _, x := range s.h[:s.n] {
-		if x == h {
+	for i := 0; i < s.Len(); i++ {
+		if s.At(i) == h {
 			return true
 		}
 	}
@@ -117,10 +126,10 @@ func (s Headers) Has(h Header) bool {
 // after returns the header that follows h, or NoHeader if h is the last
 // one (or absent).
 func (s Headers) after(h Header) Header {
-	for i, x := range s.h[:s.n] {
-		if x == h {
-			if i+1 < int(s.n) {
-				return s.h[i+1]
+	for i := 0; i < s.Len(); i++ {
+		if s.At(i) == h {
+			if i+1 < s.Len() {
+				return s.At(i + 1)
 			}
 			return NoHeader
 		}
@@ -131,11 +140,11 @@ func (s Headers) after(h Header) Header {
 // String lists the headers, "RETH ImmDt" for example.
 func (s Headers) String() string {
 	out := ""
-	for i, h := range s.h[:s.n] {
+	for i := 0; i < s.Len(); i++ {
 		if i > 0 {
 			out += " "
 		}
-		out += h.String()
+		out += s.At(i).String()
 	}
 	return out
 }
@@ -283,9 +292,7 @@ func derive(o Opcode) opInfo {
 		e.hs = op.ud
 	case XRC:
 		if op.request {
-			e.hs = Headers{n: op.base.n + 1, size: op.base.size + XRCETHLen}
-			e.hs.h[0] = HeaderXRCETH
-			copy(e.hs.h[1:], op.base.h[:op.base.n])
+			e.hs = op.base.prepend(HeaderXRCETH)
 		}
 	}
 	return e

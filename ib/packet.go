@@ -42,7 +42,8 @@ func (p *Packet) Decode(b []byte) error {
 	copy(p.BTH.ICRC[:], b[end:])
 	p.Payload = b[hdrEnd:padStart]
 	off := BTHLen
-	for _, h := range p.BTH.hdrs.h[:p.BTH.hdrs.n] {
+	for hs := p.BTH.hdrs; hs.v&0x70000 != 0; hs = hs.next() {
+		h := hs.At(0)
 		switch rest := b[off:]; h {
 		case HeaderRDETH:
 			p.RDETH.parse(rest)
@@ -119,8 +120,8 @@ func (p *Packet) AppendTo(b []byte) []byte {
 	}
 	p.BTH.put(out)
 	off := BTHLen
-	hs := p.Headers()
-	for _, h := range hs.h[:hs.n] {
+	for hs := p.Headers(); hs.Len() > 0; hs = hs.next() {
+		h := hs.At(0)
 		p.header(h).put(out[off:])
 		off += h.Len()
 	}

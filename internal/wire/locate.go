@@ -28,14 +28,22 @@ type Layout struct {
 // comes from GRH PayLen (RoCEv1) or the UDP Length (RoCEv2), never from
 // the end of the frame, which may carry padding or an FCS.
 func Locate(b []byte, l *Layout) error {
-	off, et, tags, err := Skip(b)
-	if err != nil {
-		return err
+	var off int
+	var et uint16
+	if len(b) >= HeaderLen && b[12] != 0x81 && b[12] != 0x88 {
+		off, et = HeaderLen, uint16(b[12])<<8|uint16(b[13]) // untagged: the common case
+		l.Tags = 0
+	} else {
+		var err error
+		if off, et, l.Tags, err = Skip(b); err != nil {
+			return err
+		}
 	}
-	l.Tags, l.EtherType, l.Net = tags, off-2, off
+	l.EtherType, l.Net = off-2, off
+	var ipEnd int
 	switch et {
 	case TypeRoCE:
-		l.Enc = ib.RoCEv1
+		l.Enc, l.UDP = ib.RoCEv1, 0
 		if len(b) < off+ib.GRHLen {
 			return ib.NewError("GRH", off, off+ib.GRHLen, len(b), ib.ErrTruncated)
 		}
@@ -56,22 +64,23 @@ func Locate(b []byte, l *Layout) error {
 		if len(b) < off+20 {
 			return ib.NewError("IPv4", off, off+20, len(b), ib.ErrTruncated)
 		}
-		if b[off]>>4 != 4 {
+		ip := b[off : off+20]
+		if ip[0]>>4 != 4 {
 			return ib.NewError("IPv4", off, 0, 0, ib.ErrBadVersion)
 		}
-		ihl := int(b[off]&0x0f) * 4
-		total := int(binary.BigEndian.Uint16(b[off+2:]))
-		if b[off+9] != 17 || binary.BigEndian.Uint16(b[off+6:])&0x3fff != 0 {
+		ihl := int(ip[0]&0x0f) * 4
+		total := int(binary.BigEndian.Uint16(ip[2:]))
+		if ip[9] != 17 || binary.BigEndian.Uint16(ip[6:])&0x3fff != 0 {
 			return ErrNotRoCE // not UDP, or a fragment
 		}
 		if ihl < 20 || total < ihl+8 {
 			return ib.NewError("IPv4", off, ihl+8, total, ib.ErrBadLength)
 		}
-		if off+total > len(b) {
-			return ib.NewError("IPv4", off+2, off+total, len(b), ib.ErrTruncated)
+		ipEnd = off + total
+		if ipEnd > len(b) {
+			return ib.NewError("IPv4", off+2, ipEnd, len(b), ib.ErrTruncated)
 		}
 		l.UDP = off + ihl
-		return l.udp(b, off+total)
 	case TypeIPv6:
 		l.Enc = ib.RoCEv2IPv6
 		if len(b) < off+40 {
@@ -83,25 +92,22 @@ func Locate(b []byte, l *Layout) error {
 		if b[off+6] != 17 {
 			return ErrNotRoCE // extension headers are not RoCEv2
 		}
-		end := off + 40 + int(binary.BigEndian.Uint16(b[off+4:]))
-		if end > len(b) {
-			return ib.NewError("IPv6", off+4, end, len(b), ib.ErrTruncated)
+		ipEnd = off + 40 + int(binary.BigEndian.Uint16(b[off+4:]))
+		if ipEnd > len(b) {
+			return ib.NewError("IPv6", off+4, ipEnd, len(b), ib.ErrTruncated)
 		}
 		l.UDP = off + 40
-		return l.udp(b, end)
+	default:
+		return ErrNotRoCE
 	}
-	return ErrNotRoCE
-}
-
-// udp checks the UDP header at l.UDP inside an IP packet ending at ipEnd.
-func (l *Layout) udp(b []byte, ipEnd int) error {
 	if ipEnd < l.UDP+8 {
 		return ib.NewError("UDP", l.UDP, l.UDP+8, ipEnd, ib.ErrTruncated)
 	}
-	if binary.BigEndian.Uint16(b[l.UDP+2:]) != RoCEv2Port {
+	u := b[l.UDP : l.UDP+8]
+	if binary.BigEndian.Uint16(u[2:]) != RoCEv2Port {
 		return ErrNotRoCE
 	}
-	n := int(binary.BigEndian.Uint16(b[l.UDP+4:]))
+	n := int(binary.BigEndian.Uint16(u[4:]))
 	if n < 8 || l.UDP+n > ipEnd {
 		return ib.NewError("UDP", l.UDP+4, ipEnd-l.UDP, n, ib.ErrBadLength)
 	}

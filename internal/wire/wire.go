@@ -28,6 +28,9 @@ func Skip(b []byte) (off int, etherType uint16, tags int, err error) {
 		return 0, 0, 0, ib.NewError("Ethernet", 0, HeaderLen, len(b), ib.ErrTruncated)
 	}
 	off = 12
+	if t := uint16(b[12])<<8 | uint16(b[13]); t != TypeDot1Q && t != TypeQinQ {
+		return HeaderLen, t, 0, nil // untagged: the common case
+	}
 	for {
 		etherType = uint16(b[off])<<8 | uint16(b[off+1])
 		off += 2

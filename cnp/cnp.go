@@ -1,0 +1,122 @@
+package cnp
+
+import (
+	"errors"
+
+	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/wire"
+)
+
+// Sizes of a CNP.
+const (
+	ReservedLen  = 16                                   // reserved bytes after the BTH
+	PacketLen    = ib.BTHLen + ReservedLen + ib.ICRCLen // BTH through ICRC: 32 bytes
+	UDPLen       = 8 + PacketLen                        // UDP Length field: 40
+	FrameLenIPv4 = 14 + 20 + UDPLen                     // untagged IPv4 frame: 74 bytes
+	FrameLenIPv6 = 14 + 40 + UDPLen                     // untagged IPv6 frame: 94 bytes
+)
+
+// DefaultPKey is the P_Key of a CNP in every public example (Scapy's
+// default, NVIDIA's published CNP example): the default full-membership
+// partition.
+const DefaultPKey = 0xFFFF
+
+var (
+	// ErrNotCNP means a well-formed RoCE frame is not a RoCEv2 CNP: its
+	// opcode is not 0x81, or it is RoCEv1.
+	ErrNotCNP = errors.New("cnp: not a RoCEv2 CNP")
+	// ErrBadField means a CNP field breaks the rules of Annex A17.9.3
+	// (BECN clear, PSN not zero, a reserved byte set, ...).
+	ErrBadField = errors.New("cnp: CNP field out of rule")
+	// ErrNotCE means Reply was given a frame that is not CE-marked. It is
+	// returned as is, without allocating.
+	ErrNotCE = errors.New("cnp: frame is not CE-marked")
+	// ErrIsCNP means Reply was given a CNP: CNPs are not answered. It is
+	// returned as is, without allocating.
+	ErrIsCNP = errors.New("cnp: frame is a CNP")
+	// ErrRange means an argument or option is out of range: a QP number
+	// above 24 bits, a DSCP above 63, a priority above 7.
+	ErrRange = errors.New("cnp: value out of range")
+)
+
+// IsCNP reports whether frame (Ethernet first, with up to two VLAN tags)
+// carries a RoCEv2 CNP: UDP destination port 4791, BTH opcode 0x81, and a
+// transport packet of exactly 32 bytes. It checks no other field and not
+// the ICRC, and allocates nothing.
+func IsCNP(frame []byte) bool {
+	var l wire.Layout
+	if wire.Locate(frame, &l) != nil || l.Enc == ib.RoCEv1 {
+		return false
+	}
+	return l.End-l.BTH == PacketLen && ib.Opcode(frame[l.BTH]) == ib.OpCNP
+}
+
+// Decode decodes frame into f as roce.Frame.Decode does, then checks that
+// it is a RoCEv2 CNP of the right length. A RoCE frame of another opcode,
+// or a RoCEv1 frame, gives an error wrapping ErrNotCNP; a CNP whose
+// transport packet is not 32 bytes one wrapping ib.ErrBadLength. It does
+// not check the other CNP fields (see Check) nor the ICRC (see
+// roce.Frame.VerifyICRC).
+func Decode(f *roce.Frame, frame []byte) error {
+	if err := f.Decode(frame); err != nil {
+		return err
+	}
+	if f.Encap == ib.RoCEv1 || f.Packet.BTH.OpCode != ib.OpCNP {
+		return ib.NewError("BTH", 0, 0, 0, ErrNotCNP)
+	}
+	if n := int(f.GRH.PayLen); n != PacketLen {
+		return ib.NewError("CNP", 0, PacketLen, n, ib.ErrBadLength)
+	}
+	return nil
+}
+
+// Check reports the first field of a decoded CNP that breaks the rules
+// of a conforming CNP: BECN must be set; SE, M, PadCnt, TVer, FECN,
+// Resv6a, AckReq, Resv7 and PSN zero; the 16 reserved bytes zero. The
+// error wraps ErrBadField and gives the field's byte offset in the BTH.
+// Receivers should accept such CNPs anyway; Check is for senders and
+// tests. The P_Key is not checked. It allocates only on failure.
+func Check(f *roce.Frame) error {
+	h := &f.Packet.BTH
+	switch {
+	case h.OpCode != ib.OpCNP:
+		return ib.NewError("BTH", 0, 0, 0, ErrNotCNP)
+	case h.SE || h.MigReq || h.PadCnt != 0 || h.TVer != 0:
+		return ib.NewError("BTH", 1, 0, 0, ErrBadField)
+	case !h.BECN || h.FECN || h.Resv6a != 0:
+		return ib.NewError("BTH", 4, 0, 0, ErrBadField)
+	case h.AckReq || h.Resv7 != 0 || h.PSN != 0:
+		return ib.NewError("BTH", 8, 0, 0, ErrBadField)
+	}
+	p := f.Packet.Payload
+	if len(p)+len(h.Pad) != ReservedLen {
+		return ib.NewError("CNP", ib.BTHLen, ReservedLen, len(p)+len(h.Pad), ib.ErrBadLength)
+	}
+	for i, c := range p {
+		if c != 0 {
+			return ib.NewError("CNP", ib.BTHLen+i, 0, 0, ErrBadField)
+		}
+	}
+	return nil
+}
+
+// reserved is the payload FillPacket points at. Never written.
+var reserved [ReservedLen]byte
+
+// FillPacket sets p to the CNP for queue pair destQP (24 bits): opcode
+// 0x81, P_Key 0xFFFF, BECN set, PSN 0, every other BTH field zero, and the
+// 16 reserved bytes as payload. p.Payload then points at a shared array of
+// zeros: read it, do not write to it. Set the addresses of the roce.Frame
+// holding p and call its AppendTo to encode the CNP with its ICRC.
+func FillPacket(p *ib.Packet, destQP uint32) {
+	*p = ib.Packet{
+		BTH: ib.BTH{
+			OpCode: ib.OpCNP,
+			PKey:   DefaultPKey,
+			BECN:   true,
+			DestQP: destQP & 0xffffff,
+		},
+		Payload: reserved[:ReservedLen:ReservedLen],
+	}
+}
