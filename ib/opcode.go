@@ -252,7 +252,6 @@ func (o Opcode) lookup() (hs Headers, rule PayloadRule, known bool) {
 
 // opInfo is operations flattened per opcode for the decode path.
 type opInfo struct {
-	name  string
 	hs    Headers
 	rule  PayloadRule
 	known bool
@@ -262,29 +261,28 @@ type opInfo struct {
 // 256 small entries filled in a few microseconds, so that decoding reads
 // one entry instead of walking the operation table and String allocates
 // nothing.
-var opTable = func() (t [256]opInfo) {
+var opTable, opNames = func() (t [256]opInfo, names [256]string) {
 	for i := range t {
-		t[i] = derive(Opcode(i))
+		t[i], names[i] = derive(Opcode(i))
 	}
-	return t
+	return t, names
 }()
 
 // derive reads operations for one opcode.
-func derive(o Opcode) opInfo {
+func derive(o Opcode) (opInfo, string) {
 	t := o.Transport()
 	op := &operations[o&0x1f]
 	if t > XRC || op.in&(1<<t) == 0 {
-		e := opInfo{rule: PayloadAny, known: o == OpCNP, name: "CNP"}
+		e := opInfo{rule: PayloadAny, known: o == OpCNP}
 		switch {
 		case o == OpCNP:
+			return e, "CNP"
 		case t >= Vendor6:
-			e.name = "Vendor (0x" + strconv.FormatUint(uint64(o), 16) + ")"
-		default:
-			e.name = "Reserved (0x" + strconv.FormatUint(uint64(o), 16) + ")"
+			return e, "Vendor (0x" + strconv.FormatUint(uint64(o), 16) + ")"
 		}
-		return e
+		return e, "Reserved (0x" + strconv.FormatUint(uint64(o), 16) + ")"
 	}
-	e := opInfo{name: t.String() + " " + op.name, hs: op.base, rule: op.payload, known: true}
+	e := opInfo{hs: op.base, rule: op.payload, known: true}
 	switch t {
 	case RD:
 		e.hs = op.rd
@@ -295,13 +293,13 @@ func derive(o Opcode) opInfo {
 			e.hs = op.base.prepend(HeaderXRCETH)
 		}
 	}
-	return e
+	return e, t.String() + " " + op.name
 }
 
 // String returns the IBTA name, "RC RDMA WRITE Only" for example, or
 // "Reserved (0x15)" and "Vendor (0xc3)" for codes IBTA leaves undefined.
 // It allocates nothing.
-func (o Opcode) String() string { return opTable[o].name }
+func (o Opcode) String() string { return opNames[o] }
 
 // IsRequest reports whether the opcode is sent by a requester (as opposed
 // to a responder's acknowledgement or read response).
