@@ -3,6 +3,8 @@ package cnp_test
 import (
 	"testing"
 
+	"github.com/roce-go/roce/internal/corpus"
+
 	"github.com/roce-go/roce/cnp"
 )
 
@@ -26,7 +28,7 @@ func BenchmarkReply(b *testing.B) {
 		tag  bool
 	}{{"IPv4", hexV1, false}, {"IPv4/VLAN", hexV1, true}, {"IPv6", hexV2, false}} {
 		b.Run(bc.name, func(b *testing.B) {
-			f := mustHex(b, bc.hex)
+			f := corpus.Hex(b, bc.hex)
 			tags := 0
 			if bc.tag {
 				f, tags = withTag(f, 3, 10), 1
@@ -45,7 +47,7 @@ func BenchmarkReply(b *testing.B) {
 
 // BenchmarkIsCNP runs the predicate on a CNP.
 func BenchmarkIsCNP(b *testing.B) {
-	f := mustHex(b, hexV4)
+	f := corpus.Hex(b, hexV4)
 	b.ReportAllocs()
 	for b.Loop() {
 		if !cnp.IsCNP(f) {

@@ -2,18 +2,15 @@ package cnp_test
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
+	"github.com/roce-go/roce/internal/corpus"
+
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/gopacket/pcapgo"
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/ib"
@@ -36,15 +33,6 @@ const (
 	// ARP request.
 	hexARP = "ffffffffffff020000000001" + "0806" + "0001080006040001" + "020000000001c0a80101" + "000000000000c0a80102"
 )
-
-func mustHex(t testing.TB, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // withTag inserts an 802.1Q tag with the given PCP and VID after the MACs.
 func withTag(f []byte, pcp uint8, vid uint16) []byte {
@@ -82,7 +70,7 @@ func markCE(f []byte, tags int) {
 }
 
 func TestVectorV4(t *testing.T) {
-	v4 := mustHex(t, hexV4)
+	v4 := corpus.Hex(t, hexV4)
 	if !cnp.IsCNP(v4) {
 		t.Fatal("IsCNP(V4) = false")
 	}
@@ -136,17 +124,17 @@ func TestVectorV4(t *testing.T) {
 
 func TestDecodeErrors(t *testing.T) {
 	var f roce.Frame
-	if err := cnp.Decode(&f, mustHex(t, hexV1)); !errors.Is(err, cnp.ErrNotCNP) {
+	if err := cnp.Decode(&f, corpus.Hex(t, hexV1)); !errors.Is(err, cnp.ErrNotCNP) {
 		t.Errorf("SEND Only: %v, want ErrNotCNP", err)
 	}
-	if err := cnp.Decode(&f, mustHex(t, hexV3)); !errors.Is(err, cnp.ErrNotCNP) {
+	if err := cnp.Decode(&f, corpus.Hex(t, hexV3)); !errors.Is(err, cnp.ErrNotCNP) {
 		t.Errorf("RoCEv1: %v, want ErrNotCNP", err)
 	}
-	if err := cnp.Decode(&f, mustHex(t, hexARP)); !errors.Is(err, ib.ErrNotRoCE) {
+	if err := cnp.Decode(&f, corpus.Hex(t, hexARP)); !errors.Is(err, ib.ErrNotRoCE) {
 		t.Errorf("ARP: %v, want ib.ErrNotRoCE", err)
 	}
 	// A CNP with four more reserved bytes: IP length 64, UDP length 44.
-	long := mustHex(t, hexV4)
+	long := corpus.Hex(t, hexV4)
 	long = append(long[:len(long)-4], 0, 0, 0, 0, 0, 0, 0, 0)
 	binary.BigEndian.PutUint16(long[16:], 64)
 	binary.BigEndian.PutUint16(long[38:], 44)
@@ -170,7 +158,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"AckReq", 50, 0x80},
 		{"reserved byte", 60, 0x01},
 	} {
-		b := mustHex(t, hexV4)
+		b := corpus.Hex(t, hexV4)
 		b[tc.off] = tc.val
 		if err := cnp.Decode(&f, b); err != nil {
 			if tc.name == "PadCnt 1" {
@@ -184,41 +172,9 @@ func TestDecodeErrors(t *testing.T) {
 		}
 	}
 	// A trailer (Ethernet padding, FCS) is not part of the CNP.
-	if !cnp.IsCNP(append(mustHex(t, hexV4), 0xde, 0xad, 0xbe, 0xef)) {
+	if !cnp.IsCNP(append(corpus.Hex(t, hexV4), 0xde, 0xad, 0xbe, 0xef)) {
 		t.Error("IsCNP with a 4-byte trailer = false")
 	}
-}
-
-// readPcap returns the frames of a capture in ../testdata/captures.
-func readPcap(t testing.TB, name string) [][]byte {
-	t.Helper()
-	fh, err := os.Open(filepath.Join("..", "testdata", "captures", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	r, err := pcapgo.NewReader(fh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out [][]byte
-	for {
-		data, _, err := r.ReadPacketData()
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, data)
-	}
-}
-
-var roceCaptures = []string{
-	"rocev2_ipv4_rc_send_imm_tcp_bootstrap.pcap",
-	"rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap",
-	"rocev2_ipv4_rdmacm_write_read_rxe_a.pcap",
-	"rocev2_ipv4_rdmacm_write_read_rxe_b.pcap",
 }
 
 // senderQP is the QP number the tests pretend the receiver looked up in
@@ -303,8 +259,8 @@ func checkReply(t *testing.T, what string, rx *roce.Frame, reply []byte, o cnp.O
 // the CNP Reply builds for it, checking each as it goes.
 func captureReplies(t *testing.T, o cnp.Options) (rxs, replies [][]byte, total int) {
 	buf := make([]byte, 0, 128)
-	for _, name := range roceCaptures {
-		for i, raw := range readPcap(t, name) {
+	for _, name := range corpus.RoCECaptures {
+		for i, raw := range corpus.Capture(t, name) {
 			if roce.VerifyFrame(raw) != nil {
 				continue
 			}
@@ -361,7 +317,7 @@ func TestReplyCaptures(t *testing.T) {
 
 func TestReplyIPv6(t *testing.T) {
 	for _, tags := range []int{0, 1} {
-		f := mustHex(t, hexV2)
+		f := corpus.Hex(t, hexV2)
 		if tags == 1 {
 			f = withTag(f, 3, 42)
 		}
@@ -386,7 +342,7 @@ func TestReplyIPv6(t *testing.T) {
 		}
 	}
 	// Flow label 0 over IPv6: the received source port is kept.
-	f := mustHex(t, hexV2)
+	f := corpus.Hex(t, hexV2)
 	f[15], f[16], f[17] = 0x20, 0, 0
 	markCE(f, 0)
 	reply, err := cnp.Reply(nil, f, 1, nil)
@@ -414,7 +370,7 @@ func TestReplyTshark(t *testing.T) {
 		}
 	}
 	for _, tags := range []int{0, 1} {
-		f := mustHex(t, hexV2)
+		f := corpus.Hex(t, hexV2)
 		if tags == 1 {
 			f = withTag(f, 3, 42)
 		}
@@ -494,12 +450,12 @@ func TestReplyTshark(t *testing.T) {
 // TestReplyRefusals: frames Reply must not answer, and every cut of
 // answerable ones: errors wrapping the sentinels, dst untouched, no panic.
 func TestReplyRefusals(t *testing.T) {
-	v1 := mustHex(t, hexV1)
+	v1 := corpus.Hex(t, hexV1)
 	ce := append([]byte(nil), v1...)
 	markCE(ce, 0)
-	cnpCE := mustHex(t, hexV4)
+	cnpCE := corpus.Hex(t, hexV4)
 	markCE(cnpCE, 0)
-	v3 := mustHex(t, hexV3)
+	v3 := corpus.Hex(t, hexV3)
 	v3[15] |= 0x30 // CE in the GRH traffic class
 	opts := cnp.DefaultOptions()
 	bad := func(f func(o *cnp.Options)) *cnp.Options { o := opts; f(&o); return &o }
@@ -512,7 +468,7 @@ func TestReplyRefusals(t *testing.T) {
 	}{
 		{"not CE", v1, 1, nil, cnp.ErrNotCE},
 		{"CNP", cnpCE, 1, nil, cnp.ErrIsCNP},
-		{"ARP", mustHex(t, hexARP), 1, nil, ib.ErrNotRoCE},
+		{"ARP", corpus.Hex(t, hexARP), 1, nil, ib.ErrNotRoCE},
 		{"RoCEv1", v3, 1, nil, ib.ErrUnsupported},
 		{"QP 25 bits", ce, 1 << 24, nil, cnp.ErrRange},
 		{"DSCP 64", ce, 1, bad(func(o *cnp.Options) { o.DSCP = 64 }), cnp.ErrRange},
@@ -539,11 +495,11 @@ func TestReplyRefusals(t *testing.T) {
 		t.Errorf("8-byte transport: %v, want ib.ErrBadLength", err)
 	}
 
-	ce6 := mustHex(t, hexV2)
+	ce6 := corpus.Hex(t, hexV2)
 	markCE(ce6, 0)
 	ceTag := withTag(v1, 2, 7)
 	markCE(ceTag, 1)
-	for name, full := range map[string][]byte{"v4": ce, "v6": ce6, "v4/vlan": ceTag, "cnp": mustHex(t, hexV4)} {
+	for name, full := range map[string][]byte{"v4": ce, "v6": ce6, "v4/vlan": ceTag, "cnp": corpus.Hex(t, hexV4)} {
 		for n := 0; n < len(full); n++ {
 			f := append([]byte(nil), full[:n]...)
 			dst := make([]byte, 3, 200)
@@ -566,12 +522,12 @@ func TestReplyRefusals(t *testing.T) {
 }
 
 func TestNoAllocs(t *testing.T) {
-	ce := mustHex(t, hexV1)
+	ce := corpus.Hex(t, hexV1)
 	markCE(ce, 0)
-	ce6 := withTag(mustHex(t, hexV2), 1, 1)
+	ce6 := withTag(corpus.Hex(t, hexV2), 1, 1)
 	markCE(ce6, 1)
-	notCE := mustHex(t, hexV1)
-	v4 := mustHex(t, hexV4)
+	notCE := corpus.Hex(t, hexV1)
+	v4 := corpus.Hex(t, hexV4)
 	buf := make([]byte, 0, 128)
 	p := cnp.NewPacer(1024, cnp.DefaultInterval)
 	var now int64

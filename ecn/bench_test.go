@@ -3,6 +3,8 @@ package ecn_test
 import (
 	"testing"
 
+	"github.com/roce-go/roce/internal/corpus"
+
 	"github.com/roce-go/roce/ecn"
 )
 
@@ -32,7 +34,7 @@ func BenchmarkMarkCE(b *testing.B) {
 		{"IPv6", hexV2, 0, func(f []byte) { f[15] = 0x21 }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			f := withTags(mustHex(b, bc.hex), bc.tags)
+			f := withTags(corpus.Hex(b, bc.hex), bc.tags)
 			b.ReportAllocs()
 			for b.Loop() {
 				bc.reset(f)

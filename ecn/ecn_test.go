@@ -2,16 +2,14 @@ package ecn_test
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
-	"github.com/google/gopacket/pcapgo"
+	"github.com/roce-go/roce/internal/corpus"
+
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ecn"
 	"github.com/roce-go/roce/ib"
@@ -28,15 +26,6 @@ const (
 	// ARP request, 42 bytes (Ethertype 0x0806).
 	hexARP = "ffffffffffff020000000001" + "0806" + "0001080006040001" + "020000000001c0a80101" + "000000000000c0a80102"
 )
-
-func mustHex(t testing.TB, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // withTags inserts n 802.1Q tags (TPID 0x8100, PCP 3, VID 100+i) after the
 // MAC addresses.
@@ -93,7 +82,7 @@ func TestCodepointString(t *testing.T) {
 // 8 on vector V1's IPv4 header: checksum 0xA527; TOS 0x02 -> 0x03 gives
 // 0xA526; then TTL 64 -> 63 (word 0x4011 -> 0x3F11) gives 0xA626.
 func TestRFC1624Example(t *testing.T) {
-	f := mustHex(t, hexV1)
+	f := corpus.Hex(t, hexV1)
 	h := f[14:34]
 	if got := storedChecksum(h); got != 0xa527 {
 		t.Fatalf("vector checksum %#04x, want 0xa527", got)
@@ -234,7 +223,7 @@ func TestMarkCE(t *testing.T) {
 		{"v6/qinq", hexV2, 2, 0xfe, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := withTags(mustHex(t, tc.frame), tc.tags)
+			f := withTags(corpus.Hex(t, tc.frame), tc.tags)
 			ip := f[14+4*tc.tags:]
 			v6 := ip[0]>>4 == 6
 			if v6 {
@@ -303,7 +292,7 @@ func TestMarkCE(t *testing.T) {
 }
 
 func TestIPv6RoundTrip(t *testing.T) {
-	f := mustHex(t, hexV2)
+	f := corpus.Hex(t, hexV2)
 	h := f[14:54]
 	for tc := range 256 {
 		if err := ecn.SetIPv6TrafficClass(h, uint8(tc)); err != nil {
@@ -351,7 +340,7 @@ func TestIPv6RoundTrip(t *testing.T) {
 }
 
 func TestIPv4Accessors(t *testing.T) {
-	f := mustHex(t, hexV1)
+	f := corpus.Hex(t, hexV1)
 	h := f[14:34]
 	if err := ecn.SetIPv4DSCP(h, 46); err != nil {
 		t.Fatal(err)
@@ -389,8 +378,8 @@ func TestIPv4Accessors(t *testing.T) {
 }
 
 func TestRange(t *testing.T) {
-	v4 := mustHex(t, hexV1)
-	v6 := mustHex(t, hexV2)
+	v4 := corpus.Hex(t, hexV1)
+	v6 := corpus.Hex(t, hexV2)
 	for name, err := range map[string]error{
 		"SetIPv4ECN":   ecn.SetIPv4ECN(v4[14:], 4),
 		"SetIPv4DSCP":  ecn.SetIPv4DSCP(v4[14:], 64),
@@ -403,7 +392,7 @@ func TestRange(t *testing.T) {
 			t.Errorf("%s: %v, want ErrRange", name, err)
 		}
 	}
-	if string(v4) != string(mustHex(t, hexV1)) || string(v6) != string(mustHex(t, hexV2)) {
+	if string(v4) != string(corpus.Hex(t, hexV1)) || string(v6) != string(corpus.Hex(t, hexV2)) {
 		t.Error("a refused change modified the frame")
 	}
 }
@@ -420,9 +409,9 @@ func frameFuncs(f []byte) []error {
 }
 
 func TestNotIP(t *testing.T) {
-	arp := mustHex(t, hexARP)
-	pfc := mustHex(t, hexPFC)
-	v1 := mustHex(t, hexV1)
+	arp := corpus.Hex(t, hexARP)
+	pfc := corpus.Hex(t, hexPFC)
+	v1 := corpus.Hex(t, hexV1)
 	roceV1 := append(append([]byte(nil), v1[:12]...), 0x89, 0x15) // RoCEv1 Ethertype
 	roceV1 = append(roceV1, make([]byte, 60)...)
 	threeTags := withTags(v1, 3) // Skip stops after two tags: 0x8100 is not IP
@@ -443,8 +432,8 @@ func TestNotIP(t *testing.T) {
 }
 
 func TestMalformed(t *testing.T) {
-	v1 := mustHex(t, hexV1)
-	v2 := mustHex(t, hexV2)
+	v1 := corpus.Hex(t, hexV1)
+	v2 := corpus.Hex(t, hexV2)
 	badVer4 := append([]byte(nil), v1...)
 	badVer4[14] = 0x65 // IPv6 version under Ethertype IPv4
 	badVer6 := append([]byte(nil), v2...)
@@ -498,7 +487,7 @@ func TestTruncationSweep(t *testing.T) {
 	var frames []frame
 	for n := range 3 {
 		for _, h := range []struct{ name, hex string }{{"v4", hexV1}, {"v6", hexV2}, {"arp", hexARP}, {"pfc", hexPFC}} {
-			frames = append(frames, frame{h.name + "/" + strconv.Itoa(n) + "tags", withTags(mustHex(t, h.hex), n), n})
+			frames = append(frames, frame{h.name + "/" + strconv.Itoa(n) + "tags", withTags(corpus.Hex(t, h.hex), n), n})
 		}
 	}
 	for _, fr := range frames {
@@ -537,46 +526,14 @@ func ipLen(h []byte) int {
 	return 40
 }
 
-// readPcap returns the frames of a capture in ../testdata/captures.
-func readPcap(t testing.TB, name string) [][]byte {
-	t.Helper()
-	fh, err := os.Open(filepath.Join("..", "testdata", "captures", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	r, err := pcapgo.NewReader(fh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out [][]byte
-	for {
-		data, _, err := r.ReadPacketData()
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, data)
-	}
-}
-
-var roceCaptures = []string{
-	"rocev2_ipv4_rc_send_imm_tcp_bootstrap.pcap",
-	"rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap",
-	"rocev2_ipv4_rdmacm_write_read_rxe_a.pcap",
-	"rocev2_ipv4_rdmacm_write_read_rxe_b.pcap",
-}
-
 // TestCapturesMarkCE marks CE on every RoCE frame of the four RoCEv2
 // captures: the ICRC must still verify and the IPv4 checksum must match a
 // full recomputation. The capture README counts 4,129 RoCE frames, ECT(0)
 // or Not-ECT, none CE.
 func TestCapturesMarkCE(t *testing.T) {
 	var total, ect, notECT, nonRoCE int
-	for _, name := range roceCaptures {
-		for i, f := range readPcap(t, name) {
+	for _, name := range corpus.RoCECaptures {
+		for i, f := range corpus.Capture(t, name) {
 			if roce.VerifyFrame(f) != nil {
 				nonRoCE++
 				continue
@@ -629,7 +586,7 @@ func TestCapturesMarkCE(t *testing.T) {
 // remarking and marking back restores the bytes exactly, and the checksum
 // error is carried through unchanged.
 func TestCaptureP4SwitchCE(t *testing.T) {
-	frames := readPcap(t, "ecn_ipv4_udp_all_ce_p4switch.pcap")
+	frames := corpus.Capture(t, "ecn_ipv4_udp_all_ce_p4switch.pcap")
 	if len(frames) != 3616 {
 		t.Fatalf("%d frames, want 3616", len(frames))
 	}
@@ -666,7 +623,7 @@ func TestCaptureP4SwitchCE(t *testing.T) {
 // its README gives Not-ECT x3, ECT(1) x2, ECT(0) x1.
 func TestCaptureAccECN(t *testing.T) {
 	counts := map[ecn.Codepoint]int{}
-	for _, f := range readPcap(t, "ecn_tcp_accecn_handshake_ect0_ect1.pcap") {
+	for _, f := range corpus.Capture(t, "ecn_tcp_accecn_handshake_ect0_ect1.pcap") {
 		c, err := ecn.FrameECN(f)
 		if err != nil {
 			t.Fatal(err)
@@ -679,9 +636,9 @@ func TestCaptureAccECN(t *testing.T) {
 }
 
 func TestNoAllocs(t *testing.T) {
-	v4 := withTags(mustHex(t, hexV1), 1)
-	v6 := mustHex(t, hexV2)
-	arp := mustHex(t, hexARP)
+	v4 := withTags(corpus.Hex(t, hexV1), 1)
+	v6 := corpus.Hex(t, hexV2)
+	arp := corpus.Hex(t, hexARP)
 	var i int
 	for name, fn := range map[string]func(){
 		"MarkCE/v4": func() {

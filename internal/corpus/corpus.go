@@ -1,0 +1,68 @@
+// Package corpus gives the tests of this module the frames they share: the
+// real captures under testdata/captures and hex-written vectors. It is for
+// tests only.
+package corpus
+
+import (
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/google/gopacket/pcapgo"
+)
+
+// RoCECaptures names the real captures that carry RoCEv2 (4,129 RoCE
+// frames in all; see testdata/captures/README.md).
+var RoCECaptures = []string{
+	"rocev2_ipv4_rc_send_imm_tcp_bootstrap.pcap",
+	"rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap",
+	"rocev2_ipv4_rdmacm_write_read_rxe_a.pcap",
+	"rocev2_ipv4_rdmacm_write_read_rxe_b.pcap",
+}
+
+// Path returns the path of a file under the module's testdata directory,
+// wherever the test runs from.
+func Path(elem ...string) string {
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..", "testdata")
+	return filepath.Join(append([]string{root}, elem...)...)
+}
+
+// Capture returns every frame of testdata/captures/name, a pcap file.
+func Capture(t testing.TB, name string) [][]byte {
+	t.Helper()
+	fh, err := os.Open(Path("captures", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	r, err := pcapgo.NewReader(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for {
+		data, _, err := r.ReadPacketData()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, data)
+	}
+}
+
+// Hex decodes a hex string or fails the test.
+func Hex(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
