@@ -1,0 +1,102 @@
+// Package gen generates realistic RoCE traffic for test rigs: the frames a
+// capture between two RDMA NICs would show, built with this module's
+// encoders and written by cmd/rocegen or by any harness that wants them.
+//
+// A Config describes one phase of traffic: the encapsulation (RoCEv1,
+// RoCEv2 over IPv4 or IPv6), VLAN tag and priority, DSCP and ECN, MTU,
+// transport (RC, UC, UD, XRC), operation, message size, number of messages
+// and of queue pairs, and the events of the network: CE marks and the
+// CNPs they cause, PFC frames, frames with a bad ICRC. A Generator plays
+// one Config (New) or a list of them (NewScenario, ParseScenario) and
+// hands out the frames one at a time:
+//
+//	g, err := gen.New(gen.DefaultConfig())
+//	for g.Next() {
+//		frame, ci := g.Frame(), g.CaptureInfo()
+//		...
+//	}
+//	err = g.Err()
+//
+// or writes them all as a pcap or pcapng file with Write.
+//
+// # What the traffic looks like
+//
+// Messages go round-robin over the queue pairs: message m of a phase
+// belongs to queue pair m mod QPs, and each queue pair sends Messages of
+// them. A SEND or RDMA WRITE of Size bytes is cut into packets of MTU
+// bytes, FIRST, MIDDLE... and LAST (ONLY when it fits in one, including an
+// empty message), with consecutive PSNs that wrap at 24 bits. The RETH,
+// whose DMA length is the message size, is on WRITE FIRST or ONLY; the
+// ImmDt or IETH on LAST or ONLY. An RDMA READ Request takes one PSN per
+// response packet, ceil(Size/MTU) of them (one for Size 0), and is
+// answered by READ Response FIRST, MIDDLE... LAST or ONLY carrying the
+// request's PSNs, with an AETH on FIRST, LAST and ONLY. CmpSwap and
+// FetchAdd are answered by an ATOMIC Acknowledge holding the value before
+// the operation (the generator keeps each queue pair's remote word, so the
+// values chain); FLUSH by an RDMA READ Response ONLY with an AETH and no
+// payload, as Linux rxe answers it; ATOMIC WRITE (RETH and 8 bytes) by an
+// Acknowledge.
+//
+// Acknowledgements: on RC and XRC the requester sets AckReq on the last
+// packet of every message, and with AckEvery = N also on every Nth packet
+// of a message; the responder sends one Acknowledge for each packet with
+// AckReq set (a coalesced ACK of everything up to that PSN), Delay after
+// it. The MSN of every AETH counts the request messages the responder has
+// completed, this one included: the ACK of a message's last packet, the
+// READ responses and the ATOMIC Acknowledge all carry the new count, an
+// ACK in the middle of a message the count before it. UC and UD have no
+// responses; UD requests carry a DETH (Q_Key, source QP) and must fit in
+// one MTU; XRC requests carry an XRCETH naming the shared receive queue.
+// Every request goes to the responder's queue pair, every response to the
+// requester's. Queue pair i of a phase is LocalQP+i on the requester and
+// RemoteQP+i on the responder; its UDP source port, the same in both
+// directions, and its IPv6 or GRH flow label come from
+// rocev2.CalcFlowLabel and rocev2.FlowLabelToUDPSrcPort, as Linux derives
+// them. The BTH M bit is set except on UD, as NICs in the migrated state
+// send; P_Key and Q_Key are settings.
+//
+// Data packets are the requests and the READ responses. CEEvery and
+// CEFraction mark some of them CE; the receiver answers each with a CNP
+// built by cnp.Reply (DSCP 48, to the sender's queue pair), paced per
+// queue pair when CNPInterval is set. PFCEvery sends, every N data
+// packets, a PFC frame from the responder's port pausing PFCPrio; when
+// that is the traffic's priority (PCP) the requests wait out the pause.
+// BadICRC flips one ICRC bit in a fraction of the RoCE frames after they
+// are built (the traffic continues as if they had arrived).
+//
+// # Timing
+//
+// Frames are laid out on one timeline at the line rate Rate, as a tap
+// that merges both directions would record them: each frame occupies the
+// wire for its length plus 4 bytes of FCS, 8 of preamble and 12 of
+// inter-frame gap. Requests are sent back to back; a response, CNP or PFC
+// frame becomes due Delay after the packet that caused it and goes out as
+// soon as the wire is free, ahead of further requests; a burst of READ
+// responses goes out back to back once due. The first frame is at Start
+// (a fixed date by default, so captures are reproducible).
+//
+// # Determinism
+//
+// Every random choice (starting PSNs, R_Keys and addresses of remote
+// buffers, payload bytes, CE and bad-ICRC draws) comes from Seed through
+// math/rand/v2's PCG: the same scenario gives byte-identical output on
+// every run and platform.
+//
+// # Scenario files
+//
+// A scenario is a text file of phases, one per line, written as the
+// flags of cmd/rocegen without their dash (see ParseScenario). A line
+// format was chosen over JSON because a phase is a flat list of the same
+// settings the command line takes: the names, the value syntax and the
+// defaults are shared with the flags, a phase that changes one setting is
+// one short line, and comments are allowed.
+//
+// # Allocation contract
+//
+// New and NewScenario allocate the Generator, its buffers and its queue
+// pairs. Next allocates nothing in steady state: every frame is built in
+// one reused buffer, which Frame returns (valid until the next call to
+// Next). The queue of pending responses grows, by doubling, only when a
+// scenario keeps more of them waiting than ever before (64 at first).
+// Write allocates its buffered writers once per call.
+package gen

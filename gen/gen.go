@@ -1,0 +1,701 @@
+package gen
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/google/gopacket"
+	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/cnp"
+	"github.com/roce-go/roce/ecn"
+	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/pfc"
+	"github.com/roce-go/roce/rocev2"
+)
+
+// Kind says what a generated frame is.
+type Kind uint8
+
+// The kinds of frames a Generator writes.
+const (
+	KindRequest      Kind = iota // a request: SEND, RDMA WRITE, RDMA READ Request, atomics, FLUSH, ATOMIC WRITE
+	KindAck                      // an Acknowledge
+	KindAtomicAck                // an ATOMIC Acknowledge
+	KindReadResponse             // an RDMA READ Response (also the answer to a FLUSH)
+	KindCNP                      // a RoCEv2 congestion notification packet
+	KindPFC                      // an 802.1Qbb PFC frame
+)
+
+var kindNames = [...]string{"request", "ack", "atomic-ack", "read-response", "cnp", "pfc"}
+
+// String returns the kind's name: "request", "ack", "cnp"...
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", k)
+}
+
+// Stats counts what a Generator has written so far.
+type Stats struct {
+	Frames    int // every frame
+	Bytes     int // their lengths, without FCS
+	Requests  int // KindRequest frames
+	Responses int // KindAck, KindAtomicAck and KindReadResponse frames
+	CE        int // data packets marked CE
+	CNPs      int // KindCNP frames (fewer than CE when paced)
+	PFC       int // KindPFC frames
+	BadICRC   int // RoCE frames written with a wrong ICRC
+}
+
+// Packet positions within a message.
+const (
+	posFirst = iota
+	posMiddle
+	posLast
+	posOnly
+)
+
+const psnMask = 0xFFFFFF
+
+// ackSyndrome is the AETH syndrome of every acknowledgement: ACK with
+// credit code 31, "no credit information".
+const ackSyndrome = 0x1F
+
+// requestOpcode returns the opcode of a request of op at position pos on
+// transport t (single-packet operations ignore pos). ok is false for an
+// operation without opcodes; whether t defines the opcode is for
+// Opcode.Known to say.
+func requestOpcode(t ib.Transport, op Op, pos int) (o ib.Opcode, ok bool) {
+	var seg [4]uint8 // first, middle, last, only
+	switch op {
+	case OpWrite:
+		seg = [4]uint8{0x06, 0x07, 0x08, 0x0A}
+	case OpWriteImm:
+		seg = [4]uint8{0x06, 0x07, 0x09, 0x0B}
+	case OpSend:
+		seg = [4]uint8{0x00, 0x01, 0x02, 0x04}
+	case OpSendImm:
+		seg = [4]uint8{0x00, 0x01, 0x03, 0x05}
+	case OpSendInv:
+		seg = [4]uint8{0x00, 0x01, 0x16, 0x17}
+	case OpRead:
+		seg = [4]uint8{0x0C, 0x0C, 0x0C, 0x0C}
+	case OpCmpSwap:
+		seg = [4]uint8{0x13, 0x13, 0x13, 0x13}
+	case OpFetchAdd:
+		seg = [4]uint8{0x14, 0x14, 0x14, 0x14}
+	case OpFlush:
+		seg = [4]uint8{0x1C, 0x1C, 0x1C, 0x1C}
+	case OpAtomicWrite:
+		seg = [4]uint8{0x1D, 0x1D, 0x1D, 0x1D}
+	default:
+		return 0, false
+	}
+	return ib.Opcode(uint8(t)<<5 | seg[pos]), true
+}
+
+// segmented reports whether op's messages are split by the MTU.
+func (o Op) segmented() bool { return o <= OpSendInv }
+
+// position returns the position of packet i of n.
+func position(i, n int) int {
+	switch {
+	case n == 1:
+		return posOnly
+	case i == 0:
+		return posFirst
+	case i == n-1:
+		return posLast
+	}
+	return posMiddle
+}
+
+// packets returns how many packets of mtu bytes carry size bytes (one at
+// least, for an empty message).
+func packets(size, mtu int) int {
+	if size <= mtu {
+		return 1
+	}
+	return (size + mtu - 1) / mtu
+}
+
+// qpState is one connection, kept across the phases that use it.
+type qpState struct {
+	local, remote uint32 // requester and responder queue pairs
+	srq           uint32 // XRC SRQ
+	psn           uint32 // next request PSN
+	msn           uint32 // responder's message sequence number
+	sent          uint32 // messages started
+	va            uint64 // base of the remote buffer
+	rkey          uint32
+	value         uint64 // the remote 64-bit word the atomics work on
+	flow          uint32 // flow label (RoCEv1 and IPv6)
+	srcPort       uint16 // UDP source port, both directions
+}
+
+// Directions of a frame.
+const (
+	fwd = 0 // requester to responder
+	rev = 1 // responder to requester
+)
+
+type phase struct {
+	cfg      Config
+	qps      []*qpState
+	rnd      *rand.Rand
+	tmpl     [2]roce.Frame
+	tclass   uint8
+	pauses   bool  // PFC frames pause the requests
+	pausePS  int64 // one PFC pause, in picoseconds
+	pacer    [2]*cnp.Pacer
+	gapPS    int64
+	delayPS  int64
+	rateBits uint64
+}
+
+// event is a frame (or a burst of READ responses) waiting for its time.
+type event struct {
+	kind   Kind
+	at     int64 // picoseconds since the start
+	q      *qpState
+	psn    uint32
+	msn    uint32
+	n, i   int    // READ responses: packets in the burst, next one
+	size   int    // READ responses: bytes in the burst
+	orig   uint64 // ATOMIC Acknowledge: the value before the operation
+	cnpLen int
+	cnp    [cnpRoom]byte
+}
+
+// cnpRoom holds the longest CNP: IPv6 with two VLAN tags.
+const cnpRoom = cnp.FrameLenIPv6 + 8
+
+// Generator produces the frames of a scenario one at a time, reusing one
+// buffer. Create it with New or NewScenario, call Next until it returns
+// false, read each frame with Frame and CaptureInfo, then check Err.
+// A Generator is not safe for concurrent use.
+type Generator struct {
+	phases []phase
+	pi     int
+	ph     *phase
+
+	// The request stream of the current phase.
+	msg, msgs  int
+	q          *qpState
+	reqI, reqN int
+	msgPSN     uint32
+	msgSize    int
+	cur        event // the event being sent
+
+	// Responses, CNPs and PFC frames waiting for their time: a ring.
+	ring       []event
+	head, size int
+	active     event // the READ response burst being sent
+	hasActive  bool
+
+	now        int64 // picoseconds since start: the wire is free from now on
+	pauseUntil int64
+	start      time.Time
+	dataCount  int
+	cnpOpt     cnp.Options
+	ipID       [2]uint16
+
+	frame   roce.Frame
+	buf     []byte
+	out     []byte
+	ts      int64
+	kind    Kind
+	scratch [8]byte
+	payload []byte
+	stats   Stats
+	done    bool
+	err     error
+}
+
+// New returns a Generator for one phase of traffic.
+func New(cfg Config) (*Generator, error) { return NewScenario([]Config{cfg}) }
+
+// NewScenario returns a Generator that plays the phases one after the
+// other on one clock. The first phase's Start is the time of the first
+// frame; each phase begins Gap after the last frame of the one before.
+// Queue pairs with the same numbers in several phases are the same
+// connections: their PSNs, MSNs and atomic values carry on.
+func NewScenario(phases []Config) (*Generator, error) {
+	if len(phases) == 0 {
+		return nil, configErr("no phases")
+	}
+	g := &Generator{
+		pi:     -1,
+		start:  phases[0].Start,
+		ring:   make([]event, 64),
+		buf:    make([]byte, 0, 4096+512),
+		cnpOpt: cnp.DefaultOptions(),
+	}
+	seedRnd := rand.New(rand.NewPCG(phases[0].Seed, 0x5eed))
+	g.payload = make([]byte, 8192)
+	for i := range g.payload {
+		g.payload[i] = byte(seedRnd.Uint32())
+	}
+	conns := map[uint64]*qpState{}
+	g.phases = make([]phase, len(phases))
+	for pi, cfg := range phases {
+		if err := cfg.check(); err != nil {
+			if len(phases) > 1 {
+				return nil, fmt.Errorf("phase %d: %w", pi+1, err)
+			}
+			return nil, err
+		}
+		ph := &g.phases[pi]
+		ph.cfg = cfg
+		ph.rnd = rand.New(rand.NewPCG(cfg.Seed, uint64(pi)))
+		ph.tclass = cfg.DSCP<<2 | uint8(cfg.ECN)
+		ph.pauses = cfg.PFCPrio == int(cfg.PCP)
+		ph.pausePS = int64(cfg.Rate.Picoseconds(cfg.PFCQuanta))
+		ph.gapPS = int64(cfg.Gap) * 1000
+		ph.delayPS = int64(cfg.Delay) * 1000
+		ph.rateBits = uint64(cfg.Rate)
+		if cfg.CNPInterval > 0 {
+			ph.pacer[fwd] = cnp.NewPacer(cfg.QPs, cfg.CNPInterval)
+			ph.pacer[rev] = cnp.NewPacer(cfg.QPs, cfg.CNPInterval)
+		}
+		for dir := range ph.tmpl {
+			f := &ph.tmpl[dir]
+			f.Encap = cfg.Encap
+			f.Src, f.Dst = cfg.SrcMAC, cfg.DstMAC
+			f.GRH.SGID, f.GRH.DGID = rocev2.GIDFromAddr(cfg.SrcIP), rocev2.GIDFromAddr(cfg.DstIP)
+			if dir == rev {
+				f.Src, f.Dst = f.Dst, f.Src
+				f.GRH.SGID, f.GRH.DGID = f.GRH.DGID, f.GRH.SGID
+			}
+			if cfg.VLAN >= 0 {
+				f.NumVLANs = 1
+				f.VLANs[0] = roce.VLAN{TPID: 0x8100, PCP: cfg.PCP, ID: uint16(cfg.VLAN)}
+			}
+			f.GRH.HopLmt = cfg.HopLimit
+			f.IPv4Flags = 0x4000 // DF
+			f.UDPChecksum = cfg.Encap == ib.RoCEv2IPv6
+		}
+		ph.qps = make([]*qpState, cfg.QPs)
+		for i := range ph.qps {
+			local, remote := cfg.LocalQP+uint32(i), cfg.RemoteQP+uint32(i)
+			key := uint64(local)<<24 | uint64(remote)
+			q := conns[key]
+			if q == nil {
+				q = &qpState{local: local, remote: remote}
+				q.psn = uint32(cfg.PSN)
+				if cfg.PSN < 0 {
+					q.psn = ph.rnd.Uint32() & psnMask
+				}
+				q.rkey = ph.rnd.Uint32()
+				q.va = 0x7f0000000000 | uint64(ph.rnd.Uint32()&0xfffff)<<12
+				q.value = ph.rnd.Uint64()
+				q.flow = rocev2.CalcFlowLabel(local, remote)
+				q.srcPort = rocev2.FlowLabelToUDPSrcPort(q.flow)
+				conns[key] = q
+			}
+			q.srq = cfg.SRQ + uint32(i)
+			ph.qps[i] = q
+		}
+	}
+	return g, nil
+}
+
+// Next generates the next frame and reports whether there is one. It
+// returns false at the end of the scenario or on an error (see Err).
+// In steady state it allocates nothing.
+func (g *Generator) Next() bool {
+	const never = math.MaxInt64
+	for {
+		if g.done || g.err != nil {
+			return false
+		}
+		ringAt, activeAt, reqAt := int64(never), int64(never), int64(never)
+		if g.size > 0 {
+			if h := &g.ring[g.head]; h.kind != KindReadResponse || !g.hasActive {
+				ringAt = max(g.now, h.at)
+			}
+		}
+		if g.hasActive {
+			activeAt = g.now
+		}
+		if g.ph != nil && (g.reqI < g.reqN || g.msg < g.msgs) {
+			reqAt = max(g.now, g.pauseUntil)
+		}
+		switch {
+		case ringAt == never && activeAt == never && reqAt == never:
+			if !g.nextPhase() {
+				g.done = true
+				return false
+			}
+			continue
+		case ringAt <= activeAt && ringAt <= reqAt:
+			ev := &g.ring[g.head]
+			g.head = (g.head + 1) & (len(g.ring) - 1)
+			g.size--
+			if ev.kind == KindReadResponse {
+				g.active, g.hasActive = *ev, true
+				g.now = ringAt
+				continue
+			}
+			g.cur = *ev // the ring slot may be reused while it is sent
+			g.emitEvent(&g.cur, ringAt)
+		case activeAt <= reqAt:
+			g.emitReadResponse(activeAt)
+		default:
+			g.emitRequest(reqAt)
+		}
+		return g.err == nil
+	}
+}
+
+// Frame returns the frame Next generated. It aliases the Generator's
+// buffer: copy it to keep it past the next call to Next.
+func (g *Generator) Frame() []byte { return g.out }
+
+// Kind returns what the frame Next generated is.
+func (g *Generator) Kind() Kind { return g.kind }
+
+// Time returns the timestamp of the frame Next generated.
+func (g *Generator) Time() time.Time { return g.start.Add(time.Duration(g.ts / 1000)) }
+
+// CaptureInfo returns the capture metadata of the frame Next generated,
+// for a pcapgo writer: its timestamp and its length, captured whole.
+func (g *Generator) CaptureInfo() gopacket.CaptureInfo {
+	return gopacket.CaptureInfo{Timestamp: g.Time(), CaptureLength: len(g.out), Length: len(g.out)}
+}
+
+// Stats returns the counts of what has been generated so far.
+func (g *Generator) Stats() Stats { return g.stats }
+
+// Err returns the error that stopped Next, if any. A Generator built from
+// a checked Config has none to report unless the module's encoders fail.
+func (g *Generator) Err() error { return g.err }
+
+// nextPhase starts the next phase, reporting false after the last.
+func (g *Generator) nextPhase() bool {
+	if g.pi+1 >= len(g.phases) {
+		return false
+	}
+	g.pi++
+	g.ph = &g.phases[g.pi]
+	g.msg, g.msgs = 0, g.ph.cfg.Messages*g.ph.cfg.QPs
+	g.reqI, g.reqN = 0, 0
+	g.dataCount = 0
+	g.now += g.ph.gapPS
+	return true
+}
+
+// push queues an event at the ring's tail and returns it for filling in.
+func (g *Generator) push(kind Kind, at int64, q *qpState) *event {
+	if g.size == len(g.ring) {
+		// Grow: a burst of responses outran the ring. Rare, and bounded
+		// by the scenario.
+		r := make([]event, 2*len(g.ring))
+		for i := 0; i < g.size; i++ {
+			r[i] = g.ring[(g.head+i)&(len(g.ring)-1)]
+		}
+		g.ring, g.head = r, 0
+	}
+	ev := &g.ring[(g.head+g.size)&(len(g.ring)-1)]
+	g.size++
+	*ev = event{kind: kind, at: at, q: q}
+	return ev
+}
+
+// prepare sets the frame's outer headers for a frame of queue pair q
+// going in direction dir, and clears its packet.
+func (g *Generator) prepare(dir int, q *qpState) *ib.Packet {
+	ph := g.ph
+	t := &ph.tmpl[dir]
+	f := &g.frame
+	f.Dst, f.Src = t.Dst, t.Src
+	f.VLANs, f.NumVLANs = t.VLANs, t.NumVLANs
+	f.Encap = t.Encap
+	f.GRH = t.GRH
+	f.GRH.TClass = ph.tclass
+	if f.Encap != ib.RoCEv2IPv4 {
+		f.GRH.FlowLabel = q.flow
+	}
+	f.IPv4ID = g.ipID[dir]
+	g.ipID[dir]++
+	f.IPv4Flags = t.IPv4Flags
+	f.SrcPort, f.DstPort = q.srcPort, uint16(rocev2.Port)
+	f.UDPChecksum = t.UDPChecksum
+	f.Packet = ib.Packet{}
+	f.Packet.BTH.PKey = ph.cfg.PKey
+	f.Packet.BTH.MigReq = ph.cfg.Transport != ib.UD
+	return &f.Packet
+}
+
+// wirePS returns how long a frame of n bytes occupies the wire: the frame,
+// its FCS, the preamble and the inter-frame gap.
+func (g *Generator) wirePS(n int) int64 {
+	bits := uint64(max(n+4, 64)+8+12) * 8
+	return int64(bits * 1_000_000_000_000 / g.ph.rateBits)
+}
+
+// build encodes the prepared frame, sent at ts.
+func (g *Generator) build(ts int64, kind Kind) bool {
+	var err error
+	g.buf, err = g.frame.AppendTo(g.buf[:0])
+	if err != nil {
+		g.err = fmt.Errorf("gen: building a %v frame: %w", kind, err)
+		return false
+	}
+	g.finish(g.buf, ts, kind)
+	return true
+}
+
+// finish records the frame b sent at ts.
+func (g *Generator) finish(b []byte, ts int64, kind Kind) {
+	g.out, g.ts, g.kind = b, ts, kind
+	g.now = ts + g.wirePS(len(b))
+	g.stats.Frames++
+	g.stats.Bytes += len(b)
+	switch kind {
+	case KindRequest:
+		g.stats.Requests++
+	case KindAck, KindAtomicAck, KindReadResponse:
+		g.stats.Responses++
+	case KindCNP:
+		g.stats.CNPs++
+	case KindPFC:
+		g.stats.PFC++
+	}
+}
+
+// markCE decides whether the next data packet is CE-marked, and marks the
+// prepared frame.
+func (g *Generator) markCE() bool {
+	c := &g.ph.cfg
+	g.dataCount++
+	ce := c.CEEvery > 0 && g.dataCount%c.CEEvery == 0
+	if c.CEFraction > 0 && g.ph.rnd.Float64() < c.CEFraction {
+		ce = true
+	}
+	if ce {
+		g.frame.GRH.TClass = g.frame.GRH.TClass&^3 | uint8(ecn.CE)
+	}
+	return ce
+}
+
+// afterData runs after a data packet sent by senderQP in direction dir
+// has been built: the CNP its CE mark causes, the PFC frame its count
+// causes, and then the bad ICRC it may get.
+func (g *Generator) afterData(dir int, ce bool, senderQP uint32, q *qpState) {
+	ph := g.ph
+	at := g.now + ph.delayPS
+	if ce {
+		g.stats.CE++
+		if p := ph.pacer[dir]; p == nil || p.Allow(senderQP, g.ts/1000) {
+			ev := g.push(KindCNP, at, q)
+			b, err := cnp.Reply(ev.cnp[:0], g.out, senderQP, &g.cnpOpt)
+			if err != nil {
+				g.err = fmt.Errorf("gen: building a CNP: %w", err)
+			}
+			ev.cnpLen = len(b)
+		}
+	}
+	if ph.cfg.PFCEvery > 0 && g.dataCount%ph.cfg.PFCEvery == 0 {
+		g.push(KindPFC, at, nil)
+	}
+}
+
+// maybeCorrupt flips one ICRC bit of the RoCE frame b with the configured
+// probability, and fixes a UDP checksum so that only the ICRC is wrong.
+func (g *Generator) maybeCorrupt(b []byte) {
+	ph := g.ph
+	if ph.cfg.BadICRC == 0 || ph.rnd.Float64() >= ph.cfg.BadICRC {
+		return
+	}
+	bit := ph.rnd.IntN(32)
+	b[len(b)-4+bit/8] ^= 1 << (bit % 8)
+	g.stats.BadICRC++
+	if ph.cfg.Encap == ib.RoCEv2IPv6 {
+		ip := b[14+4*ph.tmpl[0].NumVLANs:]
+		udp := ip[rocev2.IPv6HeaderLen:]
+		if udp[6]|udp[7] != 0 {
+			binary.BigEndian.PutUint16(udp[6:], rocev2.UDPChecksum(ip, udp))
+		}
+	}
+}
+
+// emitRequest builds the next request packet, starting a message if need be.
+func (g *Generator) emitRequest(ts int64) {
+	ph := g.ph
+	c := &ph.cfg
+	if g.reqI >= g.reqN {
+		g.startMessage()
+	}
+	q := g.q
+	i := g.reqI
+	g.reqI++
+	pos := position(i, g.reqN)
+	op, _ := requestOpcode(c.Transport, c.Op, pos)
+	p := g.prepare(fwd, q)
+	psn := (g.msgPSN + uint32(i)) & psnMask
+	p.BTH.OpCode = op
+	p.BTH.DestQP = q.remote
+	p.BTH.PSN = psn
+	reliable := c.Transport == ib.RC || c.Transport == ib.XRC
+	last := pos == posLast || pos == posOnly
+	p.BTH.AckReq = reliable && (last || c.AckEvery > 0 && (i+1)%c.AckEvery == 0)
+	p.XRCETH.XRCSRQ = q.srq
+	p.DETH.QKey, p.DETH.SrcQP = c.QKey, q.local
+	p.RETH = ib.RETH{VA: q.va, RKey: q.rkey, DMALen: uint32(g.msgSize)}
+	p.ImmDt.Data = q.sent
+	p.IETH.RKey = q.rkey
+	var orig uint64
+	switch c.Op {
+	case OpCmpSwap:
+		orig = q.value
+		p.AtomicETH = ib.AtomicETH{VA: q.va, RKey: q.rkey, CompareData: q.value, SwapData: q.value + 0x100}
+		q.value += 0x100
+	case OpFetchAdd:
+		orig = q.value
+		p.AtomicETH = ib.AtomicETH{VA: q.va, RKey: q.rkey, SwapData: 1}
+		q.value++
+	case OpFlush:
+		p.FETH.PLT = 1 // global visibility, of the range in the RETH
+	case OpAtomicWrite:
+		p.RETH.DMALen = 8
+		q.value++
+		binary.BigEndian.PutUint64(g.scratch[:], q.value)
+		p.Payload = g.scratch[:]
+	}
+	if c.Op.segmented() {
+		off := i * c.MTU
+		n := min(c.MTU, g.msgSize-off)
+		start := (int(q.sent)*61 + i*29) & 4095
+		p.Payload = g.payload[start : start+n]
+	}
+	ce := g.markCE()
+	if !g.build(ts, KindRequest) {
+		return
+	}
+	g.afterData(rev, ce, q.local, q) // the responder's CNP goes to the requester's QP
+	if reliable {
+		at := g.now + ph.delayPS
+		switch c.Op {
+		case OpRead, OpFlush:
+			q.msn++
+			ev := g.push(KindReadResponse, at, q)
+			ev.psn, ev.msn, ev.n, ev.size = psn, q.msn, packets(g.msgSize, c.MTU), g.msgSize
+			if c.Op == OpFlush {
+				ev.n, ev.size = 1, 0
+			}
+		case OpCmpSwap, OpFetchAdd:
+			q.msn++
+			ev := g.push(KindAtomicAck, at, q)
+			ev.psn, ev.msn, ev.orig = psn, q.msn, orig
+		default:
+			if p.BTH.AckReq {
+				if last {
+					q.msn++
+				}
+				ev := g.push(KindAck, at, q)
+				ev.psn, ev.msn = psn, q.msn
+			}
+		}
+	}
+	g.maybeCorrupt(g.out)
+}
+
+// startMessage moves the request stream to the next message.
+func (g *Generator) startMessage() {
+	c := &g.ph.cfg
+	q := g.ph.qps[g.msg%c.QPs]
+	g.msg++
+	g.q = q
+	q.sent++
+	g.msgSize = c.Size
+	g.reqI, g.reqN = 0, 1
+	psns := 1
+	switch {
+	case c.Op.segmented():
+		g.reqN = packets(c.Size, c.MTU)
+		psns = g.reqN
+	case c.Op == OpRead:
+		psns = packets(c.Size, c.MTU) // a READ takes one PSN per response
+	case c.Op == OpCmpSwap, c.Op == OpFetchAdd, c.Op == OpAtomicWrite:
+		g.msgSize = 8
+	}
+	g.msgPSN = q.psn
+	q.psn = (q.psn + uint32(psns)) & psnMask
+}
+
+// emitReadResponse builds the next packet of the active READ response burst.
+func (g *Generator) emitReadResponse(ts int64) {
+	ph := g.ph
+	c := &ph.cfg
+	ev := &g.active
+	q := ev.q
+	k := ev.i
+	ev.i++
+	if ev.i >= ev.n {
+		g.hasActive = false
+	}
+	p := g.prepare(rev, q)
+	base := ib.Opcode(uint8(c.Transport) << 5)
+	switch position(k, ev.n) {
+	case posFirst:
+		p.BTH.OpCode = base | 0x0D
+	case posMiddle:
+		p.BTH.OpCode = base | 0x0E
+	case posLast:
+		p.BTH.OpCode = base | 0x0F
+	default:
+		p.BTH.OpCode = base | 0x10
+	}
+	p.BTH.DestQP = q.local
+	p.BTH.PSN = (ev.psn + uint32(k)) & psnMask
+	p.AETH = ib.AETH{Syndrome: ackSyndrome, MSN: ev.msn}
+	off := k * c.MTU
+	n := min(c.MTU, ev.size-off)
+	start := (int(ev.psn)*31 + k*17) & 4095
+	p.Payload = g.payload[start : start+n]
+	ce := g.markCE()
+	if !g.build(ts, KindReadResponse) {
+		return
+	}
+	g.afterData(fwd, ce, q.remote, q) // the requester's CNP goes to the responder's QP
+	g.maybeCorrupt(g.out)
+}
+
+// emitEvent builds a queued single frame.
+func (g *Generator) emitEvent(ev *event, ts int64) {
+	ph := g.ph
+	c := &ph.cfg
+	switch ev.kind {
+	case KindAck, KindAtomicAck:
+		q := ev.q
+		p := g.prepare(rev, q)
+		p.BTH.OpCode = ib.Opcode(uint8(c.Transport)<<5 | 0x11)
+		if ev.kind == KindAtomicAck {
+			p.BTH.OpCode++
+			p.AtomicAckETH.OrigRemData = ev.orig
+		}
+		p.BTH.DestQP = q.local
+		p.BTH.PSN = ev.psn
+		p.AETH = ib.AETH{Syndrome: ackSyndrome, MSN: ev.msn}
+		if g.build(ts, ev.kind) {
+			g.maybeCorrupt(g.out)
+		}
+	case KindCNP:
+		g.buf = append(g.buf[:0], ev.cnp[:ev.cnpLen]...)
+		g.finish(g.buf, ts, KindCNP)
+		g.maybeCorrupt(g.out)
+	case KindPFC:
+		var times [pfc.NumPriorities]uint16
+		times[c.PFCPrio] = c.PFCQuanta
+		g.buf = pfc.AppendPFC(g.buf[:0], c.DstMAC, pfc.Priorities(1)<<c.PFCPrio, times)
+		g.finish(g.buf, ts, KindPFC)
+		if ph.pauses {
+			g.pauseUntil = max(g.pauseUntil, g.now+ph.pausePS)
+		}
+	}
+}
