@@ -18,7 +18,38 @@
 // and whether the ICRC is good. A frame that is not RoCE gets a short
 // line ("not RoCE: IPv4 UDP 10.0.0.1:12325 > 10.0.0.2:12346 len 62"), a
 // malformed RoCE frame a line with the decoder's error, and a frame of a
-// link type other than Ethernet a line saying so.
+// link type not decoded a line saying so.
+//
+// Congestion frames:
+//
+//	02:11:22:33:44:55 > 01:80:c2:00:00:01 PFC pause [3 7] c3 65535q=335.54us c7 4660q=23.86us resume [1]
+//	02:11:22:33:44:55 > 01:80:c2:00:00:01 PAUSE 65535q=335.54us
+//	02:11:22:33:44:55 > 01:80:c2:00:00:01 MAC Control GATE len 60
+//	192.168.1.2:49506 > 192.168.1.3:4791 RoCEv2 CNP qp 0x000034 becn icrc good
+//
+// A PFC line lists the priorities paused (XOFF, a time not zero) with
+// each one's quanta and their length at Record.Speed (100 Gb/s unless
+// set), then the priorities resumed (XON, a time of zero); priorities
+// not enabled are not shown. A CNP line gives the QP of the reaction
+// point and BECN, and "nonconforming:" with cnp.Check's reason when the
+// CNP breaks a rule of IBTA Annex A17.9.3.
+//
+// Native InfiniBand packets (ERF type 21) print the LIDs, service level
+// and virtual lane, the GIDs when there is a GRH, then "IB" and the
+// transport as for RoCE, ICRC included:
+//
+//	19:48:08.680423 lid 0x0004 > lid 0x0001 sl 0 vl 0 IB RC SEND Only qp 0xfc0407 psn 13896277 [M,A] payload 88 icrc good
+//
+// # Link types
+//
+// Ethernet (1); Linux cooked captures v1 (113) and v2 (276), as
+// `tcpdump -i any` writes them: the cooked header's protocol field is the
+// Ethertype and its address the source MAC, and the frame decodes as the
+// Ethernet frame it stands for (destination MAC unknown, printed as
+// zeros); ERF (197) records of type 21 (InfiniBand) and 2 (Ethernet),
+// with extension headers skipped and the ERF header's nanosecond
+// timestamp. pcap and pcapng link types are read in full from the file
+// headers (gopacket v1.1.19 keeps 8 bits).
 //
 // # JSON Lines
 //
@@ -73,7 +104,27 @@
 //	infiniband.grh.hoplmt           number  RoCEv1 GRH: hop limit
 //	infiniband.grh.sgid             string  RoCEv1 GRH: source GID, as an IPv6 address
 //	infiniband.grh.dgid             string  RoCEv1 GRH: destination GID
-//	infiniband.bth.opcode           number  BTH opcode (10 RC RDMA WRITE Only, ...)
+//	erf.types.type                  number  ERF record type (21 InfiniBand), ERF captures only
+//	sll.etype                       number  SLL2: protocol (Ethertype), first
+//	sll.ifindex                     number  SLL2: interface index
+//	sll.hatype                      number  SLL, SLL2: ARPHRD_ type (1 Ethernet)
+//	sll.pkttype                     number  SLL, SLL2: packet type (0 to us ... 4 sent by us)
+//	sll.halen                       number  SLL, SLL2: link-layer address length
+//	sll.src.eth                     string  SLL, SLL2: source MAC, when the address is 6 bytes
+//	sll.etype                       number  SLL: protocol (Ethertype), last
+//	macc.opcode                     number  MAC Control opcode (1 PAUSE, 0x101 PFC)
+//	macc.pause_time                 number  PAUSE: pause time in quanta
+//	macc.cbfc.enbv                  number  PFC: priority-enable vector, 16 bits
+//	macc.cbfc.enbv.c0 ... .c7       bool    PFC: priority n enabled (eight keys)
+//	macc.cbfc.pause_time.c0 ... .c7 number  PFC: time of priority n in quanta, enabled or not (eight keys)
+//	infiniband.lrh.vl               number  native IB LRH: virtual lane
+//	infiniband.lrh.lver             number  LRH: link version
+//	infiniband.lrh.sl               number  LRH: service level
+//	infiniband.lrh.lnh              number  LRH: link next header (2 BTH, 3 GRH)
+//	infiniband.lrh.dlid             number  LRH: destination LID
+//	infiniband.lrh.pktlen           number  LRH: packet length in 4-byte words
+//	infiniband.lrh.slid             number  LRH: source LID
+//	infiniband.bth.opcode           number  BTH opcode (10 RC RDMA WRITE Only, 129 CNP, ...)
 //	infiniband.bth.se               bool    solicited event
 //	infiniband.bth.m                bool    migration state (MigReq)
 //	infiniband.bth.padcnt           number  pad bytes, 0-3
@@ -112,6 +163,8 @@
 //	infiniband.payload.len          number  payload bytes after the headers, without pad (not a Wireshark field)
 //	infiniband.invariant.crc        number  the four ICRC bytes read as a big-endian number, as Wireshark shows them
 //	infiniband.invariant.crc.status string  "good" or "bad": the ICRC recomputed over the frame (not a Wireshark field)
+//	infiniband.variant.crc          number  native IB: the VCRC, when captured
+//	_cnp_error                      string  a CNP that breaks a rule of Annex A17.9.3: cnp.Check's reason
 //	_error                          string  why the frame could not be decoded: the error of a malformed
 //	                                        RoCE frame, or a link type this package does not decode
 //
@@ -121,7 +174,10 @@
 //
 // A frame that is not RoCE has the eth, vlan, ip or ipv6 and udp or tcp
 // keys that can be read from its headers (ports only when the datagram is
-// not fragmented) and no infiniband key. A malformed RoCE frame has the
+// not fragmented) and no infiniband key. A MAC Control frame has the eth
+// and macc keys. Frames of a cooked capture have the sll keys instead of
+// the eth keys; native InfiniBand frames the lrh keys instead. A CNP has
+// every BTH key and the ICRC status like any RoCE frame. A malformed RoCE frame has the
 // same keys plus _error. A frame of another link type has the four frame
 // keys and _error. For RoCEv2 the IP and UDP keys describe the headers
 // the frame carries; RoCEv1 frames have the infiniband.grh keys instead.

@@ -1,39 +1,117 @@
 package dump
 
 import (
+	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/pfc"
 )
 
-// Options says how Dump prints.
+// Options says how Dump prints and which frames Scan and Dump hand on.
 type Options struct {
 	JSON     bool           // JSON Lines instead of text
 	Location *time.Location // time zone of text timestamps; nil means UTC
+	// Speed is the link speed at which text lines convert PAUSE and PFC
+	// quanta to time; 0 means 100 Gb/s.
+	Speed pfc.Speed
+	// Filter selects the frames handed on; the zero Filter takes all.
+	Filter Filter
+	// Count stops the scan after that many frames matched the filter;
+	// 0 means no limit.
+	Count int
+	// Progress, if set, is called every ProgressEvery frames read with
+	// the number of frames read so far and the number of bytes of the
+	// input consumed (see Source.Offset). It must be cheap.
+	Progress func(frames int, offset int64)
 }
 
-// Stats counts the frames Dump printed, by kind.
+// ProgressEvery is how many frames Scan reads between two calls of
+// Options.Progress.
+const ProgressEvery = 4096
+
+// Stats counts the frames Scan read, by kind. Every frame read is
+// counted, whether or not it matched the filter.
 type Stats struct {
 	Frames      int // every frame read
+	Matched     int // frames that matched the filter and were handed on
 	RoCE        int // RoCE frames decoded
-	BadICRC     int // of those, frames whose ICRC does not match
+	BadICRC     int // of those and of the InfiniBand ones, frames whose ICRC does not match
 	NotRoCE     int // well-formed frames that are not RoCE
-	Malformed   int // RoCE frames that did not decode
-	Unsupported int // frames of a link type other than Ethernet
+	Malformed   int // RoCE, InfiniBand, MAC Control or cooked frames that did not decode
+	Unsupported int // frames of a link type (or ERF record type) not decoded
+	MACControl  int // MAC Control frames (PAUSE, PFC, ...)
+	InfiniBand  int // native InfiniBand packets decoded (ERF type 21)
 }
 
-// Dump reads every frame of src and writes one line per frame to w, text
-// or JSON. It stops at the end of the capture, returning a nil error, or
-// at the first read or write error, which it returns after writing every
-// frame read before it: io.ErrUnexpectedEOF means the capture is cut
-// short. Give it a buffered writer: it writes once per frame. It
+// Filter selects frames by their transport header. A frame without a
+// BTH (not RoCE, MAC Control, ...) never matches a filter that sets
+// anything.
+type Filter struct {
+	QP        uint32    // destination QP to keep, when HasQP
+	HasQP     bool      // filter on QP
+	Opcode    ib.Opcode // BTH opcode to keep, when HasOpcode
+	HasOpcode bool      // filter on Opcode
+}
+
+// Match reports whether the decoded record r passes the filter.
+func (f *Filter) Match(r *Record) bool {
+	if !f.HasQP && !f.HasOpcode {
+		return true
+	}
+	if r.Kind != KindRoCE && r.Kind != KindInfiniBand {
+		return false
+	}
+	h := &r.RoCE.Packet.BTH
+	return (!f.HasQP || h.DestQP == f.QP) && (!f.HasOpcode || h.OpCode == f.Opcode)
+}
+
+// ParseQP parses a queue pair number, decimal or hexadecimal with 0x
+// ("52", "0x34"), at most 24 bits.
+func ParseQP(s string) (uint32, error) {
+	v, err := strconv.ParseUint(s, 0, 32)
+	if err != nil || v > 0xffffff {
+		return 0, fmt.Errorf("bad QP number %q: want 0 to 16777215, decimal or 0x hex", s)
+	}
+	return uint32(v), nil
+}
+
+// ParseOpcode parses a BTH opcode: its IBTA name as rocedump prints it,
+// in any case and with '_' or '-' allowed for spaces ("RC RDMA WRITE
+// Only", "rc_send_only", "CNP"), or its number, decimal or 0x hex.
+func ParseOpcode(s string) (ib.Opcode, error) {
+	if v, err := strconv.ParseUint(s, 0, 8); err == nil {
+		return ib.Opcode(v), nil
+	}
+	name := strings.NewReplacer("_", " ", "-", " ").Replace(strings.TrimSpace(s))
+	for op := 0; op < 256; op++ {
+		o := ib.Opcode(op)
+		if o.Known() && strings.EqualFold(o.String(), name) {
+			return o, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown opcode %q: give an IBTA name such as \"RC SEND Only\" or a number", s)
+}
+
+// Scan reads every frame of src, decodes it into a reused Record and,
+// for each frame that matches opt.Filter, calls fn, until the end of the
+// capture, opt.Count matching frames, or an error. It returns a nil error
+// at the end of the capture or of the count, fn's error, or the read
+// error: io.ErrUnexpectedEOF means the capture is cut short. The Record
+// and the bytes it points to are only valid during the call of fn. Scan
 // allocates nothing per frame in steady state, except for malformed
 // frames.
-func Dump(w io.Writer, src *Source, opt Options) (Stats, error) {
+func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 	var st Stats
 	var rec Record
-	rec.Location = opt.Location
-	buf := make([]byte, 0, 4096)
+	rec.Location, rec.Speed = opt.Location, opt.Speed
 	for {
+		if opt.Count > 0 && st.Matched >= opt.Count {
+			return st, nil
+		}
 		data, ci, lt, err := src.Next()
 		if err == io.EOF {
 			return st, nil
@@ -42,6 +120,9 @@ func Dump(w io.Writer, src *Source, opt Options) (Stats, error) {
 			return st, err
 		}
 		st.Frames++
+		if opt.Progress != nil && st.Frames%ProgressEvery == 0 {
+			opt.Progress(st.Frames, src.Offset())
+		}
 		rec.Decode(st.Frames, ci, lt, data)
 		switch rec.Kind {
 		case KindRoCE:
@@ -55,14 +136,41 @@ func Dump(w io.Writer, src *Source, opt Options) (Stats, error) {
 			st.Malformed++
 		case KindUnsupported:
 			st.Unsupported++
+		case KindMACControl:
+			st.MACControl++
+		case KindInfiniBand:
+			st.InfiniBand++
+			if !rec.ICRCGood {
+				st.BadICRC++
+			}
 		}
-		if opt.JSON {
-			buf = rec.AppendJSON(buf[:0])
-		} else {
-			buf = rec.AppendText(buf[:0])
+		if !opt.Filter.Match(&rec) {
+			continue
 		}
-		if _, err := w.Write(buf); err != nil {
+		st.Matched++
+		if err := fn(&rec); err != nil {
 			return st, err
 		}
 	}
+}
+
+// Dump reads the frames of src and writes one line per frame that
+// matches opt.Filter to w, text or JSON, as Scan reads them. It stops at
+// the end of the capture or after opt.Count frames, returning a nil
+// error, or at the first read or write error, which it returns after
+// writing every frame read before it: io.ErrUnexpectedEOF means the
+// capture is cut short. Give it a buffered writer: it writes once per
+// frame. It allocates nothing per frame in steady state, except for
+// malformed frames.
+func Dump(w io.Writer, src *Source, opt Options) (Stats, error) {
+	buf := make([]byte, 0, 4096)
+	return Scan(src, opt, func(r *Record) error {
+		if opt.JSON {
+			buf = r.AppendJSON(buf[:0])
+		} else {
+			buf = r.AppendText(buf[:0])
+		}
+		_, err := w.Write(buf)
+		return err
+	})
 }

@@ -30,6 +30,7 @@ type captureFacts struct {
 	frames      int
 	roce        int            // RoCEv2 frames
 	unsupported int            // frames of a link type other than Ethernet
+	ib          int            // native InfiniBand frames
 	opcodes     map[uint64]int // BTH opcode histogram
 	ecn         map[uint64]int // ip.dsfield.ecn histogram over IPv4 frames (nil: not checked)
 }
@@ -43,7 +44,9 @@ var manifest = []captureFacts{
 		opcodes: map[uint64]int{100: 5, 10: 1, 12: 1, 13: 1, 14: 2, 15: 1, 17: 1}, ecn: map[uint64]int{0: 12}},
 	{name: "rocev2_ipv4_rdmacm_write_read_rxe_b.pcap", frames: 16, roce: 12,
 		opcodes: map[uint64]int{100: 5, 10: 1, 12: 1, 13: 1, 14: 2, 15: 1, 17: 1}, ecn: map[uint64]int{0: 12}},
-	{name: "ib_native_erf_dag_smp_ipoib_cm.pcap", frames: 43, unsupported: 43},
+	// tshark: 43 ERF type 21 records, UD SEND Only x24, RC SEND Only x10, RC ACK x9.
+	{name: "ib_native_erf_dag_smp_ipoib_cm.pcap", frames: 43, ib: 43,
+		opcodes: map[uint64]int{100: 24, 4: 10, 17: 9}},
 	{name: "ecn_ipv4_udp_all_ce_p4switch.pcap", frames: 3616, ecn: map[uint64]int{3: 3616}},
 	{name: "ecn_tcp_accecn_handshake_ect0_ect1.pcap", frames: 6, ecn: map[uint64]int{0: 3, 1: 2, 2: 1}},
 }
@@ -114,8 +117,8 @@ func TestCapturesJSON(t *testing.T) {
 			if len(objs) != c.frames || st.Frames != c.frames {
 				t.Fatalf("%d objects, %d frames counted, manifest says %d", len(objs), st.Frames, c.frames)
 			}
-			if st.RoCE != c.roce || st.Unsupported != c.unsupported || st.Malformed != 0 || st.BadICRC != 0 {
-				t.Errorf("stats %+v, want %d RoCE, %d unsupported, none malformed or bad", st, c.roce, c.unsupported)
+			if st.RoCE != c.roce || st.InfiniBand != c.ib || st.Unsupported != c.unsupported || st.Malformed != 0 || st.BadICRC != 0 {
+				t.Errorf("stats %+v, want %d RoCE, %d IB, %d unsupported, none malformed or bad", st, c.roce, c.ib, c.unsupported)
 			}
 			ops, ecn := map[uint64]int{}, map[uint64]int{}
 			good := 0
@@ -137,8 +140,8 @@ func TestCapturesJSON(t *testing.T) {
 					t.Errorf("frame %d: _error present %v", i+1, hasErr)
 				}
 			}
-			if good != c.roce {
-				t.Errorf("%d frames with a good ICRC, manifest says %d", good, c.roce)
+			if good != c.roce+c.ib {
+				t.Errorf("%d frames with a good ICRC, manifest says %d", good, c.roce+c.ib)
 			}
 			if c.opcodes != nil && !equalHist(ops, c.opcodes) {
 				t.Errorf("opcodes %v, manifest says %v", ops, c.opcodes)
@@ -170,11 +173,13 @@ func TestCapturesText(t *testing.T) {
 			if len(lines) != c.frames {
 				t.Fatalf("%d lines, manifest says %d frames", len(lines), c.frames)
 			}
-			var roceLines, other, unsup int
+			var roceLines, ibLines, other, unsup int
 			for _, l := range lines {
 				switch {
 				case strings.Contains(l, " RoCEv2 ") && strings.HasSuffix(l, " icrc good"):
 					roceLines++
+				case strings.Contains(l, " IB ") && strings.HasSuffix(l, " icrc good"):
+					ibLines++
 				case strings.Contains(l, " not RoCE: "):
 					other++
 				case strings.Contains(l, "not supported yet"):
@@ -183,9 +188,9 @@ func TestCapturesText(t *testing.T) {
 					t.Errorf("unexpected line %q", l)
 				}
 			}
-			if roceLines != c.roce || unsup != c.unsupported || other != c.frames-c.roce-c.unsupported {
-				t.Errorf("%d RoCE, %d other, %d unsupported lines; want %d, %d, %d",
-					roceLines, other, unsup, c.roce, c.frames-c.roce-c.unsupported, c.unsupported)
+			if roceLines != c.roce || ibLines != c.ib || unsup != c.unsupported || other != c.frames-c.roce-c.ib-c.unsupported {
+				t.Errorf("%d RoCE, %d IB, %d other, %d unsupported lines; want %d, %d, %d, %d",
+					roceLines, ibLines, other, unsup, c.roce, c.ib, c.frames-c.roce-c.ib-c.unsupported, c.unsupported)
 			}
 		})
 	}

@@ -17,15 +17,33 @@ func (r *Record) AppendJSON(b []byte) []byte {
 	b = append(b, `,"frame.time_epoch":`...)
 	b = appendEpoch(b, r)
 	b = jUint(b, "frame.len", uint64(r.Len))
-	b = jUint(b, "frame.cap_len", uint64(len(r.Data)))
+	b = jUint(b, "frame.cap_len", uint64(r.capLen))
+	if r.LinkType == LinkTypeERF {
+		b = jUint(b, "erf.types.type", uint64(r.ERFType))
+	}
 	if r.Kind == KindUnsupported {
 		b = append(b, `,"_error":"`...)
-		b = appendLinkType(b, r)
+		if r.LinkType == LinkTypeERF {
+			b = append(b, "ERF record type "...)
+			b = strconv.AppendUint(b, uint64(r.ERFType), 10)
+		} else {
+			b = appendLinkType(b, r)
+		}
 		return append(b, " not supported yet\"}\n"...)
 	}
-	b = r.appendNetJSON(b)
-	if r.Kind == KindRoCE {
+	if r.LinkType == LinkTypeLinuxSLL || r.LinkType == LinkTypeLinuxSLL2 {
+		b = r.appendSLLJSON(b)
+	}
+	if r.eth != nil {
+		b = r.appendNetJSON(b)
+	} else if r.Kind == KindInfiniBand || r.Kind == KindNotRoCE {
+		b = r.appendLRHJSON(b)
+	}
+	switch r.Kind {
+	case KindRoCE, KindInfiniBand:
 		b = r.appendIBJSON(b)
+	case KindMACControl:
+		b = r.appendMACCJSON(b)
 	}
 	if r.Kind == KindMalformed {
 		b = append(b, `,"_error":`...)
@@ -63,15 +81,17 @@ func appendPadded(b []byte, v uint64, width int) []byte {
 
 func (r *Record) appendNetJSON(b []byte) []byte {
 	n := &r.net
-	if len(r.Data) < 14 {
+	if len(r.eth) < 14 {
 		return b
 	}
-	b = append(b, `,"eth.dst":"`...)
-	b = appendMAC(b, r.Data[0:6])
-	b = append(b, `","eth.src":"`...)
-	b = appendMAC(b, r.Data[6:12])
-	b = append(b, '"')
-	b = jUint(b, "eth.type", uint64(n.etherType))
+	if r.LinkType != LinkTypeLinuxSLL && r.LinkType != LinkTypeLinuxSLL2 {
+		b = append(b, `,"eth.dst":"`...)
+		b = appendMAC(b, r.eth[0:6])
+		b = append(b, `","eth.src":"`...)
+		b = appendMAC(b, r.eth[6:12])
+		b = append(b, '"')
+		b = jUint(b, "eth.type", uint64(n.etherType))
+	}
 	prev := ""
 	for _, v := range n.vlans[:n.tags] {
 		// Wireshark's names: ieee8021ad for an S-tag, vlan for a C-tag.
@@ -124,7 +144,7 @@ func (r *Record) appendNetJSON(b []byte) []byte {
 
 func (r *Record) appendIBJSON(b []byte) []byte {
 	f := &r.RoCE
-	if f.Encap == ib.RoCEv1 {
+	if r.Kind == KindRoCE && f.Encap == ib.RoCEv1 || r.Kind == KindInfiniBand && r.HasGRH {
 		g := &f.GRH
 		b = jUint(b, "infiniband.grh.ipver", uint64(g.IPVer))
 		b = jUint(b, "infiniband.grh.tclass", uint64(g.TClass))
@@ -192,9 +212,54 @@ func (r *Record) appendIBJSON(b []byte) []byte {
 	c := h.ICRC
 	b = jUint(b, "infiniband.invariant.crc", uint64(c[0])<<24|uint64(c[1])<<16|uint64(c[2])<<8|uint64(c[3]))
 	if r.ICRCGood {
-		return append(b, `,"infiniband.invariant.crc.status":"good"`...)
+		b = append(b, `,"infiniband.invariant.crc.status":"good"`...)
+	} else {
+		b = append(b, `,"infiniband.invariant.crc.status":"bad"`...)
 	}
-	return append(b, `,"infiniband.invariant.crc.status":"bad"`...)
+	if r.Kind == KindInfiniBand && len(r.RoCE.Raw)+2 <= r.capLen {
+		b = jUint(b, "infiniband.variant.crc", uint64(r.LRH.VCRC))
+	}
+	if r.CNPErr != nil {
+		b = append(b, `,"_cnp_error":`...)
+		b = appendJSONString(b, r.CNPErr.Error())
+	}
+	return b
+}
+
+// appendSLLJSON appends the sll.* keys of a Linux cooked header.
+func (r *Record) appendSLLJSON(b []byte) []byte {
+	s := &r.SLL
+	if s.Version == 0 {
+		return b
+	}
+	if s.Version == 2 {
+		b = jUint(b, "sll.etype", uint64(s.Protocol))
+		b = jUint(b, "sll.ifindex", uint64(s.IfIndex))
+	}
+	b = jUint(b, "sll.hatype", uint64(s.HAType))
+	b = jUint(b, "sll.pkttype", uint64(s.PktType))
+	b = jUint(b, "sll.halen", uint64(s.HALen))
+	if s.HALen == 6 {
+		b = append(b, `,"sll.src.eth":"`...)
+		b = appendMAC(b, s.Addr[:6])
+		b = append(b, '"')
+	}
+	if s.Version == 1 {
+		b = jUint(b, "sll.etype", uint64(s.Protocol))
+	}
+	return b
+}
+
+// appendLRHJSON appends the infiniband.lrh.* keys of a native packet.
+func (r *Record) appendLRHJSON(b []byte) []byte {
+	l := &r.LRH
+	b = jUint(b, "infiniband.lrh.vl", uint64(l.VL))
+	b = jUint(b, "infiniband.lrh.lver", uint64(l.LVer))
+	b = jUint(b, "infiniband.lrh.sl", uint64(l.SL))
+	b = jUint(b, "infiniband.lrh.lnh", uint64(l.LNH))
+	b = jUint(b, "infiniband.lrh.dlid", uint64(l.DLID))
+	b = jUint(b, "infiniband.lrh.pktlen", uint64(l.PktLen))
+	return jUint(b, "infiniband.lrh.slid", uint64(l.SLID))
 }
 
 // innerPrefix names a second tag with the TPID of the first.

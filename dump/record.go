@@ -2,12 +2,15 @@ package dump
 
 import (
 	"encoding/binary"
+	"hash/crc32"
 	"time"
 
 	"github.com/google/gopacket"
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/wire"
+	"github.com/roce-go/roce/pfc"
 )
 
 // Kind says what Record.Decode made of a frame.
@@ -17,14 +20,50 @@ type Kind uint8
 const (
 	KindRoCE        Kind = iota // a RoCE frame, decoded: Record.RoCE holds it
 	KindNotRoCE                 // a well-formed frame that carries no RoCE packet
-	KindMalformed               // a RoCE frame that does not decode: Record.Err says why
-	KindUnsupported             // a link type other than Ethernet
+	KindMalformed               // a RoCE, InfiniBand or MAC Control frame that does not decode: Record.Err says why
+	KindUnsupported             // a link type (or ERF record type) this package does not decode
+	KindMACControl              // a MAC Control frame (PAUSE, PFC, ...): Record.MACControl holds it
+	KindInfiniBand              // a native InfiniBand packet: Record.LRH, Record.RoCE.GRH and Record.RoCE.Packet hold it
 )
 
-var kindNames = [4]string{"RoCE", "not RoCE", "malformed", "unsupported link type"}
+var kindNames = [...]string{"RoCE", "not RoCE", "malformed", "unsupported link type", "MAC Control", "InfiniBand"}
 
-// String returns "RoCE", "not RoCE", "malformed" or "unsupported link type".
-func (k Kind) String() string { return kindNames[k&3] }
+// String returns "RoCE", "not RoCE", "malformed", "unsupported link type",
+// "MAC Control" or "InfiniBand".
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// The link types Record decodes. Link types are 16-bit numbers (gopacket's
+// layers.LinkType holds only 8 bits, hence plain integers here).
+const (
+	LinkTypeEthernet  = 1   // Ethernet
+	LinkTypeLinuxSLL  = 113 // Linux cooked capture v1 (tcpdump -i any)
+	LinkTypeERF       = 197 // Endace ERF records: InfiniBand (type 21) and Ethernet (type 2)
+	LinkTypeLinuxSLL2 = 276 // Linux cooked capture v2
+)
+
+// ERF record types Record decodes.
+const (
+	ERFTypeEthernet   = 2
+	ERFTypeInfiniBand = 21
+)
+
+// SLL is the Linux cooked capture header (LINKTYPE_LINUX_SLL, 16 bytes,
+// and LINKTYPE_LINUX_SLL2, 20 bytes) of a frame captured on Linux's
+// "any" device.
+type SLL struct {
+	Version  uint8   // 1 or 2
+	PktType  uint16  // 0 to us, 1 broadcast, 2 multicast, 3 to another host, 4 sent by us
+	HAType   uint16  // ARPHRD_ type of the device (1 Ethernet, 32 InfiniBand, ...)
+	HALen    uint16  // bytes of Addr in use
+	Addr     [8]byte // link-layer source address
+	Protocol uint16  // the Ethertype of what follows
+	IfIndex  uint32  // interface index (version 2 only)
+}
 
 // Record is one captured frame, decoded for printing. Decode refills it
 // in place; reuse one Record for a whole capture and nothing is allocated
@@ -37,16 +76,34 @@ type Record struct {
 	LinkType uint16    // link type of the capture (or pcapng interface); 1 is Ethernet
 
 	Kind Kind
-	RoCE roce.Frame // the decoded frame when Kind is KindRoCE
-	Err  error      // the decode error when Kind is KindMalformed
+	// RoCE is the decoded frame when Kind is KindRoCE. For KindInfiniBand
+	// its GRH (when HasGRH) and Packet hold the native packet's.
+	RoCE roce.Frame
+	Err  error // why the frame did not decode (KindMalformed, KindUnsupported)
 	// ICRCGood says whether the ICRC recomputed over the frame matches
-	// the one it carries (KindRoCE only).
+	// the one it carries (KindRoCE and KindInfiniBand).
 	ICRCGood bool
+	// CNPErr is, for a RoCEv2 CNP (opcode 0x81), the first field that
+	// breaks the CNP rules (cnp.Check), nil for a conforming one.
+	CNPErr error
+
+	MACControl pfc.MACControl // the MAC Control frame when Kind is KindMACControl
+
+	SLL     SLL    // the cooked header, for LinkTypeLinuxSLL and LinkTypeLinuxSLL2
+	ERFType uint8  // the ERF record type (without its extension bit), for LinkTypeERF
+	LRH     ib.LRH // the Local Route Header when Kind is KindInfiniBand
+	HasGRH  bool   // KindInfiniBand: the packet has a GRH (LRH LNH 3)
 
 	// Location is the time zone of the text timestamps; nil means UTC.
 	Location *time.Location
+	// Speed is the link speed at which text lines convert pause quanta
+	// to time; 0 means 100 Gb/s.
+	Speed pfc.Speed
 
-	net netInfo
+	capLen  int    // bytes captured (after an ERF header: the record's body)
+	eth     []byte // the Ethernet frame: Data, or the frame rebuilt from a cooked or ERF record
+	scratch []byte // where cooked frames are rebuilt
+	net     netInfo
 }
 
 // netInfo is what the Ethernet, IP and UDP or TCP headers say, read
@@ -54,6 +111,7 @@ type Record struct {
 type netInfo struct {
 	etherType uint16 // Ethertype after the MAC addresses
 	innerType uint16 // Ethertype after the VLAN tags
+	l3        int    // offset of what follows the VLAN tags
 	tags      int
 	vlans     [wire.MaxTags]roce.VLAN
 	ipVer     uint8 // 0, 4 or 6
@@ -68,44 +126,245 @@ type netInfo struct {
 	dport     uint16
 }
 
-// LinkTypeEthernet is the pcap link type of Ethernet frames, the only one
-// Record decodes. Link types are 16-bit numbers (gopacket's
-// layers.LinkType holds only 8 bits, hence a plain uint16 here).
-const LinkTypeEthernet = 1
-
 // Decode decodes one captured frame of link type lt. number is its
 // position in the capture, ci its capture information; data is kept (not
 // copied) in r.Data until the next call.
+//
+// Ethernet frames decode as RoCE, MAC Control or other Ethernet. Linux
+// cooked captures (SLL and SLL2) decode like the Ethernet frame they
+// stand for: the protocol field gives the Ethertype and the source
+// address the source MAC; the destination MAC is unknown (zero). ERF
+// records of type 21 decode as native InfiniBand (LRH, optional GRH,
+// transport packet, ICRC checked), of type 2 as Ethernet; extension
+// headers are skipped.
 func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []byte) {
 	r.Number, r.Time, r.Len, r.Data, r.LinkType = number, ci.Timestamp, ci.Length, data, lt
 	if r.Len < len(data) {
 		r.Len = len(data)
 	}
-	r.Err, r.ICRCGood, r.net = nil, false, netInfo{}
-	if lt != LinkTypeEthernet {
+	r.Err, r.CNPErr, r.ICRCGood, r.net, r.eth = nil, nil, false, netInfo{}, nil
+	r.HasGRH, r.ERFType, r.capLen = false, 0, len(data)
+	switch lt {
+	case LinkTypeEthernet:
+		r.decodeEthernet(data)
+	case LinkTypeLinuxSLL, LinkTypeLinuxSLL2:
+		r.decodeSLL(data)
+	case LinkTypeERF:
+		r.decodeERF(data)
+	default:
 		r.Kind = KindUnsupported
+	}
+}
+
+var (
+	errSLLShort  = ib.NewError("SLL", 0, 16, 0, ib.ErrTruncated)
+	errSLL2Short = ib.NewError("SLL2", 0, 20, 0, ib.ErrTruncated)
+	errERFShort  = ib.NewError("ERF", 0, 16, 0, ib.ErrTruncated)
+	errERFType   = ib.NewError("ERF", 8, 0, 0, ib.ErrUnsupported)
+	errLRHShort  = ib.NewError("LRH", 0, ib.LRHLen, 0, ib.ErrTruncated)
+	errLRHLen    = ib.NewError("LRH", 4, 0, 0, ib.ErrBadLength)
+	errGRHShort  = ib.NewError("GRH", ib.LRHLen, ib.GRHLen, 0, ib.ErrTruncated)
+)
+
+// decodeSLL rebuilds the Ethernet frame a cooked header stands for.
+func (r *Record) decodeSLL(data []byte) {
+	s := &r.SLL
+	*s = SLL{}
+	var hl int
+	if r.LinkType == LinkTypeLinuxSLL {
+		if len(data) < 16 {
+			r.Kind, r.Err = KindMalformed, errSLLShort
+			return
+		}
+		s.Version, hl = 1, 16
+		s.PktType = binary.BigEndian.Uint16(data)
+		s.HAType = binary.BigEndian.Uint16(data[2:])
+		s.HALen = binary.BigEndian.Uint16(data[4:])
+		copy(s.Addr[:], data[6:14])
+		s.Protocol = binary.BigEndian.Uint16(data[14:])
+	} else {
+		if len(data) < 20 {
+			r.Kind, r.Err = KindMalformed, errSLL2Short
+			return
+		}
+		s.Version, hl = 2, 20
+		s.Protocol = binary.BigEndian.Uint16(data)
+		s.IfIndex = binary.BigEndian.Uint32(data[4:])
+		s.HAType = binary.BigEndian.Uint16(data[8:])
+		s.PktType = uint16(data[10])
+		s.HALen = uint16(data[11])
+		copy(s.Addr[:], data[12:20])
+	}
+	b := r.scratch[:0]
+	b = append(b, 0, 0, 0, 0, 0, 0)
+	if s.HALen == 6 {
+		b = append(b, s.Addr[:6]...)
+	} else {
+		b = append(b, 0, 0, 0, 0, 0, 0)
+	}
+	b = append(b, byte(s.Protocol>>8), byte(s.Protocol))
+	b = append(b, data[hl:]...)
+	r.scratch = b
+	r.decodeEthernet(b)
+}
+
+// decodeERF decodes one ERF record.
+func (r *Record) decodeERF(data []byte) {
+	if len(data) < 16 {
+		r.Kind, r.Err = KindMalformed, errERFShort
 		return
 	}
-	err := r.RoCE.Decode(data)
+	typ := data[8]
+	r.ERFType = typ & 0x7f
+	// The ERF timestamp: seconds in the upper 32 bits, a binary fraction
+	// in the lower 32, finer than the pcap record's microseconds.
+	ts := binary.LittleEndian.Uint64(data)
+	r.Time = time.Unix(int64(ts>>32), int64((ts&0xffffffff*1_000_000_000+1<<31)>>32))
+	off := 16
+	for ext := typ&0x80 != 0; ext; {
+		if len(data) < off+8 {
+			r.Kind, r.Err = KindMalformed, ib.NewError("ERF", off, off+8, len(data), ib.ErrTruncated)
+			return
+		}
+		ext = data[off]&0x80 != 0
+		off += 8
+	}
+	rlen := int(binary.BigEndian.Uint16(data[10:]))
+	body := data[off:]
+	if rlen >= off && rlen < len(data) {
+		body = data[off:rlen]
+	}
+	// Like Wireshark, count the frame without its ERF header: wlen on
+	// the wire, the body as captured (without the padding to rlen).
+	wlen := int(binary.BigEndian.Uint16(data[14:]))
+	r.Len = wlen
+	if wlen < len(body) {
+		body = body[:wlen]
+	}
+	r.capLen = len(body)
+	switch r.ERFType {
+	case ERFTypeInfiniBand:
+		r.decodeIB(body)
+	case ERFTypeEthernet:
+		if len(body) < 2 {
+			r.Kind, r.Err = KindMalformed, ib.NewError("ERF", off, off+2, len(data), ib.ErrTruncated)
+			return
+		}
+		r.decodeEthernet(body[2:]) // two bytes of padding come first
+	default:
+		r.Kind, r.Err = KindUnsupported, errERFType
+	}
+}
+
+// decodeIB decodes a native InfiniBand packet: LRH, optional GRH,
+// transport packet through the ICRC, then the VCRC.
+func (r *Record) decodeIB(b []byte) {
+	if len(b) < ib.LRHLen {
+		r.Kind, r.Err = KindMalformed, errLRHShort
+		return
+	}
+	l := &r.LRH
+	l.VL, l.LVer = b[0]>>4, b[0]&0xf
+	l.SL, l.Resv2, l.LNH = b[1]>>4, b[1]>>2&3, b[1]&3
+	l.DLID = binary.BigEndian.Uint16(b[2:])
+	l.Resv5 = b[4] >> 3
+	l.PktLen = binary.BigEndian.Uint16(b[4:]) & 0x7ff
+	l.SLID = binary.BigEndian.Uint16(b[6:])
+	end := int(l.PktLen) * 4
+	if end < ib.LRHLen || end > len(b) {
+		r.Kind, r.Err = KindMalformed, errLRHLen
+		return
+	}
+	l.VCRC = 0
+	if len(b) >= end+2 {
+		l.VCRC = binary.BigEndian.Uint16(b[end:])
+	}
+	bth := ib.LRHLen
+	switch l.LNH {
+	case ib.LNHIBAGlobal:
+		if end < ib.LRHLen+ib.GRHLen {
+			r.Kind, r.Err = KindMalformed, errGRHShort
+			return
+		}
+		if err := r.RoCE.GRH.Decode(b[ib.LRHLen:]); err != nil {
+			r.Kind, r.Err = KindMalformed, err
+			return
+		}
+		if r.RoCE.GRH.NxtHdr != ib.NxtHdrBTH {
+			r.Kind = KindNotRoCE
+			return
+		}
+		r.HasGRH = true
+		bth += ib.GRHLen
+	case ib.LNHIBALocal:
+	default:
+		r.Kind = KindNotRoCE // raw or IPv6 packet, no IBA transport
+		return
+	}
+	if err := r.RoCE.Packet.Decode(b[bth:end]); err != nil {
+		r.Kind, r.Err = KindMalformed, err
+		return
+	}
+	r.Kind = KindInfiniBand
+	r.RoCE.Raw = b[:end]
+	if r.HasGRH {
+		r.ICRCGood = ib.VerifyICRC(ib.RoCEv1, b[ib.LRHLen:end]) == nil
+	} else {
+		r.ICRCGood = ibICRC(b[:end]) == ib.ReceivedICRC(b[:end])
+	}
+}
+
+// ibICRC computes the invariant CRC of a native InfiniBand packet (LRH
+// through ICRC) without a GRH, masking the variant fields with ones (IBTA
+// Vol 1, 7.8.1): the LRH's VL and the BTH's reserved byte with FECN and
+// BECN. With a GRH the whole LRH is variant and the ICRC is computed as
+// for RoCEv1, from the GRH on.
+func ibICRC(p []byte) uint32 {
+	var lrh [ib.LRHLen]byte
+	copy(lrh[:], p)
+	lrh[0] |= 0xf0
+	crc := crc32.Update(0, crc32.IEEETable, lrh[:])
+	var bth [ib.BTHLen]byte
+	copy(bth[:], p[ib.LRHLen:])
+	bth[4] = 0xff
+	crc = crc32.Update(crc, crc32.IEEETable, bth[:])
+	return crc32.Update(crc, crc32.IEEETable, p[ib.LRHLen+ib.BTHLen:len(p)-ib.ICRCLen])
+}
+
+// decodeEthernet decodes an Ethernet frame e (r.Data itself, or a frame
+// rebuilt from another link type).
+func (r *Record) decodeEthernet(e []byte) {
+	r.eth = e
+	err := r.RoCE.Decode(e)
 	switch {
 	case err == nil:
 		r.Kind = KindRoCE
 		r.ICRCGood = r.RoCE.VerifyICRC() == nil
 		r.fromFrame()
+		if r.RoCE.Packet.BTH.OpCode == ib.OpCNP && r.RoCE.Encap != ib.RoCEv1 {
+			r.CNPErr = cnp.Check(&r.RoCE)
+		}
 	case err == ib.ErrNotRoCE:
 		r.Kind = KindNotRoCE
-		r.net.peek(data)
+		r.net.peek(e)
+		if r.net.innerType == wire.TypeMACC {
+			if err := r.MACControl.DecodeFromBytes(e[r.net.l3:], nil); err != nil {
+				r.Kind, r.Err = KindMalformed, err
+			} else {
+				r.Kind = KindMACControl
+			}
+		}
 	default:
 		r.Kind = KindMalformed
 		r.Err = err
-		r.net.peek(data)
+		r.net.peek(e)
 	}
 }
 
 // fromFrame fills r.net from the decoded RoCE frame.
 func (r *Record) fromFrame() {
 	f, n := &r.RoCE, &r.net
-	n.etherType = binary.BigEndian.Uint16(r.Data[12:])
+	n.etherType = binary.BigEndian.Uint16(r.eth[12:])
 	n.tags = f.NumVLANs
 	n.vlans = f.VLANs
 	switch f.Encap {
@@ -138,7 +397,7 @@ func (n *netInfo) peek(b []byte) {
 	if err != nil {
 		return
 	}
-	n.innerType, n.tags = et, tags
+	n.innerType, n.tags, n.l3 = et, tags, off
 	for i := 0; i < tags; i++ {
 		t := b[12+4*i:]
 		tci := binary.BigEndian.Uint16(t[2:])
@@ -181,3 +440,20 @@ func (n *netInfo) peek(b []byte) {
 		n.dport = binary.BigEndian.Uint16(l4[2:])
 	}
 }
+
+// ECN returns the ECN codepoint of a RoCEv2 frame (the low two bits of
+// the IP TOS or Traffic Class; the low two bits of the GRH traffic class
+// for RoCEv1), and whether the frame has one (RoCE frames only).
+func (r *Record) ECN() (uint8, bool) {
+	switch r.Kind {
+	case KindRoCE:
+		return r.RoCE.GRH.TClass & 3, true
+	}
+	return 0, false
+}
+
+// Frame returns the Ethernet frame the record decoded: Data itself for
+// Ethernet captures, the frame rebuilt from the cooked header for Linux
+// cooked captures (destination MAC zero), the frame inside an ERF
+// Ethernet record; nil for native InfiniBand and unsupported link types.
+func (r *Record) Frame() []byte { return r.eth }

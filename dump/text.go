@@ -22,22 +22,51 @@ func (r *Record) AppendText(b []byte) []byte {
 	b = append(b, ' ')
 	switch r.Kind {
 	case KindUnsupported:
-		b = appendLinkType(b, r)
+		if r.LinkType == LinkTypeERF {
+			b = append(b, "ERF record type "...)
+			b = strconv.AppendUint(b, uint64(r.ERFType), 10)
+		} else {
+			b = appendLinkType(b, r)
+		}
 		b = append(b, " not supported yet len "...)
 		b = strconv.AppendInt(b, int64(r.Len), 10)
 		return append(b, '\n')
 	case KindNotRoCE:
+		if r.eth == nil { // native InfiniBand without an IBA transport
+			b = r.appendLIDs(b)
+			b = append(b, " not IBA transport: LNH "...)
+			b = strconv.AppendUint(b, uint64(r.LRH.LNH), 10)
+			b = append(b, " len "...)
+			b = strconv.AppendInt(b, int64(r.Len), 10)
+			return append(b, '\n')
+		}
 		b = append(b, "not RoCE: "...)
 		b = r.appendEndpoints(b, true)
 		b = append(b, " len "...)
 		b = strconv.AppendInt(b, int64(r.Len), 10)
 		return append(b, '\n')
 	case KindMalformed:
-		b = r.appendVLANs(b)
-		b = r.appendEndpoints(b, false)
+		if r.eth == nil {
+			b = appendLinkType(b, r)
+		} else {
+			b = r.appendVLANs(b)
+			b = r.appendEndpoints(b, false)
+		}
 		b = append(b, " malformed: "...)
 		b = append(b, r.Err.Error()...)
 		return append(b, '\n')
+	case KindMACControl:
+		return r.appendMACCText(b)
+	case KindInfiniBand:
+		b = r.appendLIDs(b)
+		if r.HasGRH {
+			b = append(b, ' ')
+			b = r.RoCE.GRH.SrcGID().AppendTo(b)
+			b = append(b, " > "...)
+			b = r.RoCE.GRH.DstGID().AppendTo(b)
+		}
+		b = append(b, " IB "...)
+		return r.appendTransport(b)
 	}
 	return r.appendRoCEText(b)
 }
@@ -58,7 +87,7 @@ func (r *Record) appendVLANs(b []byte) []byte {
 // "SRC > DST": addresses and ports for IP, MAC addresses otherwise.
 func (r *Record) appendEndpoints(b []byte, proto bool) []byte {
 	n := &r.net
-	if len(r.Data) < wire.HeaderLen {
+	if len(r.eth) < wire.HeaderLen {
 		return append(b, "runt frame"...)
 	}
 	if n.ipVer == 0 {
@@ -66,9 +95,9 @@ func (r *Record) appendEndpoints(b []byte, proto bool) []byte {
 			b = appendEtherType(b, n.innerType)
 			b = append(b, ' ')
 		}
-		b = appendMAC(b, r.Data[6:12])
+		b = appendMAC(b, r.eth[6:12])
 		b = append(b, " > "...)
-		return appendMAC(b, r.Data[0:6])
+		return appendMAC(b, r.eth[0:6])
 	}
 	var src, dst netip.Addr
 	if n.ipVer == 4 {
@@ -137,8 +166,6 @@ var ecnNames = [4]string{"Not-ECT", "ECT(1)", "ECT(0)", "CE"}
 
 func (r *Record) appendRoCEText(b []byte) []byte {
 	f := &r.RoCE
-	p := &f.Packet
-	h := &p.BTH
 	b = r.appendVLANs(b)
 	if f.Encap == ib.RoCEv1 {
 		b = f.GRH.SrcGID().AppendTo(b)
@@ -148,6 +175,32 @@ func (r *Record) appendRoCEText(b []byte) []byte {
 	} else {
 		b = r.appendEndpoints(b, false)
 		b = append(b, " RoCEv2 "...)
+	}
+	return r.appendTransport(b)
+}
+
+// appendLIDs appends "lid 0x0004 > lid 0x0001 sl 0 vl 0" for a native
+// InfiniBand packet.
+func (r *Record) appendLIDs(b []byte) []byte {
+	l := &r.LRH
+	b = append(b, "lid 0x"...)
+	b = appendHex16(b, l.SLID)
+	b = append(b, " > lid 0x"...)
+	b = appendHex16(b, l.DLID)
+	b = append(b, " sl "...)
+	b = strconv.AppendUint(b, uint64(l.SL), 10)
+	b = append(b, " vl "...)
+	return strconv.AppendUint(b, uint64(l.VL), 10)
+}
+
+// appendTransport appends the BTH, the extended headers, the payload
+// length, the ECN codepoint and the ICRC status.
+func (r *Record) appendTransport(b []byte) []byte {
+	f := &r.RoCE
+	p := &f.Packet
+	h := &p.BTH
+	if h.OpCode == ib.OpCNP {
+		return r.appendCNPText(b)
 	}
 	if h.OpCode.Known() {
 		b = append(b, h.OpCode.String()...)
@@ -228,7 +281,13 @@ func (r *Record) appendRoCEText(b []byte) []byte {
 	}
 	b = append(b, " payload "...)
 	b = strconv.AppendInt(b, int64(len(p.Payload)), 10)
-	if ecn := f.GRH.TClass & 3; ecn != 0 {
+	return r.appendTail(b)
+}
+
+// appendTail appends the ECN codepoint when it is not Not-ECT and the
+// ICRC status.
+func (r *Record) appendTail(b []byte) []byte {
+	if ecn, ok := r.ECN(); ok && ecn != 0 {
 		b = append(b, " ecn "...)
 		b = append(b, ecnNames[ecn]...)
 	}

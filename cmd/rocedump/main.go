@@ -1,24 +1,46 @@
 // Command rocedump prints the frames of a pcap or pcapng capture, one line
-// per frame, decoding RoCEv1 and RoCEv2 down to the last InfiniBand
-// transport field.
+// per frame, decoding RoCEv1, RoCEv2, native InfiniBand, PFC and PAUSE
+// frames down to the last field, or summarizes the capture per flow.
 //
 // Usage:
 //
-//	rocedump [-json] [-utc] [-r] FILE
-//	rocedump [-json] [-utc] < FILE
+//	rocedump [flags] [-r] FILE
+//	rocedump [flags] < FILE
 //
-// FILE "-" or no FILE reads standard input. Text lines show the time,
-// the addresses, the opcode, QP, PSN, flags, extended headers, payload
-// length and ICRC status; -json prints JSON Lines whose keys are
-// Wireshark display-filter names (package github.com/roce-go/roce/dump
-// lists them). Only Ethernet captures are decoded; frames of other link
-// types get a line saying so.
+// FILE "-" or no FILE reads standard input. The flags:
 //
-// Exit status: 0 when every frame decoded; 1 when some RoCE frames were
-// malformed, or the capture was cut short (reported on standard error
-// after printing what was read); 2 for unusable input: a missing file, a
-// file that is not a capture, or frames of a link type rocedump does not
-// decode.
+//	-r FILE     read this capture (pcap, pcapng, gzip-compressed pcap)
+//	-json       JSON Lines, one object per frame, keys named as Wireshark
+//	            display-filter fields (package github.com/roce-go/roce/dump
+//	            lists them); with -stats, the summary as one JSON object
+//	-utc        text timestamps in UTC instead of local time
+//	-speed S    link speed for pause quanta: 1G 10G 25G 40G 50G 100G 200G
+//	            400G 800G (default 100G)
+//	-qp N       only frames to destination QP N (decimal or 0x hex)
+//	-opcode OP  only frames of this BTH opcode: IBTA name as printed,
+//	            case-insensitive ("RC SEND Only", "rc_send_only", "CNP")
+//	            or number
+//	-c N        stop after N frames (that pass -qp and -opcode)
+//	-stats      print a per-flow and per-priority summary instead of the
+//	            frames (package github.com/roce-go/roce/flow explains it)
+//	-max-flows N  flows -stats tracks one by one (default 4096); others are
+//	            counted together as "other"
+//
+// Link types: Ethernet, Linux cooked captures v1 and v2 (tcpdump -i any),
+// and ERF records of native InfiniBand (type 21) or Ethernet (type 2).
+// Text lines show the time, the addresses, the opcode, QP, PSN, BTH flags
+// (SE, M, A, FECN, BECN), extended headers, payload length, ECN codepoint
+// and ICRC status; CNPs print as "CNP qp 0x000034 becn", PFC frames as
+// "PFC pause [3 7] c3 65535q=335.54us c7 4660q=23.86us resume [1]".
+//
+// On a terminal, a progress line is kept on standard error for captures
+// that take more than two seconds.
+//
+// Exit status: 0 when every frame decoded; 1 when some frames did not
+// decode (malformed RoCE, InfiniBand, MAC Control or cooked frames) or the
+// capture was cut short (reported on standard error after printing what
+// was read); 2 for unusable input: bad flags, a missing file, a file that
+// is not a capture, or frames of a link type rocedump does not decode.
 package main
 
 import (
@@ -28,25 +50,68 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/flow"
+	"github.com/roce-go/roce/pfc"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+var speeds = map[string]pfc.Speed{
+	"1G": pfc.Speed1G, "10G": pfc.Speed10G, "25G": pfc.Speed25G, "40G": pfc.Speed40G, "50G": pfc.Speed50G,
+	"100G": pfc.Speed100G, "200G": pfc.Speed200G, "400G": pfc.Speed400G, "800G": pfc.Speed800G,
+}
 
 // run is the whole command: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("rocedump", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	jsonOut := fs.Bool("json", false, "print JSON Lines, keys named as Wireshark display filters")
+	jsonOut := fs.Bool("json", false, "print JSON Lines, keys named as Wireshark display filters (with -stats: one JSON object)")
 	utc := fs.Bool("utc", false, "print text timestamps in UTC instead of local time")
 	file := fs.String("r", "", "read this capture file (- is standard input)")
+	speed := fs.String("speed", "100G", "link speed for pause quanta: 1G, 10G, 25G, 40G, 50G, 100G, 200G, 400G or 800G")
+	qp := fs.String("qp", "", "only frames to this destination QP (decimal or 0x hex)")
+	opcode := fs.String("opcode", "", "only frames of this BTH opcode: IBTA name as printed (case-insensitive) or number")
+	count := fs.Int("c", 0, "stop after this many frames (0: all)")
+	stats := fs.Bool("stats", false, "print a per-flow and per-priority summary instead of the frames")
+	maxFlows := fs.Int("max-flows", flow.DefaultMaxFlows, "flows -stats tracks one by one; the others are counted as other")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: rocedump [-json] [-utc] [-r] [FILE|-]")
+		fmt.Fprintln(stderr, "usage: rocedump [-json] [-stats] [-utc] [-speed S] [-qp N] [-opcode OP] [-c N] [-r] [FILE|-]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	opt := dump.Options{JSON: *jsonOut, Location: time.Local, Count: *count}
+	if *utc {
+		opt.Location = time.UTC
+	}
+	var ok bool
+	if opt.Speed, ok = speeds[strings.ToUpper(*speed)]; !ok {
+		fmt.Fprintf(stderr, "rocedump: bad -speed %q: want 1G, 10G, 25G, 40G, 50G, 100G, 200G, 400G or 800G\n", *speed)
+		return 2
+	}
+	if *qp != "" {
+		v, err := dump.ParseQP(*qp)
+		if err != nil {
+			fmt.Fprintln(stderr, "rocedump: -qp:", err)
+			return 2
+		}
+		opt.Filter.QP, opt.Filter.HasQP = v, true
+	}
+	if *opcode != "" {
+		v, err := dump.ParseOpcode(*opcode)
+		if err != nil {
+			fmt.Fprintln(stderr, "rocedump: -opcode:", err)
+			return 2
+		}
+		opt.Filter.Opcode, opt.Filter.HasOpcode = v, true
+	}
+	if *count < 0 || *maxFlows < 1 {
+		fmt.Fprintln(stderr, "rocedump: -c and -max-flows must be positive")
 		return 2
 	}
 	name := *file
@@ -58,6 +123,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		name = fs.Arg(0)
 	}
 	in := stdin
+	var size int64
 	if name != "" && name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
@@ -65,6 +131,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
 		in = f
 	} else {
 		name = "standard input"
@@ -74,18 +143,38 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rocedump: %s: %v\n", name, err)
 		return 2
 	}
-	opt := dump.Options{JSON: *jsonOut, Location: time.Local}
-	if *utc {
-		opt.Location = time.UTC
+	prog := newProgress(stderr, size)
+	if prog != nil {
+		opt.Progress = prog.update
 	}
 	w := bufio.NewWriterSize(stdout, 64<<10)
-	st, err := dump.Dump(w, src, opt)
+	var st dump.Stats
+	if *stats {
+		an := flow.New(flow.Config{MaxFlows: *maxFlows, Speed: opt.Speed})
+		st, err = dump.Scan(src, opt, func(r *dump.Record) error { an.AddRecord(r); return nil })
+		prog.clear()
+		rep := an.Report()
+		var werr error
+		if *jsonOut {
+			werr = rep.WriteJSON(w)
+		} else {
+			werr = rep.WriteText(w)
+			fmt.Fprintf(w, "frames %d: RoCE %d, InfiniBand %d, MAC Control %d, not RoCE %d, malformed %d, unsupported %d, bad ICRC %d\n",
+				st.Frames, st.RoCE, st.InfiniBand, st.MACControl, st.NotRoCE, st.Malformed, st.Unsupported, st.BadICRC)
+		}
+		if err == nil {
+			err = werr
+		}
+	} else {
+		st, err = dump.Dump(w, src, opt)
+		prog.clear()
+	}
 	if ferr := w.Flush(); err == nil && ferr != nil {
 		err = ferr
 	}
 	status := 0
 	if st.Malformed > 0 {
-		fmt.Fprintf(stderr, "rocedump: %s: %d of %d frames are malformed RoCE\n", name, st.Malformed, st.Frames)
+		fmt.Fprintf(stderr, "rocedump: %s: %d of %d frames did not decode\n", name, st.Malformed, st.Frames)
 		status = 1
 	}
 	if err != nil {
@@ -100,4 +189,54 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		status = 2
 	}
 	return status
+}
+
+// progress keeps a line on a terminal's standard error.
+type progress struct {
+	w           io.Writer
+	size        int64
+	start, last time.Time
+	shown       bool
+}
+
+// newProgress returns nil unless stderr is a terminal (a character
+// device).
+func newProgress(stderr io.Writer, size int64) *progress {
+	f, ok := stderr.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	now := time.Now()
+	return &progress{w: stderr, size: size, start: now, last: now}
+}
+
+// update prints the line at most four times a second, from two seconds
+// on.
+func (p *progress) update(frames int, offset int64) {
+	now := time.Now()
+	if now.Sub(p.start) < 2*time.Second || now.Sub(p.last) < 250*time.Millisecond {
+		return
+	}
+	p.last, p.shown = now, true
+	rate := float64(frames) / now.Sub(p.start).Seconds()
+	if p.size > 0 {
+		pct := 100 * float64(offset) / float64(p.size)
+		if pct > 100 {
+			pct = 100
+		}
+		fmt.Fprintf(p.w, "\rrocedump: %d frames, %.0f%%, %.0f frames/s ", frames, pct, rate)
+	} else {
+		fmt.Fprintf(p.w, "\rrocedump: %d frames, %.0f frames/s ", frames, rate)
+	}
+}
+
+// clear erases the progress line, if one was shown.
+func (p *progress) clear() {
+	if p != nil && p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
 }

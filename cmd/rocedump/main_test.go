@@ -26,7 +26,7 @@ var captures = []struct {
 	{"rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap", 4004, 0},
 	{"rocev2_ipv4_rdmacm_write_read_rxe_a.pcap", 12, 0},
 	{"rocev2_ipv4_rdmacm_write_read_rxe_b.pcap", 16, 0},
-	{"ib_native_erf_dag_smp_ipoib_cm.pcap", 43, 2}, // LINKTYPE_ERF: not decoded yet
+	{"ib_native_erf_dag_smp_ipoib_cm.pcap", 43, 0}, // LINKTYPE_ERF, native InfiniBand
 	{"ecn_ipv4_udp_all_ce_p4switch.pcap", 3616, 0},
 	{"ecn_tcp_accecn_handshake_ect0_ect1.pcap", 6, 0},
 }

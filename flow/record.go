@@ -1,0 +1,35 @@
+package flow
+
+import (
+	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/ib"
+)
+
+// AddRecord accounts for one frame decoded by package dump: RoCE and
+// native InfiniBand packets go to Add (RoCE flows keyed by IP addresses
+// or RoCEv1 GIDs, native ones by LIDs), MAC Control frames to
+// AddMACControl; other frames are ignored. It reuses one Packet held by
+// the Analyzer and allocates nothing in steady state.
+func (a *Analyzer) AddRecord(r *dump.Record) {
+	p := &a.pkt
+	switch r.Kind {
+	case dump.KindRoCE:
+		f := &r.RoCE
+		*p = Packet{Time: r.Time, Len: r.Len, Src: IPAddr(f.GRH.SGID), Dst: IPAddr(f.GRH.DGID),
+			IB: &f.Packet, ICRCGood: r.ICRCGood}
+		if f.Encap != ib.RoCEv1 {
+			p.ECN, p.HasECN = f.GRH.TClass&3, true
+		}
+		a.Add(p)
+	case dump.KindInfiniBand:
+		*p = Packet{Time: r.Time, Len: r.Len, Src: LIDAddr(r.LRH.SLID), Dst: LIDAddr(r.LRH.DLID),
+			IB: &r.RoCE.Packet, ICRCGood: r.ICRCGood}
+		a.Add(p)
+	case dump.KindMACControl:
+		var src [6]byte
+		if e := r.Frame(); len(e) >= 12 {
+			copy(src[:], e[6:12])
+		}
+		a.AddMACControl(r.Time, src, &r.MACControl)
+	}
+}

@@ -1,0 +1,350 @@
+package flow
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/pfc"
+)
+
+// Stats are the counters of one flow. PSN counters look at requests of
+// RC, UC and XRC flows only (see the package documentation for the exact
+// rules); read and atomic counters sit on the request flow once the flow
+// of its responses is paired with it, on the response flow otherwise.
+type Stats struct {
+	Frames     uint64 `json:"frames"`
+	Bytes      uint64 `json:"bytes"`    // frame lengths on the wire
+	Messages   uint64 `json:"messages"` // packets with a Last or Only opcode (SEND, RDMA WRITE, RDMA READ response)
+	MTU        uint32 `json:"mtu"`      // largest First or Middle payload: the path MTU; 0 if none seen
+	PSNGaps    uint64 `json:"psn_gaps"`
+	PSNMissing uint64 `json:"psn_missing"`
+	Duplicates uint64 `json:"psn_duplicates"`
+	OutOfOrder uint64 `json:"psn_out_of_order"`
+
+	NAKs    [32]uint64 `json:"-"` // by NAK code
+	RNRNAKs uint64     `json:"rnr_naks"`
+
+	Reads                  uint64 `json:"reads"`
+	ReadsMatched           uint64 `json:"reads_matched"`
+	ReadsIncomplete        uint64 `json:"reads_incomplete"`
+	ReadsUnanswered        uint64 `json:"reads_unanswered"`
+	ReadResponsesUnmatched uint64 `json:"read_responses_unmatched"`
+	Atomics                uint64 `json:"atomics"`
+	AtomicsMatched         uint64 `json:"atomics_matched"`
+	AtomicsUnanswered      uint64 `json:"atomics_unanswered"`
+	AtomicAcksUnmatched    uint64 `json:"atomic_acks_unmatched"`
+
+	CE      uint64 `json:"ce"`   // packets marked CE
+	FECN    uint64 `json:"fecn"` // packets with BTH FECN set
+	BECN    uint64 `json:"becn"` // packets with BTH BECN set (CNPs included)
+	CNPs    uint64 `json:"cnps"` // CNPs this flow carries (its key is the CNP's addresses and DestQP)
+	ICRCBad uint64 `json:"icrc_bad"`
+
+	// CNPsToSender counts the CNPs sent back to this flow's sender for
+	// its requester QP: the CNPs of the flow keyed (Dst, Src,
+	// requester QP). It is known only when the requester QP is.
+	CNPsToSender uint64 `json:"cnps_to_sender"`
+	// Answers says that this flow carries the responses (ACKs, read
+	// responses) to the requests of its peer.
+	Answers bool `json:"answers_peer"`
+}
+
+// FlowReport is the summary of one flow.
+type FlowReport struct {
+	Transport string        `json:"transport"` // RC, UC, UD, XRC, CNP, ...
+	Src       string        `json:"src"`
+	Dst       string        `json:"dst"`
+	QP        uint32        `json:"qp"`
+	SrcQP     *uint32       `json:"src_qp,omitempty"` // the QP sending these packets, when known (DETH SrcQP, or the paired flow's QP)
+	Peer      string        `json:"peer,omitempty"`   // the paired flow, "SRC > DST qp 0x..."
+	First     time.Time     `json:"first"`
+	Last      time.Time     `json:"last"`
+	Opcodes   []OpcodeCount `json:"opcodes"`
+	NAKs      []NAKCount    `json:"naks,omitempty"`
+	Stats     `json:"stats"`
+	Key       Key `json:"-"`
+}
+
+// OpcodeCount is how many packets of one opcode a flow carried. Opcode
+// -1 counts opcodes beyond the 16 a flow tracks one by one.
+type OpcodeCount struct {
+	Opcode int    `json:"opcode"`
+	Name   string `json:"name"`
+	Count  uint64 `json:"count"`
+}
+
+// NAKCount is how many NAKs of one code a flow carried.
+type NAKCount struct {
+	Code  int    `json:"code"`
+	Name  string `json:"name"`
+	Count uint64 `json:"count"`
+}
+
+// PFCReport is the pause summary of one priority of one MAC Control
+// source. Priority 8 stands for 802.3x PAUSE frames, which pause the
+// whole link.
+type PFCReport struct {
+	Source   string `json:"source"`   // source MAC address
+	Priority int    `json:"priority"` // 0-7, or 8 for 802.3x PAUSE
+	Frames   uint64 `json:"frames"`   // frames that gave this priority a time
+	XOFF     uint64 `json:"xoff"`     // of those, with a non-zero time
+	XON      uint64 `json:"xon"`      // of those, with a time of zero
+	Quanta   uint64 `json:"quanta"`   // sum of the XOFF times
+	// QuantaTime is Quanta at the configured speed: every pause counted
+	// in full, overlapping or not.
+	QuantaTime time.Duration `json:"quanta_ns"`
+	// Paused is the time the priority stayed paused, overlapping pauses
+	// merged: each XOFF restarts the pause timer, an XON stops it, as a
+	// receiving port does (a pause still running at the end of the
+	// capture is counted in full).
+	Paused time.Duration `json:"paused_ns"`
+}
+
+// Report is the result of an analysis.
+type Report struct {
+	Speed      string       `json:"speed"`
+	MaxFlows   int          `json:"max_flows"`
+	Flows      []FlowReport `json:"flows"`
+	OtherFlows bool         `json:"other_flows"` // some flows were beyond MaxFlows
+	Other      *FlowReport  `json:"other,omitempty"`
+	PFC        []PFCReport  `json:"pfc"`
+}
+
+// Report summarizes everything added so far. It can be called more than
+// once; the Analyzer stays usable.
+func (a *Analyzer) Report() *Report {
+	r := &Report{Speed: a.cfg.Speed.String(), MaxFlows: a.cfg.MaxFlows, Flows: []FlowReport{}, PFC: []PFCReport{}}
+	for _, f := range a.order {
+		fr := f.report()
+		if f.hasReqQP {
+			if c := a.flows[Key{Src: f.key.Dst, Dst: f.key.Src, QP: f.reqQP}]; c != nil {
+				fr.CNPsToSender = c.s.CNPs
+			}
+		}
+		r.Flows = append(r.Flows, fr)
+	}
+	if a.otherN > 0 {
+		o := a.other.report()
+		r.OtherFlows, r.Other = true, &o
+		o.Transport, o.Src, o.Dst = "other", "*", "*"
+	}
+	for _, src := range a.pfcList {
+		r.PFC = append(r.PFC, src.report()...)
+	}
+	return r
+}
+
+func (f *state) report() FlowReport {
+	s := f.s
+	for i := range f.reads {
+		if f.reads[i].used {
+			s.ReadsUnanswered++
+		}
+	}
+	for i := range f.atomics {
+		if f.atomics[i].used {
+			s.AtomicsUnanswered++
+		}
+	}
+	fr := FlowReport{
+		Transport: f.transport.String(), Src: f.key.Src.String(), Dst: f.key.Dst.String(), QP: f.key.QP,
+		First: f.first, Last: f.last, Stats: s, Key: f.key, Opcodes: []OpcodeCount{},
+	}
+	if f.key.Src.Kind == 0 {
+		fr.Src, fr.Dst = "*", "*"
+	}
+	if f.hasReqQP {
+		q := f.reqQP
+		fr.SrcQP = &q
+	}
+	if f.peer != nil {
+		fr.Peer = keyString(f.peer.key)
+	}
+	for _, o := range f.ops[:f.nops] {
+		fr.Opcodes = append(fr.Opcodes, OpcodeCount{int(o.op), o.op.String(), o.n})
+	}
+	if f.opsOther > 0 {
+		fr.Opcodes = append(fr.Opcodes, OpcodeCount{-1, "other", f.opsOther})
+	}
+	for c, n := range s.NAKs {
+		if n > 0 {
+			fr.NAKs = append(fr.NAKs, NAKCount{c, ib.NakCode(c).String(), n})
+		}
+	}
+	return fr
+}
+
+func keyString(k Key) string {
+	return k.Src.String() + " > " + k.Dst.String() + " qp 0x" + hex24(k.QP)
+}
+
+func hex24(v uint32) string {
+	s := strconv.FormatUint(uint64(v), 16)
+	return strings.Repeat("0", 6-len(s)) + s
+}
+
+// WriteJSON writes the report as one indented JSON object.
+func (r *Report) WriteJSON(w io.Writer) error {
+	e := json.NewEncoder(w)
+	e.SetIndent("", "  ")
+	return e.Encode(r)
+}
+
+// WriteText writes the report as text: one block per flow, then one line
+// per paused priority. See the package documentation for the layout.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d flows", len(r.Flows))
+	if r.OtherFlows {
+		fmt.Fprintf(&b, " (more beyond the cap of %d: %d frames counted under other)", r.MaxFlows, r.Other.Frames)
+	}
+	b.WriteString("\n")
+	for i := range r.Flows {
+		r.Flows[i].writeText(&b)
+	}
+	if r.Other != nil {
+		r.Other.writeText(&b)
+	}
+	for _, p := range r.PFC {
+		prio := strconv.Itoa(p.Priority)
+		if p.Priority == 8 {
+			prio = "all (PAUSE)"
+		}
+		fmt.Fprintf(&b, "pfc %s prio %s: frames %d xoff %d xon %d quanta %d (%s at %s) paused %s\n",
+			p.Source, prio, p.Frames, p.XOFF, p.XON, p.Quanta, p.QuantaTime, r.Speed, p.Paused)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (f *FlowReport) writeText(b *strings.Builder) {
+	s := &f.Stats
+	fmt.Fprintf(b, "%s %s > %s qp 0x%s", f.Transport, f.Src, f.Dst, hex24(f.QP))
+	if f.SrcQP != nil {
+		fmt.Fprintf(b, " from qp 0x%s", hex24(*f.SrcQP))
+	}
+	fmt.Fprintf(b, ": frames %d bytes %d messages %d", s.Frames, s.Bytes, s.Messages)
+	if s.MTU != 0 {
+		fmt.Fprintf(b, " mtu %d", s.MTU)
+	}
+	b.WriteString("\n  opcodes")
+	for _, o := range f.Opcodes {
+		fmt.Fprintf(b, " [%s %d]", o.Name, o.Count)
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(b, "  psn gaps %d missing %d duplicates %d out-of-order %d\n", s.PSNGaps, s.PSNMissing, s.Duplicates, s.OutOfOrder)
+	if s.Reads+s.ReadResponsesUnmatched+s.Atomics+s.AtomicAcksUnmatched > 0 {
+		fmt.Fprintf(b, "  reads %d matched %d incomplete %d unanswered %d unmatched-responses %d\n",
+			s.Reads, s.ReadsMatched, s.ReadsIncomplete, s.ReadsUnanswered, s.ReadResponsesUnmatched)
+		fmt.Fprintf(b, "  atomics %d matched %d unanswered %d unmatched-acks %d\n",
+			s.Atomics, s.AtomicsMatched, s.AtomicsUnanswered, s.AtomicAcksUnmatched)
+	}
+	if len(f.NAKs) > 0 || s.RNRNAKs > 0 {
+		b.WriteString("  naks")
+		for _, n := range f.NAKs {
+			fmt.Fprintf(b, " [%s %d]", n.Name, n.Count)
+		}
+		fmt.Fprintf(b, " rnr-naks %d\n", s.RNRNAKs)
+	}
+	fmt.Fprintf(b, "  ce %d fecn %d becn %d cnps %d cnps-to-sender %d icrc-bad %d\n", s.CE, s.FECN, s.BECN, s.CNPs, s.CNPsToSender, s.ICRCBad)
+	if f.Peer != "" {
+		fmt.Fprintf(b, "  peer %s\n", f.Peer)
+	}
+}
+
+// pfcSource is the pause state of one MAC Control source.
+type pfcSource struct {
+	mac   [6]byte
+	prios [pfc.NumPriorities + 1]pauseState
+}
+
+type pauseState struct {
+	frames, xoff, xon, quanta uint64
+	pausedPs, quantaPs        int64
+	active                    bool
+	start, end                int64 // picoseconds since the Analyzer's base time
+}
+
+// event applies one pause time q (0: XON) at time t (ps).
+func (p *pauseState) event(t int64, q uint16, sp pfc.Speed) {
+	p.frames++
+	if p.active && t >= p.end {
+		p.pausedPs += p.end - p.start
+		p.active = false
+	}
+	if q == 0 {
+		p.xon++
+		if p.active {
+			p.pausedPs += t - p.start
+			p.active = false
+		}
+		return
+	}
+	p.xoff++
+	p.quanta += uint64(q)
+	d := int64(sp.Picoseconds(q))
+	p.quantaPs += d
+	if p.active {
+		p.end = t + d
+	} else {
+		p.active, p.start, p.end = true, t, t+d
+	}
+}
+
+// AddMACControl accounts for one MAC Control frame from source MAC src
+// captured at time t: PFC frames per priority, PAUSE frames under
+// priority 8. Other opcodes are ignored.
+func (a *Analyzer) AddMACControl(t time.Time, src [6]byte, m *pfc.MACControl) {
+	if m.Opcode != pfc.OpcodePFC && m.Opcode != pfc.OpcodePause {
+		return
+	}
+	ps := a.pfcSrc[src]
+	if ps == nil {
+		if len(a.pfcSrc) >= a.cfg.MaxPFCSources {
+			src = [6]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+			ps = a.pfcSrc[src]
+		}
+		if ps == nil {
+			ps = &pfcSource{mac: src}
+			a.pfcSrc[src] = ps
+			a.pfcList = append(a.pfcList, ps)
+		}
+	}
+	if !a.hasBase {
+		a.base, a.hasBase = t, true
+	}
+	now := t.Sub(a.base).Nanoseconds() * 1000
+	if m.Opcode == pfc.OpcodePause {
+		ps.prios[pfc.NumPriorities].event(now, m.PauseTime, a.cfg.Speed)
+		return
+	}
+	en := m.Enabled()
+	for p := 0; p < pfc.NumPriorities; p++ {
+		if en.Has(p) {
+			ps.prios[p].event(now, m.Time[p], a.cfg.Speed)
+		}
+	}
+}
+
+func (s *pfcSource) report() []PFCReport {
+	var out []PFCReport
+	mac := fmt.Sprintf("%02x:%02x:%02x:%02x:%02x:%02x", s.mac[0], s.mac[1], s.mac[2], s.mac[3], s.mac[4], s.mac[5])
+	for i := range s.prios {
+		p := s.prios[i]
+		if p.frames == 0 {
+			continue
+		}
+		paused := p.pausedPs
+		if p.active {
+			paused += p.end - p.start
+		}
+		out = append(out, PFCReport{Source: mac, Priority: i, Frames: p.frames, XOFF: p.xoff, XON: p.xon,
+			Quanta: p.quanta, QuantaTime: time.Duration(p.quantaPs / 1000), Paused: time.Duration(paused / 1000)})
+	}
+	return out
+}
