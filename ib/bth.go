@@ -142,27 +142,29 @@ func (h *BTH) NextLayerType() gopacket.LayerType {
 // SerializeTo prepends the BTH and appends the pad and the ICRC to the
 // bytes already serialized (the extended headers and the payload). With
 // FixLengths, PadCnt is set so that the payload ends on a 4-byte boundary.
-// The ICRC is written as h.ICRC holds it: compute it once the outer
-// headers exist (see the rocev1 and rocev2 packages).
+// For an opcode IBTA does not define, whose pad the decoder leaves in the
+// opaque payload, PadCnt is written as it is and no pad is added. The
+// ICRC is written as h.ICRC holds it: compute it once the outer headers
+// exist (see the rocev1 and rocev2 packages).
 func (h *BTH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	if opts.FixLengths {
-		n := len(b.Bytes()) - h.OpCode.Headers().Size()
-		if !h.OpCode.Known() {
-			n = len(b.Bytes())
-		}
-		h.PadCnt = uint8(-n & 3)
+	padCnt := int(h.PadCnt)
+	if !h.OpCode.Known() {
+		padCnt = 0
+	} else if opts.FixLengths {
+		h.PadCnt = uint8(-(len(b.Bytes()) - h.OpCode.Headers().Size()) & 3)
+		padCnt = int(h.PadCnt)
 	}
-	tail, err := b.AppendBytes(int(h.PadCnt) + ICRCLen)
+	tail, err := b.AppendBytes(padCnt + ICRCLen)
 	if err != nil {
 		return err
 	}
-	pad := tail[:h.PadCnt]
+	pad := tail[:padCnt]
 	if len(h.Pad) == len(pad) {
 		copy(pad, h.Pad)
 	} else {
 		clear(pad)
 	}
-	copy(tail[h.PadCnt:], h.ICRC[:])
+	copy(tail[padCnt:], h.ICRC[:])
 	return prepend(b, BTHLen, h)
 }
 
