@@ -96,6 +96,12 @@ type Record struct {
 
 	// Location is the time zone of the text timestamps; nil means UTC.
 	Location *time.Location
+
+	// The formatted "15:04:05." of the second clockSec in clockLoc.
+	clock    [16]byte
+	clockLen int
+	clockSec int64
+	clockLoc *time.Location
 	// Speed is the link speed at which text lines convert pause quanta
 	// to time; 0 means 100 Gb/s.
 	Speed pfc.Speed

@@ -9,16 +9,36 @@ import (
 	"github.com/roce-go/roce/internal/wire"
 )
 
+// appendClock appends the time of day as 15:04:05.000000. Formatting a
+// time.Time costs more than the rest of a line, so the "15:04:05." part
+// is kept per second and only the microseconds are formatted per frame.
+func (r *Record) appendClock(b []byte) []byte {
+	loc := r.Location
+	if loc == nil {
+		loc = time.UTC
+	}
+	sec := r.Time.Unix()
+	if sec != r.clockSec || loc != r.clockLoc || r.clockLen == 0 {
+		c := r.Time.In(loc).AppendFormat(r.clock[:0], "15:04:05.")
+		r.clockLen = copy(r.clock[:], c)
+		r.clockSec, r.clockLoc = sec, loc
+	}
+	b = append(b, r.clock[:r.clockLen]...)
+	us := uint64(r.Time.Nanosecond() / 1000)
+	var d [6]byte
+	for i := 5; i >= 0; i-- {
+		d[i] = byte('0' + us%10)
+		us /= 10
+	}
+	return append(b, d[:]...)
+}
+
 // AppendText appends the frame as one line of text and a newline to b (see
 // the package documentation) and returns the extended slice. Times are in
 // r.Location, UTC when it is nil. For RoCE frames it allocates only when b
 // lacks the capacity.
 func (r *Record) AppendText(b []byte) []byte {
-	loc := r.Location
-	if loc == nil {
-		loc = time.UTC
-	}
-	b = r.Time.In(loc).AppendFormat(b, "15:04:05.000000")
+	b = r.appendClock(b)
 	b = append(b, ' ')
 	switch r.Kind {
 	case KindUnsupported:
