@@ -237,6 +237,11 @@ func (a *Analyzer) Add(p *Packet) {
 	if tr == ib.CNP || tr >= ib.Vendor6 || !op.Known() {
 		return
 	}
+	if f.transport == ib.CNP {
+		// A CNP opened the flow (it shares the key of the responses to
+		// the requester it slows down): the flow's transport is this one.
+		f.transport = tr
+	}
 	code := op & 0x1f
 	if tr == ib.UD {
 		if code == 4 || code == 5 {
