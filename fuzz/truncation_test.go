@@ -1,0 +1,164 @@
+package fuzz
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"testing"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+
+	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/cnp"
+	"github.com/roce-go/roce/ecn"
+	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/pfc"
+)
+
+// TestTruncationSweepAll cuts every Ethernet frame of testdata (every
+// capture, every golden frame, the ICRC vectors, PAUSE, PFC and CNP
+// frames) at every byte offset, with the cut's capacity equal to its
+// length, and runs every decoder over each cut: roce.Frame.Decode,
+// roce.VerifyFrame, gopacket.NewPacket, the roce.Layers parser,
+// ib.Packet.Decode (on the cut transport packet), pfc.MACControl, cnp
+// (IsCNP, Decode, Reply) and ecn (FrameECN, MarkCE). Nothing may panic;
+// errors must wrap the documented sentinels; a cut either fails or
+// decodes to a shorter valid result: a RoCE frame cut before the end of
+// its ICRC fails with ErrTruncated, and cut after it (in its Ethernet
+// padding) decodes as the whole frame does.
+func TestTruncationSweepAll(t *testing.T) {
+	frames := fzEthernet(t)
+	var ls roce.Layers
+	parser := ls.Parser()
+	var decoded []gopacket.LayerType
+	cuts := 0
+	for i, whole := range frames {
+		var full roce.Frame
+		fullErr := full.Decode(whole)
+		l, isRoCE := fzLayout(whole)
+		isMACC := len(whole) >= 14 && binary.BigEndian.Uint16(whole[12:]) == uint16(pfc.EthernetTypeMACControl)
+		var fullMACC pfc.MACControl
+		if isMACC {
+			if err := fullMACC.DecodeFromBytes(whole[14:], nil); err != nil {
+				t.Fatalf("frame %d: MAC Control: %v", i, err)
+			}
+		}
+		for n := 0; n < len(whole); n++ {
+			cuts++
+			b := whole[:n:n]
+
+			// roce.Frame and VerifyFrame.
+			var f roce.Frame
+			err := f.Decode(b)
+			fzCheckErr(t, "Frame.Decode", err, fzFrameErrs...)
+			verr := roce.VerifyFrame(b)
+			fzCheckErr(t, "VerifyFrame", verr, append(fzFrameErrs, ib.ErrBadICRC)...)
+			if isRoCE && fullErr == nil {
+				switch {
+				case n < l.End && !errors.Is(err, ib.ErrTruncated):
+					t.Fatalf("frame %d cut at %d of %d (ICRC ends at %d): %v, want ErrTruncated", i, n, len(whole), l.End, err)
+				case n >= l.End && err != nil:
+					t.Fatalf("frame %d cut at %d after its ICRC (%d): %v", i, n, l.End, err)
+				case n >= l.End && fzDiff(f, full) != "":
+					t.Fatalf("frame %d cut at %d decodes otherwise: %s", i, n, fzDiff(f, full))
+				case (verr == nil) != (n >= l.End && full.VerifyICRC() == nil):
+					t.Fatalf("frame %d cut at %d: VerifyFrame %v", i, n, verr)
+				}
+			}
+
+			// gopacket.NewPacket and the Layers parser.
+			pk := gopacket.NewPacket(b, layers.LayerTypeEthernet, fzDecodeOptions)
+			fzNoPanic(t, "NewPacket", pk)
+			fzLayersWithin(t, b, "NewPacket", pk.Layers()...)
+			if el := pk.ErrorLayer(); el != nil {
+				fzIBErrOK(t, "NewPacket", el.Error())
+			}
+			perr := parser.DecodeLayers(b, &decoded)
+			fzIBErrOK(t, "parser", perr)
+			for _, lt := range decoded {
+				if ly := fzParserLayer(&ls, lt); ly != nil {
+					fzLayersWithin(t, b, "parser", ly)
+				}
+			}
+			if isRoCE && fullErr == nil && n >= l.End {
+				if bth, ok := pk.Layer(ib.LayerTypeBTH).(*ib.BTH); !ok {
+					t.Fatalf("frame %d cut at %d: NewPacket lost the BTH", i, n)
+				} else {
+					fzSameBTH(t, "NewPacket", &full.Packet.BTH, bth)
+				}
+				fzSameBTH(t, "parser", &full.Packet.BTH, &ls.IB.BTH)
+			}
+
+			// ib.Packet over the cut transport packet.
+			if isRoCE && n > l.BTH {
+				tp := b[l.BTH:min(n, l.End)]
+				var p ib.Packet
+				if perr := p.Decode(tp); perr != nil {
+					fzCheckErr(t, "Packet.Decode", perr, fzPacketErrs...)
+				} else {
+					fzWithin(t, tp, p.Payload, "Packet.Payload")
+					fzWithin(t, tp, p.BTH.Pad, "Packet.BTH.Pad")
+					if ib.BTHLen+p.Headers().Size()+len(p.Payload)+len(p.BTH.Pad)+ib.ICRCLen != len(tp) {
+						t.Fatalf("frame %d cut at %d: Packet does not account for its %d bytes", i, n, len(tp))
+					}
+				}
+			}
+
+			// pfc.
+			if isMACC && n >= 14 {
+				var m pfc.MACControl
+				merr := m.DecodeFromBytes(b[14:], gopacket.NilDecodeFeedback)
+				fzCheckErr(t, "MACControl", merr, ib.ErrTruncated)
+				if merr == nil {
+					fzWithin(t, b, m.Contents, "MACControl.Contents")
+					fzWithin(t, b, m.Pad, "MACControl.Pad")
+					fzWithin(t, b, m.Body, "MACControl.Body")
+					if m.Opcode != fullMACC.Opcode || m.PauseTime != fullMACC.PauseTime || m.Time != fullMACC.Time ||
+						m.PriorityEnableVector != fullMACC.PriorityEnableVector || m.Len() != n-14 {
+						t.Fatalf("frame %d cut at %d: MAC Control %+v, whole %+v", i, n, m, fullMACC)
+					}
+				} else if len(fullMACC.Contents) <= n-14 {
+					t.Fatalf("frame %d cut at %d after the MAC Control fields: %v", i, n, merr)
+				}
+			}
+
+			// cnp.
+			is := cnp.IsCNP(b)
+			if is && (!isRoCE || n < l.End) {
+				t.Fatalf("frame %d cut at %d: IsCNP", i, n)
+			}
+			var c roce.Frame
+			cerr := cnp.Decode(&c, b)
+			fzCheckErr(t, "cnp.Decode", cerr, fzCNPErrs...)
+			if cerr == nil && !is {
+				t.Fatalf("frame %d cut at %d: cnp.Decode without IsCNP", i, n)
+			}
+			o := cnp.DefaultOptions()
+			o.AnyECN = true
+			if _, rerr := cnp.Reply(nil, b, 1, &o); rerr != nil {
+				fzCheckErr(t, "cnp.Reply", rerr, fzCNPErrs...)
+			} else if !isRoCE || n < l.End {
+				t.Fatalf("frame %d cut at %d: Reply answered a cut frame", i, n)
+			}
+
+			// ecn, on a copy: MarkCE writes in place.
+			_, eerr := ecn.FrameECN(b)
+			fzCheckErr(t, "FrameECN", eerr, ecn.ErrNotIP, ib.ErrTruncated, ib.ErrBadVersion, ib.ErrBadLength)
+			mc := bytes.Clone(b)
+			mc = mc[:n:n]
+			if _, merr := ecn.MarkCE(mc); merr != nil {
+				fzCheckErr(t, "MarkCE", merr, ecn.ErrNotIP, ib.ErrTruncated, ib.ErrBadVersion, ib.ErrBadLength)
+				if !bytes.Equal(mc, b) {
+					t.Fatalf("frame %d cut at %d: refused MarkCE changed the frame", i, n)
+				}
+			} else {
+				mw := bytes.Clone(whole)
+				if _, err := ecn.MarkCE(mw); err != nil || !bytes.Equal(mw[:n], mc) {
+					t.Fatalf("frame %d cut at %d: MarkCE of the cut differs from MarkCE of the whole (%v)", i, n, err)
+				}
+			}
+		}
+	}
+	t.Logf("%d frames, %d cuts, 11 decoders each", len(frames), cuts)
+}
