@@ -39,7 +39,12 @@ func FuzzGenerate(f *testing.F) {
 		if err != nil {
 			return // a syntax error, an unknown key, no phase
 		}
-		// Keep a run short: at most 4096 frames are read anyway.
+		// Keep a run short (a slow input near the end of -fuzztime makes
+		// the fuzzer fail with "context deadline exceeded"): few phases,
+		// at most 512 frames read.
+		if len(phases) > 8 {
+			return
+		}
 		for i := range phases {
 			if phases[i].Messages > 64 || phases[i].QPs > 64 || phases[i].Size > 1<<20 {
 				return
@@ -57,7 +62,7 @@ func FuzzGenerate(f *testing.F) {
 			var prev int64
 			n := 0
 			var fr roce.Frame
-			for ; n < 4096 && g.Next(); n++ {
+			for ; n < 512 && g.Next(); n++ {
 				b := g.Frame()
 				h.Write(b)
 				ts := g.Time().UnixNano()
@@ -87,7 +92,7 @@ func FuzzGenerate(f *testing.F) {
 			if err := g.Err(); err != nil {
 				t.Fatal(err)
 			}
-			if n < 4096 && g.Stats().Frames != n {
+			if n < 512 && g.Stats().Frames != n {
 				t.Fatalf("Stats.Frames %d, read %d", g.Stats().Frames, n)
 			}
 			return h.Sum64(), n
