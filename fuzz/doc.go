@@ -116,5 +116,7 @@
 //
 // A failing input is written to fuzz/testdata/fuzz/FuzzBTH/; rerun it with
 // go test ./fuzz -run 'FuzzBTH/<name>'. CI (.ci/run) fuzzes every target
-// for a fixed time after the tests.
+// for a fixed number of executions after the tests (a count rather than a
+// duration: go1.26's fuzz coordinator can report a spurious "context
+// deadline exceeded" when a duration runs out, golang/go#75804).
 package fuzz
