@@ -40,7 +40,6 @@ import (
 	"fmt"
 	"net/netip"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/roce-go/roce"
@@ -49,20 +48,7 @@ import (
 )
 
 // tsharkArgs are the options TestTshark runs tshark with.
-var tsharkArgs = []string{
-	"-o", "infiniband.rroce.port:4791",
-	"-o", "ip.check_checksum:TRUE",
-	"-o", "udp.check_checksum:TRUE",
-	"--disable-heuristic", "rpcrdma_infiniband",
-	"--disable-heuristic", "mellanox_eoib",
-	"--disable-heuristic", "iser_infiniband",
-	"--disable-heuristic", "nvme_rdma",
-	"--disable-heuristic", "smb_direct_infiniband",
-	"--disable-heuristic", "smcr_infiniband",
-	"--disable-heuristic", "lnet_ib",
-	"--disable-heuristic", "sdp_infiniband",
-	"--disable-heuristic", "fc_infiniband",
-}
+var tsharkArgs = oracle.TsharkRoCEArgs
 
 // The counts TestTshark measured with tshark 4.0.17; fewer means a field
 // or a frame silently dropped out of the comparison.
@@ -153,7 +139,7 @@ func TestTshark(t *testing.T) {
 		switch class {
 		case tsRD:
 			bth := len(f.Raw) - f.Packet.Len()
-			if want := tsharkHex(f.Raw[bth : bth+20]); !tsharkEqual(tsField{want: []string{want}}, tf["infiniband.bth"]) {
+			if want := oracle.Hex(f.Raw[bth : bth+20]); !tsharkEqual(tsField{want: []string{want}}, tf["infiniband.bth"]) {
 				t.Errorf("%s: tshark's RD BTH is %q, expected the 20 bytes %s", names[i], tf["infiniband.bth"], want)
 			}
 		case tsOpaque:
@@ -176,36 +162,7 @@ func TestTshark(t *testing.T) {
 }
 
 // tsharkEqual compares tshark's values of one field with ours.
-func tsharkEqual(w tsField, have []string) bool {
-	if len(have) != len(w.want) {
-		return false
-	}
-	for i, h := range have {
-		if !w.num {
-			if h != w.want[i] {
-				return false
-			}
-			continue
-		}
-		a, err1 := strconv.ParseUint(h, 0, 64)
-		b, err2 := strconv.ParseUint(w.want[i], 0, 64)
-		if err1 != nil || err2 != nil || a != b {
-			return false
-		}
-	}
-	return true
-}
-
-func tsharkHex(b []byte) string {
-	var s strings.Builder
-	for i, x := range b {
-		if i > 0 {
-			s.WriteByte(':')
-		}
-		fmt.Fprintf(&s, "%02x", x)
-	}
-	return s.String()
-}
+func tsharkEqual(w tsField, have []string) bool { return oracle.SameValues(have, w.want, w.num) }
 
 func tsharkBit(b bool) uint64 {
 	if b {
@@ -227,8 +184,8 @@ func tsharkFields(f *roce.Frame, class tsharkClass) []tsField {
 	str := func(name string, v ...string) { fs = append(fs, tsField{name: name, want: v}) }
 	absent := func(name string) { fs = append(fs, tsField{name: name}) }
 
-	str("eth.dst", tsharkHex(f.Dst[:]))
-	str("eth.src", tsharkHex(f.Src[:]))
+	str("eth.dst", oracle.Hex(f.Dst[:]))
+	str("eth.src", oracle.Hex(f.Src[:]))
 	netType := map[ib.Encapsulation]uint64{ib.RoCEv1: 0x8915, ib.RoCEv2IPv4: 0x0800, ib.RoCEv2IPv6: 0x86dd}[f.Encap]
 	if f.NumVLANs > 0 {
 		v := f.VLANs[0]
@@ -321,19 +278,19 @@ func tsharkFields(f *roce.Frame, class tsharkClass) []tsField {
 		return fs
 	case tsOpaque:
 		str("infiniband.reserved", byte4)
-		str("infiniband.bth", tsharkHex(f.Raw[bthOff:bthOff+ib.BTHLen]))
+		str("infiniband.bth", oracle.Hex(f.Raw[bthOff:bthOff+ib.BTHLen]))
 		// tshark shows the first four bytes, then all of them.
-		str("infiniband.vendor", tsharkHex(afterBTH[:4]), tsharkHex(afterBTH))
+		str("infiniband.vendor", oracle.Hex(afterBTH[:4]), oracle.Hex(afterBTH))
 		return fs
 	}
 
-	str("infiniband.bth", tsharkHex(f.Raw[bthOff:bthOff+ib.BTHLen]))
+	str("infiniband.bth", oracle.Hex(f.Raw[bthOff:bthOff+ib.BTHLen]))
 	reserved := []string{byte4}
 	off := 0
 	hs := p.Headers()
 	for i := 0; i < hs.Len(); i++ {
 		h := hs.At(i)
-		raw := tsharkHex(afterBTH[off : off+h.Len()])
+		raw := oracle.Hex(afterBTH[off : off+h.Len()])
 		off += h.Len()
 		switch h {
 		case ib.HeaderDETH:
@@ -368,11 +325,11 @@ func tsharkFields(f *roce.Frame, class tsharkClass) []tsField {
 		case ib.HeaderImmDt:
 			var d [4]byte
 			binary.BigEndian.PutUint32(d[:], p.ImmDt.Data)
-			str("infiniband.immdt", tsharkHex(d[:]), tsharkHex(d[:]))
+			str("infiniband.immdt", oracle.Hex(d[:]), oracle.Hex(d[:]))
 		case ib.HeaderIETH:
 			var d [4]byte
 			binary.BigEndian.PutUint32(d[:], p.IETH.RKey)
-			str("infiniband.ieth", tsharkHex(d[:]), tsharkHex(d[:]))
+			str("infiniband.ieth", oracle.Hex(d[:]), oracle.Hex(d[:]))
 		default: // RDETH, XRCETH, FETH: only on opcodes tshark does not dissect
 			panic("unexpected header " + h.String())
 		}
@@ -381,7 +338,7 @@ func tsharkFields(f *roce.Frame, class tsharkClass) []tsField {
 	num("infiniband.invariant.crc", uint64(binary.BigEndian.Uint32(b.ICRC[:])))
 	if n := len(p.Payload) + len(b.Pad); n > 0 {
 		num("data.len", uint64(n))
-		str("data.data", tsharkHex(append(append([]byte(nil), p.Payload...), b.Pad...)))
+		str("data.data", oracle.Hex(append(append([]byte(nil), p.Payload...), b.Pad...)))
 	} else {
 		absent("data.len")
 	}

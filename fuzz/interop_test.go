@@ -20,20 +20,7 @@ import (
 // fzTsharkArgs turn off tshark's payload heuristics, which misread the
 // golden frames' random payloads (see tshark_test.go in the module root),
 // and turn on its IPv4 and UDP checksum checks.
-var fzTsharkArgs = []string{
-	"-o", "infiniband.rroce.port:4791",
-	"-o", "ip.check_checksum:TRUE",
-	"-o", "udp.check_checksum:TRUE",
-	"--disable-heuristic", "rpcrdma_infiniband",
-	"--disable-heuristic", "mellanox_eoib",
-	"--disable-heuristic", "iser_infiniband",
-	"--disable-heuristic", "nvme_rdma",
-	"--disable-heuristic", "smb_direct_infiniband",
-	"--disable-heuristic", "smcr_infiniband",
-	"--disable-heuristic", "lnet_ib",
-	"--disable-heuristic", "sdp_infiniband",
-	"--disable-heuristic", "fc_infiniband",
-}
+var fzTsharkArgs = oracle.TsharkRoCEArgs
 
 // fzWant is one field as tshark must show it: num compares as unsigned
 // integers (tshark prints some in hex), otherwise as text.
@@ -169,18 +156,7 @@ func fzTsharkMisreadsRD(b []byte) bool {
 }
 
 // fzSameField compares tshark's text with ours.
-func fzSameField(w fzWant, have string) bool {
-	if !w.num {
-		return have == w.value
-	}
-	a, err1 := strconv.ParseUint(have, 0, 64)
-	b, err2 := strconv.ParseUint(w.value, 0, 64)
-	return err1 == nil && err2 == nil && a == b
-}
-
-func fzMAC(b []byte) string {
-	return fmt.Sprintf("%02x:%02x:%02x:%02x:%02x:%02x", b[0], b[1], b[2], b[3], b[4], b[5])
-}
+func fzSameField(w fzWant, have string) bool { return oracle.SameValue(have, w.value, w.num) }
 
 func fzNum(name string, v uint64) fzWant { return fzWant{name, strconv.FormatUint(v, 10), true} }
 
@@ -197,7 +173,7 @@ func fzMACCFields(t *testing.T, b []byte) []fzWant {
 	if err := m.DecodeFromBytes(b[14:], nil); err != nil {
 		t.Fatal(err)
 	}
-	w := []fzWant{{"eth.dst", fzMAC(b), false}, {"eth.src", fzMAC(b[6:]), false},
+	w := []fzWant{{"eth.dst", oracle.Hex(b[:6]), false}, {"eth.src", oracle.Hex(b[6:12]), false},
 		fzNum("eth.type", uint64(pfc.EthernetTypeMACControl)), fzNum("macc.opcode", uint64(m.Opcode))}
 	if m.Opcode == pfc.OpcodePause {
 		return append(w, fzNum("macc.pause_time", uint64(m.PauseTime)))
@@ -220,7 +196,7 @@ func fzRoCEFields(t *testing.T, b []byte) []fzWant {
 	if err := f.Decode(b); err != nil {
 		t.Fatal(err)
 	}
-	w := []fzWant{{"eth.dst", fzMAC(b), false}, {"eth.src", fzMAC(b[6:]), false},
+	w := []fzWant{{"eth.dst", oracle.Hex(b[:6]), false}, {"eth.src", oracle.Hex(b[6:12]), false},
 		fzNum("eth.type", uint64(binary.BigEndian.Uint16(b[12:])))}
 	if f.NumVLANs == 1 {
 		v := f.VLANs[0]

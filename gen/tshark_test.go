@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"net/netip"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/google/gopacket"
@@ -29,20 +28,7 @@ import (
 	"github.com/roce-go/roce/pfc"
 )
 
-var tsharkArgs = []string{
-	"-o", "infiniband.rroce.port:4791",
-	"-o", "ip.check_checksum:TRUE",
-	"-o", "udp.check_checksum:TRUE",
-	"--disable-heuristic", "rpcrdma_infiniband",
-	"--disable-heuristic", "mellanox_eoib",
-	"--disable-heuristic", "iser_infiniband",
-	"--disable-heuristic", "nvme_rdma",
-	"--disable-heuristic", "smb_direct_infiniband",
-	"--disable-heuristic", "smcr_infiniband",
-	"--disable-heuristic", "lnet_ib",
-	"--disable-heuristic", "sdp_infiniband",
-	"--disable-heuristic", "fc_infiniband",
-}
+var tsharkArgs = oracle.TsharkRoCEArgs
 
 // What TestTshark measured with tshark 4.0.17; fewer means frames or
 // fields silently dropped out of the comparison.
@@ -163,36 +149,7 @@ type tsField struct {
 	num  bool
 }
 
-func tsEqual(w tsField, have []string) bool {
-	if len(have) != len(w.want) {
-		return false
-	}
-	for i, h := range have {
-		if !w.num {
-			if h != w.want[i] {
-				return false
-			}
-			continue
-		}
-		a, err1 := strconv.ParseUint(h, 0, 64)
-		b, err2 := strconv.ParseUint(w.want[i], 0, 64)
-		if err1 != nil || err2 != nil || a != b {
-			return false
-		}
-	}
-	return true
-}
-
-func tsHex(b []byte) string {
-	var s strings.Builder
-	for i, x := range b {
-		if i > 0 {
-			s.WriteByte(':')
-		}
-		fmt.Fprintf(&s, "%02x", x)
-	}
-	return s.String()
-}
+func tsEqual(w tsField, have []string) bool { return oracle.SameValues(have, w.want, w.num) }
 
 func tsBit(b bool) uint64 {
 	if b {
@@ -212,8 +169,8 @@ func tsharkWant(b []byte) (fs []tsField, full bool, err error) {
 		fs = append(fs, tsField{name: name, want: w, num: true})
 	}
 	str := func(name string, v ...string) { fs = append(fs, tsField{name: name, want: v}) }
-	str("eth.dst", tsHex(b[:6]))
-	str("eth.src", tsHex(b[6:12]))
+	str("eth.dst", oracle.Hex(b[:6]))
+	str("eth.src", oracle.Hex(b[6:12]))
 
 	if binary.BigEndian.Uint16(b[12:]) == uint16(pfc.EthernetTypeMACControl) {
 		var m pfc.MACControl
@@ -294,17 +251,17 @@ func tsharkWant(b []byte) (fs []tsField, full bool, err error) {
 	num("infiniband.bth.a", tsBit(bth.AckReq))
 	num("infiniband.bth.psn", uint64(bth.PSN))
 	bthOff := len(f.Raw) - p.Len()
-	str("infiniband.bth", tsHex(f.Raw[bthOff:bthOff+ib.BTHLen]))
+	str("infiniband.bth", oracle.Hex(f.Raw[bthOff:bthOff+ib.BTHLen]))
 	after := f.Raw[bthOff+ib.BTHLen:]
 	if tsOpaque(bth.OpCode) {
-		str("infiniband.vendor", tsHex(after[:4]), tsHex(after))
+		str("infiniband.vendor", oracle.Hex(after[:4]), oracle.Hex(after))
 		return fs, false, nil
 	}
 	off := 0
 	hs := p.Headers()
 	for i := 0; i < hs.Len(); i++ {
 		h := hs.At(i)
-		raw := tsHex(after[off : off+h.Len()])
+		raw := oracle.Hex(after[off : off+h.Len()])
 		off += h.Len()
 		switch h {
 		case ib.HeaderDETH:
@@ -341,7 +298,7 @@ func tsharkWant(b []byte) (fs []tsField, full bool, err error) {
 	num("infiniband.invariant.crc", uint64(binary.BigEndian.Uint32(bth.ICRC[:])))
 	if n := len(p.Payload) + len(bth.Pad); n > 0 {
 		num("data.len", uint64(n))
-		str("data.data", tsHex(append(append([]byte(nil), p.Payload...), bth.Pad...)))
+		str("data.data", oracle.Hex(append(append([]byte(nil), p.Payload...), bth.Pad...)))
 	} else {
 		fs = append(fs, tsField{name: "data.len"}) // absent
 	}
