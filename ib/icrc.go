@@ -1,7 +1,5 @@
 package ib
 
-//go:generate go run ./internal/crctab crc32tab.go
-
 import (
 	"encoding/binary"
 	"hash/crc32"
@@ -23,33 +21,42 @@ var encNames = [4]string{"?", "RoCEv1", "RoCEv2/IPv4", "RoCEv2/IPv6"}
 // String returns "RoCEv1", "RoCEv2/IPv4" or "RoCEv2/IPv6".
 func (e Encapsulation) String() string { return encNames[e&3] }
 
-// icrcMask says which bits of the leading n bytes (the network header, the
-// UDP header for RoCEv2 and the BTH) the ICRC replaces by ones, as
-// little-endian 64-bit words to OR into the data.
-type icrcMask struct {
-	n int
-	w [8]uint64
+// variantByte is a byte of the covered headers that holds variant bits:
+// the ICRC is computed as if the bits of mask were ones.
+type variantByte struct {
+	off  int
+	mask byte
+}
+
+// variantFields describes the headers an encapsulation puts in front of
+// the transport headers' ICRC coverage.
+type variantFields struct {
+	n     int           // covered header bytes: network header, UDP header, BTH
+	bytes []variantByte // the bytes with variant bits, at most 8
 }
 
 // The variant fields (IBTA Annex A16.7 and A17.4.2): for IPv4 the TOS,
 // TTL and header checksum; for IPv6 and the GRH the traffic class, flow
 // label and hop limit; the UDP checksum; the BTH's byte 4 (FECN, BECN,
-// Resv6a).
-var icrcMasks = [4]icrcMask{
-	RoCEv1: {n: GRHLen + BTHLen, w: [8]uint64{
-		0: 0xff<<56 | 0xffffff<<8 | 0x0f, // TClass, FlowLabel; HopLmt
-		5: 0xff << 32,                    // BTH byte 4
+// Resv6a). Offsets count from the first byte of the GRH or IP header.
+var variants = [4]variantFields{
+	RoCEv1: {n: GRHLen + BTHLen, bytes: []variantByte{
+		{0, 0x0f}, {1, 0xff}, {2, 0xff}, {3, 0xff}, // TClass, FlowLabel
+		{7, 0xff},          // HopLmt
+		{GRHLen + 4, 0xff}, // BTH byte 4
 	}},
-	RoCEv2IPv4: {n: 20 + 8 + BTHLen, w: [8]uint64{
-		0: 0xff << 8,         // TOS
-		1: 0xffff<<16 | 0xff, // TTL, header checksum
-		3: 0xffff << 16,      // UDP checksum
-		4: 0xff,              // BTH byte 4
+	RoCEv2IPv4: {n: 20 + 8 + BTHLen, bytes: []variantByte{
+		{1, 0xff},              // TOS
+		{8, 0xff},              // TTL
+		{10, 0xff}, {11, 0xff}, // header checksum
+		{26, 0xff}, {27, 0xff}, // UDP checksum
+		{28 + 4, 0xff}, // BTH byte 4
 	}},
-	RoCEv2IPv6: {n: 40 + 8 + BTHLen, w: [8]uint64{
-		0: 0xff<<56 | 0xffffff<<8 | 0x0f, // Traffic Class, Flow Label; Hop Limit
-		5: 0xffff << 48,                  // UDP checksum
-		6: 0xff << 32,                    // BTH byte 4
+	RoCEv2IPv6: {n: 40 + 8 + BTHLen, bytes: []variantByte{
+		{0, 0x0f}, {1, 0xff}, {2, 0xff}, {3, 0xff}, // Traffic Class, Flow Label
+		{7, 0xff},              // Hop Limit
+		{46, 0xff}, {47, 0xff}, // UDP checksum
+		{48 + 4, 0xff}, // BTH byte 4
 	}},
 }
 
@@ -57,17 +64,61 @@ var icrcMasks = [4]icrcMask{
 // stand-in for the LRH that RoCE frames do not carry.
 const lrhSeed = 0xdebb20e3
 
+// How the masking costs almost nothing. The CRC register is linear in its
+// start value and the data taken together, so masking a byte at offset k
+// (flipping its bits that are zero under the mask) changes the final
+// register exactly as some change of the start value would: the one that
+// k+1 zero bytes carry to the flipped bits' own contribution.
+// seeds[enc][i][b] is that change for variants[enc].bytes[i] holding b.
+// The engine XORs one entry per variant byte into the start value and
+// hands the packet, unmasked and uncopied, to crc32.Update, whose
+// carry-less-multiply kernel then runs over every byte without waiting on
+// a masked header.
+var seeds [4][8][256]uint32
+
+func init() {
+	// back undoes one step of the register over a zero byte. The step is
+	// r' = T[r&0xff] ^ r>>8; the top bytes of the 256 entries of T are
+	// distinct, so the top byte of r' names r&0xff.
+	var top [256]byte
+	for i := range 256 {
+		top[crc32.IEEETable[i]>>24] = byte(i)
+	}
+	back := func(r uint32) uint32 {
+		i := top[r>>24]
+		return (r^crc32.IEEETable[i])<<8 | uint32(i)
+	}
+	for enc := range variants {
+		for i, v := range variants[enc].bytes {
+			var lin [256]uint32 // the change for each set of flipped bits
+			for bit := 1; bit < 256; bit <<= 1 {
+				r := crc32.IEEETable[bit]
+				for range v.off + 1 {
+					r = back(r)
+				}
+				lin[bit] = r
+			}
+			for d := 3; d < 256; d++ {
+				lin[d] = lin[d&(d-1)] ^ lin[d&-d]
+			}
+			for b := range 256 {
+				seeds[enc][i][b] = lin[^byte(b)&v.mask]
+			}
+		}
+	}
+}
+
 // ComputeICRC returns the ICRC of pkt, which runs from the first byte of
 // the GRH (RoCEv1) or IP header (RoCEv2) to the last byte of the ICRC; the
 // last four bytes themselves are not covered. It allocates nothing and
-// does not copy the packet: the variant fields are masked in registers.
+// neither copies nor changes the packet.
 func ComputeICRC(enc Encapsulation, pkt []byte) (uint32, error) {
 	if enc < RoCEv1 || enc > RoCEv2IPv6 {
 		return 0, &Error{Layer: "ICRC", Err: ErrUnsupported}
 	}
-	m := &icrcMasks[enc]
-	if len(pkt) < m.n+ICRCLen {
-		return 0, truncated("ICRC", 0, m.n+ICRCLen, len(pkt))
+	v := &variants[enc]
+	if len(pkt) < v.n+ICRCLen {
+		return 0, truncated("ICRC", 0, v.n+ICRCLen, len(pkt))
 	}
 	if enc == RoCEv2IPv4 && pkt[0] != 0x45 {
 		if pkt[0]>>4 != 4 {
@@ -75,66 +126,23 @@ func ComputeICRC(enc Encapsulation, pkt []byte) (uint32, error) {
 		}
 		return 0, &Error{Layer: "ICRC", Err: ErrUnsupported} // IPv4 options
 	}
-	body := pkt[:len(pkt)-ICRCLen]
-	// Take the masked header and then as many bytes as leave a multiple of
-	// 16 for crc32.Update: it runs a carry-less-multiply kernel over
-	// 16-byte blocks and finishes a shorter tail a byte at a time.
-	n := m.n + (len(body)-m.n)&15
-	crc := uint32(lrhSeed)
-	i := 0
-	for ; i+16 <= n; i += 16 {
-		crc = update16(crc, le64(body[i:])|m.w[i>>3], le64(body[i+8:])|m.word(i+8))
+	t := &seeds[enc]
+	var s uint32
+	switch enc { // variants[enc].bytes, unrolled
+	case RoCEv2IPv4:
+		_ = pkt[32]
+		s = t[0][pkt[1]] ^ t[1][pkt[8]] ^ t[2][pkt[10]] ^ t[3][pkt[11]] ^
+			t[4][pkt[26]] ^ t[5][pkt[27]] ^ t[6][pkt[32]]
+	case RoCEv2IPv6:
+		_ = pkt[52]
+		s = t[0][pkt[0]] ^ t[1][pkt[1]] ^ t[2][pkt[2]] ^ t[3][pkt[3]] ^ t[4][pkt[7]] ^
+			t[5][pkt[46]] ^ t[6][pkt[47]] ^ t[7][pkt[52]]
+	default:
+		_ = pkt[44]
+		s = t[0][pkt[0]] ^ t[1][pkt[1]] ^ t[2][pkt[2]] ^ t[3][pkt[3]] ^ t[4][pkt[7]] ^
+			t[5][pkt[44]]
 	}
-	if i+8 <= n {
-		crc = update8(crc, le64(body[i:])|m.word(i))
-		i += 8
-	}
-	if i+4 <= n {
-		crc = update4(crc, binary.LittleEndian.Uint32(body[i:])|uint32(m.word(i)))
-		i += 4
-	}
-	for ; i < n; i++ {
-		crc = slicing16[0][byte(crc)^body[i]] ^ crc>>8 // past the header: no mask
-	}
-	return crc32.Update(^crc, crc32.IEEETable, body[n:]), nil
-}
-
-// word returns the mask of the 8 bytes at offset i, zero past the header.
-func (m *icrcMask) word(i int) uint64 {
-	if i>>3 < len(m.w) {
-		return m.w[i>>3]
-	}
-	return 0
-}
-
-func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
-
-// update16 feeds sixteen bytes (little-endian in lo, hi) to the raw CRC
-// register: one step of slicing-by-16.
-func update16(crc uint32, lo, hi uint64) uint32 {
-	t := &slicing16
-	crc ^= uint32(lo)
-	a, b, c := uint32(lo>>32), uint32(hi), uint32(hi>>32)
-	return t[15][crc&0xff] ^ t[14][crc>>8&0xff] ^ t[13][crc>>16&0xff] ^ t[12][crc>>24] ^
-		t[11][a&0xff] ^ t[10][a>>8&0xff] ^ t[9][a>>16&0xff] ^ t[8][a>>24] ^
-		t[7][b&0xff] ^ t[6][b>>8&0xff] ^ t[5][b>>16&0xff] ^ t[4][b>>24] ^
-		t[3][c&0xff] ^ t[2][c>>8&0xff] ^ t[1][c>>16&0xff] ^ t[0][c>>24]
-}
-
-// update8 feeds eight bytes (little-endian in w) to the raw CRC register.
-func update8(crc uint32, w uint64) uint32 {
-	t := &slicing16
-	crc ^= uint32(w)
-	hi := uint32(w >> 32)
-	return t[0][hi>>24] ^ t[1][hi>>16&0xff] ^ t[2][hi>>8&0xff] ^ t[3][hi&0xff] ^
-		t[4][crc>>24] ^ t[5][crc>>16&0xff] ^ t[6][crc>>8&0xff] ^ t[7][crc&0xff]
-}
-
-// update4 feeds four bytes (little-endian in w) to the raw CRC register.
-func update4(crc uint32, w uint32) uint32 {
-	t := &slicing16
-	crc ^= w
-	return t[0][crc>>24] ^ t[1][crc>>16&0xff] ^ t[2][crc>>8&0xff] ^ t[3][crc&0xff]
+	return crc32.Update(^(lrhSeed ^ s), crc32.IEEETable, pkt[:len(pkt)-ICRCLen]), nil
 }
 
 // ReceivedICRC returns the ICRC a packet carries in its last four bytes

@@ -3,6 +3,7 @@ package ib
 import (
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"math/rand"
 	"testing"
@@ -142,7 +143,7 @@ func variantBits(enc Encapsulation, n int) []byte {
 func TestICRCMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	for _, enc := range []Encapsulation{RoCEv1, RoCEv2IPv4, RoCEv2IPv6} {
-		min := icrcMasks[enc].n + ICRCLen
+		min := variants[enc].n + ICRCLen
 		for n := min; n < min+300; n++ {
 			pkt := make([]byte, n)
 			r.Read(pkt)
@@ -155,6 +156,50 @@ func TestICRCMatchesReference(t *testing.T) {
 			}
 			if want := referenceICRC(enc, pkt); got != want {
 				t.Fatalf("%v len %d: got %#08x want %#08x", enc, n, got, want)
+			}
+		}
+	}
+}
+
+// TestICRCLongMatchesReference covers lengths where crc32.Update changes
+// method (16-byte blocks from 64 bytes, wider ones from 1 KiB), around the
+// 4 KiB MTU, and random lengths up to the largest a UDP length allows.
+func TestICRCLongMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	var lengths []int
+	for n := 300; n < 1024+300; n++ {
+		lengths = append(lengths, n)
+	}
+	for n := 4096 - 64; n < 4096+128; n++ {
+		lengths = append(lengths, n)
+	}
+	for range 300 {
+		lengths = append(lengths, 600+r.Intn(65535-600))
+	}
+	lengths = append(lengths, 65535+20, 1<<20)
+	for _, enc := range []Encapsulation{RoCEv1, RoCEv2IPv4, RoCEv2IPv6} {
+		for _, n := range lengths {
+			pkt := make([]byte, n)
+			r.Read(pkt)
+			if enc == RoCEv2IPv4 {
+				pkt[0] = 0x45
+			}
+			for _, fill := range []byte{0x00, 0xff} { // all masked bits set, then none
+				if n%7 == 0 {
+					for i := range min(64, n) {
+						pkt[i] = fill
+					}
+					if enc == RoCEv2IPv4 {
+						pkt[0] = 0x45
+					}
+				}
+				got, err := ComputeICRC(enc, pkt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := referenceICRC(enc, pkt); got != want {
+					t.Fatalf("%v len %d: got %#08x want %#08x", enc, n, got, want)
+				}
 			}
 		}
 	}
@@ -174,16 +219,63 @@ func TestICRCErrors(t *testing.T) {
 	}
 }
 
-func TestSlicingTable(t *testing.T) {
-	for i := 0; i < 256; i++ {
-		if slicing16[0][i] != crc32.IEEETable[i] {
-			t.Fatalf("slicing16[0][%d] differs from crc32.IEEETable", i)
+// TestICRCEveryVariantValue sets each variant byte to each of its 256
+// values in turn: every entry of every seed table is used once.
+func TestICRCEveryVariantValue(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for _, enc := range []Encapsulation{RoCEv1, RoCEv2IPv4, RoCEv2IPv6} {
+		pkt := make([]byte, variants[enc].n+100)
+		r.Read(pkt)
+		pkt[0] = 0x45
+		if enc != RoCEv2IPv4 {
+			pkt[0] = 0x60
 		}
-		for k := 1; k < 16; k++ {
-			v := slicing16[k-1][i]
-			if slicing16[k][i] != slicing16[0][v&0xff]^v>>8 {
-				t.Fatalf("slicing16[%d][%d] wrong", k, i)
+		for _, v := range variants[enc].bytes {
+			for b := range 256 {
+				if v.off == 0 && byte(b)>>4 != pkt[0]>>4 {
+					continue // the version nibble is not variant
+				}
+				pkt[v.off] = byte(b)
+				got, err := ComputeICRC(enc, pkt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := referenceICRC(enc, pkt); got != want {
+					t.Fatalf("%v byte %d = %#02x: got %#08x want %#08x", enc, v.off, b, got, want)
+				}
 			}
 		}
+	}
+}
+
+// BenchmarkComputeICRC runs the engine over packets of several sizes; the
+// CRC32 sub-benchmarks run crc32.ChecksumIEEE over as many bytes as the
+// ICRC covers, for comparison in the same run.
+func BenchmarkComputeICRC(b *testing.B) {
+	for _, size := range []int{64, 256, 1024, 4096} {
+		for _, enc := range []Encapsulation{RoCEv1, RoCEv2IPv4, RoCEv2IPv6} {
+			pkt := make([]byte, variants[enc].n+size+ICRCLen)
+			for i := range pkt {
+				pkt[i] = byte(i)
+			}
+			pkt[0] = 0x45
+			b.Run(fmt.Sprintf("%v/%d", enc, size), func(b *testing.B) {
+				b.SetBytes(int64(len(pkt) - ICRCLen + 8))
+				for b.Loop() {
+					if _, err := ComputeICRC(enc, pkt); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		data := make([]byte, variants[RoCEv2IPv4].n+size+8)
+		b.Run(fmt.Sprintf("CRC32/%d", size), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			var sink uint32
+			for b.Loop() {
+				sink += crc32.ChecksumIEEE(data)
+			}
+			_ = sink
+		})
 	}
 }
