@@ -56,6 +56,51 @@ type Frame struct {
 // and errors wrapping the other ib sentinels for malformed ones. It does
 // not check the ICRC: see VerifyICRC.
 func (f *Frame) Decode(b []byte) error {
+	if end, ok := f.decodeUntaggedIPv4(b); ok {
+		return f.Packet.Decode(b[ipv4BTH:end])
+	}
+	return f.decode(b)
+}
+
+// ipv4BTH is where the BTH starts in an untagged RoCEv2/IPv4 frame.
+const ipv4BTH = wire.HeaderLen + rocev2.IPv4HeaderLen + rocev2.UDPHeaderLen
+
+// decodeUntaggedIPv4 is the fast path of Decode for the commonest frame:
+// no VLAN tag, IPv4 without options, UDP to port 4791. It decodes the
+// headers in front of the BTH and returns where the ICRC ends, or
+// reports false, having changed nothing, for any frame it does not take or
+// that is malformed; decode then handles it (and says what is wrong).
+func (f *Frame) decodeUntaggedIPv4(b []byte) (end int, ok bool) {
+	if len(b) < ipv4BTH {
+		return 0, false
+	}
+	h := b[:ipv4BTH]
+	ipLen := int(binary.BigEndian.Uint16(h[16:]))
+	udpLen := int(binary.BigEndian.Uint16(h[38:]))
+	if binary.BigEndian.Uint32(h[12:])>>8 != 0x080045 || h[23] != 17 ||
+		binary.BigEndian.Uint16(h[20:])&0x3fff != 0 || binary.BigEndian.Uint16(h[36:]) != wire.RoCEv2Port ||
+		wire.HeaderLen+ipLen > len(b) || udpLen < rocev2.UDPHeaderLen || udpLen > ipLen-rocev2.IPv4HeaderLen {
+		return 0, false
+	}
+	copy(f.Dst[:], h[0:6])
+	copy(f.Src[:], h[6:12])
+	f.NumVLANs = 0
+	f.Encap = ib.RoCEv2IPv4
+	rocev2.GRHFromIPv4Header(&f.GRH, h[wire.HeaderLen:])
+	f.GRH.PayLen = uint16(udpLen - rocev2.UDPHeaderLen)
+	f.IPv4ID = binary.BigEndian.Uint16(h[18:])
+	f.IPv4Flags = binary.BigEndian.Uint16(h[20:])
+	f.IPv4Checksum = binary.BigEndian.Uint16(h[24:])
+	f.SrcPort = binary.BigEndian.Uint16(h[34:])
+	f.DstPort = wire.RoCEv2Port
+	f.UDPChecksum = h[40]|h[41] != 0
+	end = wire.HeaderLen + rocev2.IPv4HeaderLen + udpLen
+	f.Raw = b[wire.HeaderLen:end]
+	return end, true
+}
+
+// decode is Decode for any frame.
+func (f *Frame) decode(b []byte) error {
 	var l wire.Layout
 	err := wire.Locate(b, &l)
 	if err != nil {

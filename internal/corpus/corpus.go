@@ -35,7 +35,13 @@ func Path(elem ...string) string {
 // Capture returns every frame of testdata/captures/name, a pcap file.
 func Capture(t testing.TB, name string) [][]byte {
 	t.Helper()
-	fh, err := os.Open(Path("captures", name))
+	return File(t, "captures", name)
+}
+
+// File returns every frame of the pcap file at Path(elem...).
+func File(t testing.TB, elem ...string) [][]byte {
+	t.Helper()
+	fh, err := os.Open(Path(elem...))
 	if err != nil {
 		t.Fatal(err)
 	}
