@@ -2,7 +2,6 @@ package dump
 
 import (
 	"encoding/binary"
-	"hash/crc32"
 	"time"
 
 	"github.com/google/gopacket"
@@ -313,28 +312,7 @@ func (r *Record) decodeIB(b []byte) {
 	}
 	r.Kind = KindInfiniBand
 	r.RoCE.Raw = b[:end]
-	if r.HasGRH {
-		r.ICRCGood = ib.VerifyICRC(ib.RoCEv1, b[ib.LRHLen:end]) == nil
-	} else {
-		r.ICRCGood = ibICRC(b[:end]) == ib.ReceivedICRC(b[:end])
-	}
-}
-
-// ibICRC computes the invariant CRC of a native InfiniBand packet (LRH
-// through ICRC) without a GRH, masking the variant fields with ones (IBTA
-// Vol 1, 7.8.1): the LRH's VL and the BTH's reserved byte with FECN and
-// BECN. With a GRH the whole LRH is variant and the ICRC is computed as
-// for RoCEv1, from the GRH on.
-func ibICRC(p []byte) uint32 {
-	var lrh [ib.LRHLen]byte
-	copy(lrh[:], p)
-	lrh[0] |= 0xf0
-	crc := crc32.Update(0, crc32.IEEETable, lrh[:])
-	var bth [ib.BTHLen]byte
-	copy(bth[:], p[ib.LRHLen:])
-	bth[4] = 0xff
-	crc = crc32.Update(crc, crc32.IEEETable, bth[:])
-	return crc32.Update(crc, crc32.IEEETable, p[ib.LRHLen+ib.BTHLen:len(p)-ib.ICRCLen])
+	r.ICRCGood = ib.VerifyNativeICRC(b[:end]) == nil
 }
 
 // decodeEthernet decodes an Ethernet frame e (r.Data itself, or a frame

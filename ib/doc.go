@@ -3,7 +3,8 @@
 // RETH, AtomicETH, AtomicAckETH, AETH, ImmDt, IETH and the IBTA 1.5 FETH;
 // ATOMIC WRITE carries RETH and 8 bytes of data), the opcode table, the
 // Global and Local Route Headers, and the invariant CRC (ICRC) of RoCEv1,
-// RoCEv2 over IPv4 and RoCEv2 over IPv6.
+// RoCEv2 over IPv4 and RoCEv2 over IPv6 (ComputeICRC) and of native
+// InfiniBand packets (ComputeNativeICRC).
 //
 // Every header is a gopacket layer: a registered LayerType (numbers 1790
 // to 1802), a DecodingLayer and a SerializableLayer. A BTH decodes the

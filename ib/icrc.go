@@ -76,36 +76,57 @@ const lrhSeed = 0xdebb20e3
 // a masked header.
 var seeds [4][8][256]uint32
 
+// nativeLocal describes a native InfiniBand packet without a GRH: the LRH's
+// VL and the BTH's byte 4 are variant (IBTA Vol 1, 7.8.1).
+var nativeLocal = variantFields{n: LRHLen + BTHLen, bytes: []variantByte{
+	{0, 0xf0},          // VL
+	{LRHLen + 4, 0xff}, // BTH byte 4
+}}
+
+// nativeSeeds is seeds for nativeLocal.
+var nativeSeeds [8][256]uint32
+
 func init() {
-	// back undoes one step of the register over a zero byte. The step is
-	// r' = T[r&0xff] ^ r>>8; the top bytes of the 256 entries of T are
-	// distinct, so the top byte of r' names r&0xff.
-	var top [256]byte
-	for i := range 256 {
-		top[crc32.IEEETable[i]>>24] = byte(i)
-	}
-	back := func(r uint32) uint32 {
-		i := top[r>>24]
-		return (r^crc32.IEEETable[i])<<8 | uint32(i)
-	}
 	for enc := range variants {
-		for i, v := range variants[enc].bytes {
-			var lin [256]uint32 // the change for each set of flipped bits
-			for bit := 1; bit < 256; bit <<= 1 {
-				r := crc32.IEEETable[bit]
-				for range v.off + 1 {
-					r = back(r)
-				}
-				lin[bit] = r
+		variants[enc].buildSeeds(&seeds[enc])
+	}
+	nativeLocal.buildSeeds(&nativeSeeds)
+}
+
+// buildSeeds fills t with the start-value changes of v's variant bytes.
+func (v *variantFields) buildSeeds(t *[8][256]uint32) {
+	for i, vb := range v.bytes {
+		var lin [256]uint32 // the change for each set of flipped bits
+		for bit := 1; bit < 256; bit <<= 1 {
+			r := crc32.IEEETable[bit]
+			for range vb.off + 1 {
+				r = crcBack(r)
 			}
-			for d := 3; d < 256; d++ {
-				lin[d] = lin[d&(d-1)] ^ lin[d&-d]
-			}
-			for b := range 256 {
-				seeds[enc][i][b] = lin[^byte(b)&v.mask]
-			}
+			lin[bit] = r
+		}
+		for d := 3; d < 256; d++ {
+			lin[d] = lin[d&(d-1)] ^ lin[d&-d]
+		}
+		for b := range 256 {
+			t[i][b] = lin[^byte(b)&vb.mask]
 		}
 	}
+}
+
+// crcTop names, for each top byte of a crc32.IEEETable entry, its index:
+// the top bytes of the 256 entries are distinct.
+var crcTop = func() (t [256]byte) {
+	for i := range 256 {
+		t[crc32.IEEETable[i]>>24] = byte(i)
+	}
+	return t
+}()
+
+// crcBack undoes one step of the raw CRC register over a zero byte. The
+// step is r' = T[r&0xff] ^ r>>8, so the top byte of r' names r&0xff.
+func crcBack(r uint32) uint32 {
+	i := crcTop[r>>24]
+	return (r^crc32.IEEETable[i])<<8 | uint32(i)
 }
 
 // ComputeICRC returns the ICRC of pkt, which runs from the first byte of
@@ -143,6 +164,45 @@ func ComputeICRC(enc Encapsulation, pkt []byte) (uint32, error) {
 			t[5][pkt[44]]
 	}
 	return crc32.Update(^(lrhSeed ^ s), crc32.IEEETable, pkt[:len(pkt)-ICRCLen]), nil
+}
+
+// ComputeNativeICRC returns the ICRC of a native InfiniBand packet, pkt
+// running from the first byte of the LRH to the last byte of the ICRC (the
+// VCRC not included). With a GRH (LNH 3) the whole LRH is variant and the
+// ICRC is ComputeICRC(RoCEv1, pkt[LRHLen:]); without one (LNH 2) the LRH
+// is covered with its VL masked. Other LNH values carry no IBA transport:
+// the error wraps ErrUnsupported.
+func ComputeNativeICRC(pkt []byte) (uint32, error) {
+	if len(pkt) < LRHLen {
+		return 0, truncated("ICRC", 0, LRHLen, len(pkt))
+	}
+	switch pkt[1] & 3 {
+	case LNHIBAGlobal:
+		return ComputeICRC(RoCEv1, pkt[LRHLen:])
+	case LNHIBALocal:
+	default:
+		return 0, &Error{Layer: "ICRC", Offset: 1, Err: ErrUnsupported}
+	}
+	if len(pkt) < nativeLocal.n+ICRCLen {
+		return 0, truncated("ICRC", 0, nativeLocal.n+ICRCLen, len(pkt))
+	}
+	t := &nativeSeeds
+	s := t[0][pkt[0]] ^ t[1][pkt[LRHLen+4]]
+	return crc32.Update(s, crc32.IEEETable, pkt[:len(pkt)-ICRCLen]), nil // start value ^0 ^ s
+}
+
+// VerifyNativeICRC checks the ICRC at the end of a native InfiniBand
+// packet (laid out as for ComputeNativeICRC); the error wraps ErrBadICRC
+// on a mismatch.
+func VerifyNativeICRC(pkt []byte) error {
+	c, err := ComputeNativeICRC(pkt)
+	if err != nil {
+		return err
+	}
+	if c != ReceivedICRC(pkt) {
+		return errBadICRC
+	}
+	return nil
 }
 
 // ReceivedICRC returns the ICRC a packet carries in its last four bytes

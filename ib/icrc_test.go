@@ -1,6 +1,7 @@
 package ib
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -277,5 +278,76 @@ func BenchmarkComputeICRC(b *testing.B) {
 			}
 			_ = sink
 		})
+	}
+}
+
+// referenceNativeICRC is the ICRC of a native InfiniBand packet without a
+// GRH by the definition: copy, mask the VL and the BTH's byte 4, CRC-32.
+func referenceNativeICRC(pkt []byte) uint32 {
+	b := append([]byte(nil), pkt[:len(pkt)-4]...)
+	b[0] |= 0xf0
+	b[LRHLen+4] = 0xff
+	return crc32.ChecksumIEEE(b)
+}
+
+func TestNativeICRC(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	lengths := []int{LRHLen + BTHLen + ICRCLen}
+	for range 200 {
+		lengths = append(lengths, LRHLen+BTHLen+ICRCLen+r.Intn(4200))
+	}
+	for _, n := range lengths {
+		pkt := make([]byte, n)
+		r.Read(pkt)
+		pkt[1] = pkt[1]&^3 | LNHIBALocal
+		got, err := ComputeNativeICRC(pkt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := referenceNativeICRC(pkt); got != want {
+			t.Fatalf("local, len %d: got %#08x want %#08x", n, got, want)
+		}
+		// Every value of the variant bytes, and a bit outside them.
+		for _, off := range []int{0, LRHLen + 4} {
+			for b := range 256 {
+				pkt[off] = byte(b)
+				pkt[1] = pkt[1]&^3 | LNHIBALocal
+				if got, _ := ComputeNativeICRC(pkt); got != referenceNativeICRC(pkt) {
+					t.Fatalf("local, byte %d = %#02x: got %#08x", off, b, got)
+				}
+			}
+		}
+		binary.LittleEndian.PutUint32(pkt[n-4:], referenceNativeICRC(pkt))
+		if err := VerifyNativeICRC(pkt); err != nil {
+			t.Fatal(err)
+		}
+		pkt[0] ^= 0x0f // LVer is covered
+		if err := VerifyNativeICRC(pkt); !errors.Is(err, ErrBadICRC) {
+			t.Fatalf("LVer changed: %v", err)
+		}
+		if n < LRHLen+GRHLen+BTHLen+ICRCLen {
+			continue
+		}
+		pkt[1] = pkt[1]&^3 | LNHIBAGlobal
+		want, err := ComputeICRC(RoCEv1, pkt[LRHLen:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := ComputeNativeICRC(pkt); err != nil || got != want {
+			t.Fatalf("global, len %d: got %#08x, %v; want %#08x", n, got, err, want)
+		}
+	}
+	for _, lnh := range []byte{LNHRaw, LNHIPv6} {
+		pkt := make([]byte, 64)
+		pkt[1] = lnh
+		if _, err := ComputeNativeICRC(pkt); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("LNH %d: %v", lnh, err)
+		}
+	}
+	short := []byte{0, LNHIBALocal, 0, 0, 0, 0, 0, 0, 1, 2, 3}
+	for i := range len(short) + 1 {
+		if _, err := ComputeNativeICRC(short[:i]); !errors.Is(err, ErrTruncated) {
+			t.Errorf("%d bytes: %v", i, err)
+		}
 	}
 }
