@@ -67,9 +67,10 @@ const lrhSeed = 0xdebb20e3
 // How the masking costs almost nothing. The CRC register is linear in its
 // start value and the data taken together, so masking a byte at offset k
 // (flipping its bits that are zero under the mask) changes the final
-// register exactly as some change of the start value would: the one that
-// k+1 zero bytes carry to the flipped bits' own contribution.
-// seeds[enc][i][b] is that change for variants[enc].bytes[i] holding b.
+// register exactly as some change of the start value would: the change
+// that, carried over k+1 zero bytes, becomes the flipped bits' own
+// contribution. seeds[enc][i][b] is that change for variants[enc].bytes[i]
+// holding b.
 // The engine XORs one entry per variant byte into the start value and
 // hands the packet, unmasked and uncopied, to crc32.Update, whose
 // carry-less-multiply kernel then runs over every byte without waiting on
