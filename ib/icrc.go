@@ -150,7 +150,9 @@ func ComputeICRC(enc Encapsulation, pkt []byte) (uint32, error) {
 	}
 	t := &seeds[enc]
 	var s uint32
-	switch enc { // variants[enc].bytes, unrolled
+	// variants[enc].bytes, unrolled: a loop over them makes BenchmarkICRC
+	// 15% slower. TestICRCEveryVariantValue holds the two together.
+	switch enc {
 	case RoCEv2IPv4:
 		_ = pkt[32]
 		s = t[0][pkt[1]] ^ t[1][pkt[8]] ^ t[2][pkt[10]] ^ t[3][pkt[11]] ^
