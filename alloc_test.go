@@ -57,7 +57,7 @@ func TestNoAllocs(t *testing.T) {
 		{"VerifyFrame", func() error { return roce.VerifyFrame(frame) }},
 		{"FixICRC", func() error { return roce.FixICRC(frame) }},
 		{"Frame.AppendTo", func() error { _, err := write.AppendTo(buf[:0]); return err }},
-		{"Packet.AppendTo", func() error { _ = write.Packet.AppendTo(buf[:0]); return nil }},
+		{"Packet.AppendTo", func() error { _, err := write.Packet.AppendTo(buf[:0]); return err }},
 		{"rocev2.ToRoCEv1", func() error { _, err := rocev2.ToRoCEv1(buf[:0], frame); return err }},
 		{"rocev2.FromRoCEv1", func() error { _, err := rocev2.FromRoCEv1(buf[:0], v1, 0); return err }},
 	} {

@@ -2,6 +2,7 @@ package roce
 
 import (
 	"encoding/binary"
+	"github.com/roce-go/roce/internal/errs"
 	"slices"
 
 	"github.com/google/gopacket"
@@ -125,7 +126,7 @@ func (f *Frame) decode(b []byte) error {
 		}
 	case ib.RoCEv2IPv4:
 		if l.UDP-l.Net != rocev2.IPv4HeaderLen {
-			return ib.NewError("IPv4", l.Net, 0, 0, ib.ErrUnsupported) // options
+			return errs.New("IPv4", l.Net, 0, 0, ib.ErrUnsupported) // options
 		}
 		rocev2.GRHFromIPv4Header(&f.GRH, net)
 		f.IPv4ID = binary.BigEndian.Uint16(net[4:])
@@ -173,13 +174,13 @@ func (f *Frame) netLen() int {
 // allocates only if b lacks the capacity.
 func (f *Frame) AppendTo(b []byte) ([]byte, error) {
 	if f.NumVLANs < 0 || f.NumVLANs > wire.MaxTags {
-		return b, ib.NewError("VLAN", 12, wire.MaxTags, f.NumVLANs, ib.ErrUnsupported)
+		return b, errs.New("VLAN", 12, wire.MaxTags, f.NumVLANs, ib.ErrUnsupported)
 	}
 	if f.Encap == ib.RoCEv2IPv4 && !(rocev2.IsIPv4GID(f.GRH.SGID) && rocev2.IsIPv4GID(f.GRH.DGID)) {
-		return b, ib.NewError("IPv4", 0, 0, 0, ib.ErrUnsupported) // GIDs must be IPv4-mapped
+		return b, errs.New("IPv4", 0, 0, 0, ib.ErrUnsupported) // GIDs must be IPv4-mapped
 	}
 	if f.Encap < ib.RoCEv1 || f.Encap > ib.RoCEv2IPv6 {
-		return b, ib.NewError("Frame", 0, 0, 0, ib.ErrUnsupported)
+		return b, errs.New("Frame", 0, 0, 0, ib.ErrUnsupported)
 	}
 	start := len(b)
 	n := f.Len()
@@ -224,7 +225,9 @@ func (f *Frame) AppendTo(b []byte) ([]byte, error) {
 		}
 		rocev2.PutUDPHeader(out[bth-rocev2.UDPHeaderLen:], f.SrcPort, f.DstPort, uint16(tl))
 	}
-	f.Packet.AppendTo(out[:bth])
+	if _, err := f.Packet.AppendTo(out[:bth]); err != nil {
+		return b[:start], err
+	}
 	if err := ib.PutICRC(f.Encap, net); err != nil {
 		return b, err
 	}

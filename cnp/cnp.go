@@ -2,6 +2,7 @@ package cnp
 
 import (
 	"errors"
+	"github.com/roce-go/roce/internal/errs"
 
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
@@ -63,10 +64,10 @@ func Decode(f *roce.Frame, frame []byte) error {
 		return err
 	}
 	if f.Encap == ib.RoCEv1 || f.Packet.BTH.OpCode != ib.OpCNP {
-		return ib.NewError("BTH", 0, 0, 0, ErrNotCNP)
+		return errs.New("BTH", 0, 0, 0, ErrNotCNP)
 	}
 	if n := int(f.GRH.PayLen); n != PacketLen {
-		return ib.NewError("CNP", 0, PacketLen, n, ib.ErrBadLength)
+		return errs.New("CNP", 0, PacketLen, n, ib.ErrBadLength)
 	}
 	return nil
 }
@@ -81,21 +82,21 @@ func Check(f *roce.Frame) error {
 	h := &f.Packet.BTH
 	switch {
 	case h.OpCode != ib.OpCNP:
-		return ib.NewError("BTH", 0, 0, 0, ErrNotCNP)
+		return errs.New("BTH", 0, 0, 0, ErrNotCNP)
 	case h.SE || h.MigReq || h.PadCnt != 0 || h.TVer != 0:
-		return ib.NewError("BTH", 1, 0, 0, ErrBadField)
+		return errs.New("BTH", 1, 0, 0, ErrBadField)
 	case !h.BECN || h.FECN || h.Resv6a != 0:
-		return ib.NewError("BTH", 4, 0, 0, ErrBadField)
+		return errs.New("BTH", 4, 0, 0, ErrBadField)
 	case h.AckReq || h.Resv7 != 0 || h.PSN != 0:
-		return ib.NewError("BTH", 8, 0, 0, ErrBadField)
+		return errs.New("BTH", 8, 0, 0, ErrBadField)
 	}
 	p := f.Packet.Payload
 	if len(p)+len(h.Pad) != ReservedLen {
-		return ib.NewError("CNP", ib.BTHLen, ReservedLen, len(p)+len(h.Pad), ib.ErrBadLength)
+		return errs.New("CNP", ib.BTHLen, ReservedLen, len(p)+len(h.Pad), ib.ErrBadLength)
 	}
 	for i, c := range p {
 		if c != 0 {
-			return ib.NewError("CNP", ib.BTHLen+i, 0, 0, ErrBadField)
+			return errs.New("CNP", ib.BTHLen+i, 0, 0, ErrBadField)
 		}
 	}
 	return nil

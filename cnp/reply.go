@@ -2,6 +2,7 @@ package cnp
 
 import (
 	"encoding/binary"
+	"github.com/roce-go/roce/internal/errs"
 	"slices"
 
 	"github.com/roce-go/roce/ecn"
@@ -106,15 +107,15 @@ func Reply(dst, rx []byte, destQP uint32, o *Options) ([]byte, error) {
 	switch l.Enc {
 	case ib.RoCEv2IPv4:
 		if l.UDP-l.Net != rocev2.IPv4HeaderLen {
-			return dst, ib.NewError("IPv4", l.Net, 0, 0, ib.ErrUnsupported) // options
+			return dst, errs.New("IPv4", l.Net, 0, 0, ib.ErrUnsupported) // options
 		}
 		ipLen = rocev2.IPv4HeaderLen
 	case ib.RoCEv2IPv6:
 	default:
-		return dst, ib.NewError("Reply", l.EtherType, 0, 0, ib.ErrUnsupported) // RoCEv1
+		return dst, errs.New("Reply", l.EtherType, 0, 0, ib.ErrUnsupported) // RoCEv1
 	}
 	if l.End-l.BTH < ib.BTHLen+ib.ICRCLen {
-		return dst, ib.NewError("BTH", l.BTH, ib.BTHLen+ib.ICRCLen, l.End-l.BTH, ib.ErrBadLength)
+		return dst, errs.New("BTH", l.BTH, ib.BTHLen+ib.ICRCLen, l.End-l.BTH, ib.ErrBadLength)
 	}
 	if ib.Opcode(rx[l.BTH]) == ib.OpCNP {
 		return dst, ErrIsCNP

@@ -2,6 +2,7 @@ package dump
 
 import (
 	"encoding/binary"
+	"github.com/roce-go/roce/internal/errs"
 	"time"
 
 	"github.com/google/gopacket"
@@ -162,13 +163,13 @@ func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []b
 }
 
 var (
-	errSLLShort  = ib.NewError("SLL", 0, 16, 0, ib.ErrTruncated)
-	errSLL2Short = ib.NewError("SLL2", 0, 20, 0, ib.ErrTruncated)
-	errERFShort  = ib.NewError("ERF", 0, 16, 0, ib.ErrTruncated)
-	errERFType   = ib.NewError("ERF", 8, 0, 0, ib.ErrUnsupported)
-	errLRHShort  = ib.NewError("LRH", 0, ib.LRHLen, 0, ib.ErrTruncated)
-	errLRHLen    = ib.NewError("LRH", 4, 0, 0, ib.ErrBadLength)
-	errGRHShort  = ib.NewError("GRH", ib.LRHLen, ib.GRHLen, 0, ib.ErrTruncated)
+	errSLLShort  = errs.New("SLL", 0, 16, 0, ib.ErrTruncated)
+	errSLL2Short = errs.New("SLL2", 0, 20, 0, ib.ErrTruncated)
+	errERFShort  = errs.New("ERF", 0, 16, 0, ib.ErrTruncated)
+	errERFType   = errs.New("ERF", 8, 0, 0, ib.ErrUnsupported)
+	errLRHShort  = errs.New("LRH", 0, ib.LRHLen, 0, ib.ErrTruncated)
+	errLRHLen    = errs.New("LRH", 4, 0, 0, ib.ErrBadLength)
+	errGRHShort  = errs.New("GRH", ib.LRHLen, ib.GRHLen, 0, ib.ErrTruncated)
 )
 
 // decodeSLL rebuilds the Ethernet frame a cooked header stands for.
@@ -228,7 +229,7 @@ func (r *Record) decodeERF(data []byte) {
 	off := 16
 	for ext := typ&0x80 != 0; ext; {
 		if len(data) < off+8 {
-			r.Kind, r.Err = KindMalformed, ib.NewError("ERF", off, off+8, len(data), ib.ErrTruncated)
+			r.Kind, r.Err = KindMalformed, errs.New("ERF", off, off+8, len(data), ib.ErrTruncated)
 			return
 		}
 		ext = data[off]&0x80 != 0
@@ -252,7 +253,7 @@ func (r *Record) decodeERF(data []byte) {
 		r.decodeIB(body)
 	case ERFTypeEthernet:
 		if len(body) < 2 {
-			r.Kind, r.Err = KindMalformed, ib.NewError("ERF", off, off+2, len(data), ib.ErrTruncated)
+			r.Kind, r.Err = KindMalformed, errs.New("ERF", off, off+2, len(data), ib.ErrTruncated)
 			return
 		}
 		r.decodeEthernet(body[2:]) // two bytes of padding come first

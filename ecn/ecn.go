@@ -3,6 +3,7 @@ package ecn
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/roce-go/roce/internal/errs"
 	"strconv"
 
 	"github.com/roce-go/roce/ib"
@@ -70,17 +71,17 @@ func ChecksumUpdate(hc, m, m1 uint16) uint16 {
 // header's offset in the caller's input, for the error.
 func checkIPv4(h []byte, base int) error {
 	if len(h) < IPv4MinHeaderLen {
-		return ib.NewError("IPv4", base, base+IPv4MinHeaderLen, base+len(h), ib.ErrTruncated)
+		return errs.New("IPv4", base, base+IPv4MinHeaderLen, base+len(h), ib.ErrTruncated)
 	}
 	if h[0]>>4 != 4 {
-		return ib.NewError("IPv4", base, 0, 0, ib.ErrBadVersion)
+		return errs.New("IPv4", base, 0, 0, ib.ErrBadVersion)
 	}
 	ihl := int(h[0]&0x0f) * 4
 	if ihl < IPv4MinHeaderLen {
-		return ib.NewError("IPv4", base, IPv4MinHeaderLen, ihl, ib.ErrBadLength)
+		return errs.New("IPv4", base, IPv4MinHeaderLen, ihl, ib.ErrBadLength)
 	}
 	if len(h) < ihl {
-		return ib.NewError("IPv4", base, base+ihl, base+len(h), ib.ErrTruncated)
+		return errs.New("IPv4", base, base+ihl, base+len(h), ib.ErrTruncated)
 	}
 	return nil
 }
@@ -88,10 +89,10 @@ func checkIPv4(h []byte, base int) error {
 // checkIPv6 validates an IPv6 header's version and length.
 func checkIPv6(h []byte, base int) error {
 	if len(h) < IPv6HeaderLen {
-		return ib.NewError("IPv6", base, base+IPv6HeaderLen, base+len(h), ib.ErrTruncated)
+		return errs.New("IPv6", base, base+IPv6HeaderLen, base+len(h), ib.ErrTruncated)
 	}
 	if h[0]>>4 != 6 {
-		return ib.NewError("IPv6", base, 0, 0, ib.ErrBadVersion)
+		return errs.New("IPv6", base, 0, 0, ib.ErrBadVersion)
 	}
 	return nil
 }

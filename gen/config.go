@@ -278,27 +278,6 @@ func parseSize(s string) (int, error) {
 	return int(v) * mult, nil
 }
 
-// parseRate reads bits per second with an optional K, M or G (1000-based).
-func parseRate(s string) (pfc.Speed, error) {
-	t := strings.TrimSuffix(strings.TrimSuffix(s, "bps"), "b/s")
-	mult := 1.0
-	if n := len(t); n > 0 {
-		switch t[n-1] {
-		case 'k', 'K':
-			mult, t = 1e3, t[:n-1]
-		case 'm', 'M':
-			mult, t = 1e6, t[:n-1]
-		case 'g', 'G':
-			mult, t = 1e9, t[:n-1]
-		}
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v*mult < 1e6 || v*mult > 1e13 {
-		return 0, fmt.Errorf("bad rate %q (want 1M to 10T bits per second)", s)
-	}
-	return pfc.Speed(v * mult), nil
-}
-
 func parseUint(s string, bits int) (uint64, error) {
 	v, err := strconv.ParseUint(s, 0, bits)
 	if err != nil {
@@ -485,7 +464,7 @@ var options = []Option{
 		set: func(c *Config, v string) (err error) { c.Seed, err = parseUint(v, 64); return err },
 		get: func(c *Config) string { return strconv.FormatUint(c.Seed, 10) }},
 	{Name: "rate", Usage: "line rate the timestamps follow, bits per second (100G, 25G...)",
-		set: func(c *Config, v string) (err error) { c.Rate, err = parseRate(v); return err },
+		set: func(c *Config, v string) (err error) { c.Rate, err = pfc.ParseSpeed(v); return err },
 		get: func(c *Config) string { return strconv.FormatUint(uint64(c.Rate), 10) }},
 	{Name: "delay", Usage: "time from a packet to the response it causes",
 		set: func(c *Config, v string) (err error) { c.Delay, err = time.ParseDuration(v); return err },

@@ -1,77 +1,56 @@
 package ib
 
-import (
-	"errors"
-	"io"
-	"strconv"
-)
+import "github.com/roce-go/roce/internal/errs"
 
-// Sentinel errors. Every error returned by a decoder in this module wraps
-// one of these, so callers can match them with errors.Is.
+// Sentinel errors. Every error a decoder or builder of this module
+// returns, in any of its packages, wraps one of these, so callers match
+// them with errors.Is. Their messages start with "roce: ".
 var (
 	// ErrTruncated means the input ended before a header or a length
 	// field said it would. It also matches io.ErrUnexpectedEOF.
-	ErrTruncated error = &sentinel{"truncated", io.ErrUnexpectedEOF}
+	ErrTruncated error = errs.ErrTruncated
 	// ErrBadLength means a length field disagrees with the bytes present
 	// or with the rules of the opcode (for example a payload on an
 	// opcode that carries none).
-	ErrBadLength = errors.New("ib: bad length")
+	ErrBadLength error = errs.ErrBadLength
 	// ErrBadPad means BTH.PadCnt is larger than the payload it pads.
-	ErrBadPad = errors.New("ib: pad count larger than payload")
+	ErrBadPad error = errs.ErrBadPad
 	// ErrBadVersion means a version field (GRH IPVer, IP version) holds
 	// a value this codec does not handle.
-	ErrBadVersion = errors.New("ib: bad version")
+	ErrBadVersion error = errs.ErrBadVersion
 	// ErrBadICRC means the received ICRC differs from the computed one.
-	ErrBadICRC = errors.New("ib: bad ICRC")
+	// The error returned is an *ICRCError carrying both values.
+	ErrBadICRC error = errs.ErrBadICRC
 	// ErrUnsupported means the input is well formed but uses a feature
 	// this codec does not implement (for example IPv4 options under an
 	// ICRC, which IBTA does not define).
-	ErrUnsupported = errors.New("ib: unsupported")
+	ErrUnsupported error = errs.ErrUnsupported
 	// ErrNotRoCE means a frame is well formed but carries no RoCE packet:
 	// another Ethertype, another IP protocol, a UDP destination port other
 	// than 4791, a GRH whose NxtHdr is not a BTH.
-	ErrNotRoCE = errors.New("ib: not a RoCE frame")
+	ErrNotRoCE error = errs.ErrNotRoCE
+	// ErrBadValue means a builder was handed a field value that does not
+	// fit its field or that the decoder would refuse. The error is a
+	// *FieldError naming the field and the value.
+	ErrBadValue error = errs.ErrBadValue
 )
 
-type sentinel struct {
-	msg  string
-	also error
-}
+// Error is the error the decoders return: which layer failed, at which
+// byte offset within the input handed to that layer, and why. It unwraps
+// to one of the sentinel errors above. Every package of the module
+// returns this one type.
+type Error = errs.Error
 
-func (e *sentinel) Error() string        { return "ib: " + e.msg }
-func (e *sentinel) Is(target error) bool { return target == e.also }
+// FieldError is the error the builders return for a value they refuse:
+// the field ("BTH.DestQP"), the value and the reason. It unwraps to
+// ErrBadValue, or to ErrBadLength for an opcode's payload rule.
+type FieldError = errs.FieldError
 
-// Error is the error returned by the decoders: which layer failed, at
-// which byte offset within the input handed to that layer, and why.
-// It unwraps to one of the sentinel errors above.
-type Error struct {
-	Layer  string // "BTH", "RETH", "GRH", ...
-	Offset int    // byte offset within the layer's input
-	Want   int    // bytes needed, when Err is ErrTruncated or ErrBadLength
-	Have   int    // bytes present
-	Err    error  // the sentinel
-}
-
-// Error formats the error. It runs only when asked for the text, so the
-// decode path itself formats nothing.
-func (e *Error) Error() string {
-	s := "ib: " + e.Layer + " at offset " + strconv.Itoa(e.Offset) + ": " + e.Err.Error()
-	if e.Want != 0 || e.Have != 0 {
-		s += " (want " + strconv.Itoa(e.Want) + " bytes, have " + strconv.Itoa(e.Have) + ")"
-	}
-	return s
-}
-
-// Unwrap returns the sentinel.
-func (e *Error) Unwrap() error { return e.Err }
+// ICRCError is a bad ICRC with the value computed over the packet and the
+// value it carries. It matches ErrBadICRC.
+type ICRCError = errs.ICRCError
 
 // truncated builds the error for a layer whose input is shorter than want.
 func truncated(layer string, off, want, have int) error {
-	return &Error{Layer: layer, Offset: off, Want: want, Have: have, Err: ErrTruncated}
-}
-
-// NewError returns an *Error; the other packages of this module use it so
-// that every decoder reports failures the same way.
-func NewError(layer string, off, want, have int, err error) error {
-	return &Error{Layer: layer, Offset: off, Want: want, Have: have, Err: err}
+	return errs.Truncated(layer, off, want, have)
 }

@@ -138,8 +138,8 @@ func TestBTHBytes(t *testing.T) {
 	if !bytes.Equal(p.Payload, []byte{0xaa, 0xbb}) {
 		t.Fatalf("payload %x", p.Payload)
 	}
-	if out := p.AppendTo(nil); !bytes.Equal(out, b) {
-		t.Fatalf("re-encode\n got %x\nwant %x", out, b)
+	if out, err := p.AppendTo(nil); err != nil || !bytes.Equal(out, b) {
+		t.Fatalf("re-encode (%v)\n got %x\nwant %x", err, out, b)
 	}
 
 	// The gopacket layers walk the same headers.
@@ -199,7 +199,7 @@ func TestBTHErrors(t *testing.T) {
 	if err := p.Decode(b); err != nil || !bytes.Equal(p.Payload, []byte{0xaa}) || len(p.BTH.Pad) != 0 {
 		t.Fatalf("vendor opcode: %v payload %x", err, p.Payload)
 	}
-	if out := p.AppendTo(nil); !bytes.Equal(out, b) {
-		t.Fatalf("vendor re-encode %x", out)
+	if out, err := p.AppendTo(nil); err != nil || !bytes.Equal(out, b) {
+		t.Fatalf("vendor re-encode (%v) %x", err, out)
 	}
 }

@@ -195,15 +195,15 @@ func ComputeNativeICRC(pkt []byte) (uint32, error) {
 }
 
 // VerifyNativeICRC checks the ICRC at the end of a native InfiniBand
-// packet (laid out as for ComputeNativeICRC); the error wraps ErrBadICRC
-// on a mismatch.
+// packet (laid out as for ComputeNativeICRC); on a mismatch the error is
+// an *ICRCError, which matches ErrBadICRC.
 func VerifyNativeICRC(pkt []byte) error {
 	c, err := ComputeNativeICRC(pkt)
 	if err != nil {
 		return err
 	}
-	if c != ReceivedICRC(pkt) {
-		return errBadICRC
+	if r := ReceivedICRC(pkt); c != r {
+		return &ICRCError{Computed: c, Received: r}
 	}
 	return nil
 }
@@ -218,21 +218,31 @@ func ReceivedICRC(pkt []byte) uint32 {
 }
 
 // VerifyICRC checks the ICRC at the end of pkt (laid out as for
-// ComputeICRC). It returns an error wrapping ErrBadICRC on a mismatch.
+// ComputeICRC). On a mismatch it returns an *ICRCError, which matches
+// ErrBadICRC and carries the computed and received values; building it
+// is the one allocation (CheckICRC reports a mismatch without one).
 func VerifyICRC(enc Encapsulation, pkt []byte) error {
 	c, err := ComputeICRC(enc, pkt)
 	if err != nil {
 		return err
 	}
-	if c != ReceivedICRC(pkt) {
-		return errBadICRC
+	if r := ReceivedICRC(pkt); c != r {
+		return &ICRCError{Computed: c, Received: r}
 	}
 	return nil
 }
 
-// errBadICRC is preallocated: a bad ICRC is an expected outcome in a
-// capture, and reporting it allocates nothing.
-var errBadICRC = &Error{Layer: "ICRC", Offset: -ICRCLen, Err: ErrBadICRC}
+// CheckICRC computes the ICRC of pkt (laid out as for ComputeICRC) and
+// compares it with the one pkt carries, allocating nothing: ok is false on
+// a mismatch, err is set only when the ICRC cannot be computed.
+func CheckICRC(enc Encapsulation, pkt []byte) (computed, received uint32, ok bool, err error) {
+	c, err := ComputeICRC(enc, pkt)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	r := ReceivedICRC(pkt)
+	return c, r, c == r, nil
+}
 
 // PutICRC computes the ICRC of pkt and writes it into its last four bytes.
 func PutICRC(enc Encapsulation, pkt []byte) error {

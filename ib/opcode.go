@@ -159,16 +159,92 @@ const (
 	PayloadExact8                    // exactly 8 bytes (ATOMIC WRITE)
 )
 
+// Operation is OpCode bits 4..0: what a packet does, whatever its
+// transport. MakeOpcode joins it with a transport.
+type Operation uint8
+
+// The operations of IBTA Vol 1 Table 38, with FLUSH and ATOMIC WRITE from
+// IBTA 1.5. Not every transport defines every operation: see the Op
+// constants for the opcodes that exist.
+const (
+	SendFirst                  Operation = 0x00
+	SendMiddle                 Operation = 0x01
+	SendLast                   Operation = 0x02
+	SendLastWithImmediate      Operation = 0x03
+	SendOnly                   Operation = 0x04
+	SendOnlyWithImmediate      Operation = 0x05
+	RDMAWriteFirst             Operation = 0x06
+	RDMAWriteMiddle            Operation = 0x07
+	RDMAWriteLast              Operation = 0x08
+	RDMAWriteLastWithImmediate Operation = 0x09
+	RDMAWriteOnly              Operation = 0x0A
+	RDMAWriteOnlyWithImmediate Operation = 0x0B
+	RDMAReadRequest            Operation = 0x0C
+	RDMAReadResponseFirst      Operation = 0x0D
+	RDMAReadResponseMiddle     Operation = 0x0E
+	RDMAReadResponseLast       Operation = 0x0F
+	RDMAReadResponseOnly       Operation = 0x10
+	Acknowledge                Operation = 0x11
+	AtomicAcknowledge          Operation = 0x12
+	CmpSwap                    Operation = 0x13
+	FetchAdd                   Operation = 0x14
+	Resync                     Operation = 0x15
+	SendLastWithInvalidate     Operation = 0x16
+	SendOnlyWithInvalidate     Operation = 0x17
+	Flush                      Operation = 0x1C
+	AtomicWrite                Operation = 0x1D
+)
+
+// String returns the IBTA name of the operation, "RDMA WRITE Only" for
+// example, or "" for a code no transport defines.
+func (op Operation) String() string { return operations[op&0x1f].name }
+
+// Class is a set of properties of an opcode, read from the opcode table's
+// classification column. Opcode.Is tests it.
+type Class uint32
+
+// The classes. An opcode is in exactly one of the kinds (ClassSend to
+// ClassCNP); the rest describe its place in a message and what it
+// carries.
+const (
+	ClassSend         Class = 1 << iota // SEND, every segment and variant
+	ClassWrite                          // RDMA WRITE, every segment and variant
+	ClassReadRequest                    // RDMA READ Request
+	ClassReadResponse                   // RDMA READ Response First, Middle, Last, Only
+	ClassAtomic                         // CmpSwap and FetchAdd
+	ClassAtomicAck                      // ATOMIC Acknowledge
+	ClassAck                            // Acknowledge (ACK, NAK, RNR NAK)
+	ClassFlush                          // FLUSH (IBTA 1.5)
+	ClassAtomicWrite                    // ATOMIC WRITE (IBTA 1.5)
+	ClassResync                         // RESYNC (RD)
+	ClassCNP                            // the RoCEv2 congestion notification packet
+	ClassFirst                          // the first packet of a message of several
+	ClassMiddle                         // a middle packet of a message of several
+	ClassLast                           // the last packet of a message of several
+	ClassOnly                           // the one packet of a SEND, WRITE or READ response message
+	ClassImmediate                      // carries ImmDt
+	ClassInvalidate                     // carries IETH (SEND with Invalidate)
+	ClassRequest                        // sent by the requester (every request opcode)
+	ClassResponse                       // sent by the responder: acknowledgements, READ responses
+
+	// ClassEndsMessage is the packet that completes a SEND, RDMA WRITE
+	// or RDMA READ response message: its Last or Only packet.
+	ClassEndsMessage = ClassLast | ClassOnly
+	// ClassFullMTU is a packet whose payload must be exactly the path
+	// MTU: First and Middle packets (IBTA Vol 1, 9.7.1).
+	ClassFullMTU = ClassFirst | ClassMiddle
+)
+
 // operation describes operation code bits 4..0 for every transport that
 // defines it. This table is the single source of truth for opcodes.
 type operation struct {
 	name    string
 	in      uint8   // bit per Transport that defines the operation
-	request bool    // XRC requests carry XRCETH first
-	base    Headers // RC, UC and XRC (after XRCETH)
+	base    Headers // RC, UC and XRC (after XRCETH, which XRC requests carry first)
 	rd      Headers // RD
 	ud      Headers // UD
 	payload PayloadRule
+	class   Class
 }
 
 const (
@@ -184,41 +260,46 @@ var (
 	rdReq   = hdrs(HeaderRDETH, HeaderDETH)
 	rdResp  = hdrs(HeaderRDETH, HeaderAETH)
 	rdWrite = hdrs(HeaderRDETH, HeaderDETH, HeaderRETH)
+	rdImm   = hdrs(HeaderRDETH, HeaderDETH, HeaderImmDt)
+)
+
+// Short names for the class column.
+const (
+	send, write, req, resp              = ClassSend | ClassRequest, ClassWrite | ClassRequest, ClassRequest, ClassResponse
+	first, middle, last, only, imm, inv = ClassFirst, ClassMiddle, ClassLast, ClassOnly, ClassImmediate, ClassInvalidate
+	rdResponse                          = ClassReadResponse | ClassResponse
 )
 
 // operations is indexed by OpCode bits 4..0 (IBTA Vol 1 Table 38, with the
 // FLUSH and ATOMIC WRITE codes of IBTA 1.5).
 var operations = [32]operation{
-	0x00: {"SEND First", inRC | inUC | inRD | inXRC, true, none, rdReq, none, PayloadAny},
-	0x01: {"SEND Middle", inRC | inUC | inRD | inXRC, true, none, rdReq, none, PayloadAny},
-	0x02: {"SEND Last", inRC | inUC | inRD | inXRC, true, none, rdReq, none, PayloadAny},
-	0x03: {"SEND Last with Immediate", inRC | inUC | inRD | inXRC, true, hdrs(HeaderImmDt), hdrs(HeaderRDETH, HeaderDETH, HeaderImmDt), none, PayloadAny},
-	0x04: {"SEND Only", inRC | inUC | inRD | inUD | inXRC, true, none, rdReq, hdrs(HeaderDETH), PayloadAny},
-	0x05: {"SEND Only with Immediate", inRC | inUC | inRD | inUD | inXRC, true, hdrs(HeaderImmDt), hdrs(HeaderRDETH, HeaderDETH, HeaderImmDt), hdrs(HeaderDETH, HeaderImmDt), PayloadAny},
-	0x06: {"RDMA WRITE First", inRC | inUC | inRD | inXRC, true, hdrs(HeaderRETH), rdWrite, none, PayloadAny},
-	0x07: {"RDMA WRITE Middle", inRC | inUC | inRD | inXRC, true, none, rdReq, none, PayloadAny},
-	0x08: {"RDMA WRITE Last", inRC | inUC | inRD | inXRC, true, none, rdReq, none, PayloadAny},
-	0x09: {"RDMA WRITE Last with Immediate", inRC | inUC | inRD | inXRC, true, hdrs(HeaderImmDt), hdrs(HeaderRDETH, HeaderDETH, HeaderImmDt), none, PayloadAny},
-	0x0A: {"RDMA WRITE Only", inRC | inUC | inRD | inXRC, true, hdrs(HeaderRETH), rdWrite, none, PayloadAny},
-	0x0B: {"RDMA WRITE Only with Immediate", inRC | inUC | inRD | inXRC, true, hdrs(HeaderRETH, HeaderImmDt), hdrs(HeaderRDETH, HeaderDETH, HeaderRETH, HeaderImmDt), none, PayloadAny},
-	0x0C: {"RDMA READ Request", inRC | inRD | inXRC, true, hdrs(HeaderRETH), rdWrite, none, PayloadNone},
-	0x0D: {"RDMA READ Response First", inRC | inRD | inXRC, false, hdrs(HeaderAETH), rdResp, none, PayloadAny},
-	0x0E: {"RDMA READ Response Middle", inRC | inRD | inXRC, false, none, hdrs(HeaderRDETH), none, PayloadAny},
-	0x0F: {"RDMA READ Response Last", inRC | inRD | inXRC, false, hdrs(HeaderAETH), rdResp, none, PayloadAny},
-	0x10: {"RDMA READ Response Only", inRC | inRD | inXRC, false, hdrs(HeaderAETH), rdResp, none, PayloadAny},
-	0x11: {"Acknowledge", inRC | inRD | inXRC, false, hdrs(HeaderAETH), rdResp, none, PayloadNone},
-	0x12: {"ATOMIC Acknowledge", inRC | inRD | inXRC, false, hdrs(HeaderAETH, HeaderAtomicAckETH), hdrs(HeaderRDETH, HeaderAETH, HeaderAtomicAckETH), none, PayloadNone},
-	0x13: {"CmpSwap", inRC | inRD | inXRC, true, hdrs(HeaderAtomicETH), hdrs(HeaderRDETH, HeaderDETH, HeaderAtomicETH), none, PayloadNone},
-	0x14: {"FetchAdd", inRC | inRD | inXRC, true, hdrs(HeaderAtomicETH), hdrs(HeaderRDETH, HeaderDETH, HeaderAtomicETH), none, PayloadNone},
-	0x15: {"RESYNC", inRD, true, none, rdReq, none, PayloadNone},
-	0x16: {"SEND Last with Invalidate", inRC | inXRC, true, hdrs(HeaderIETH), none, none, PayloadAny},
-	0x17: {"SEND Only with Invalidate", inRC | inXRC, true, hdrs(HeaderIETH), none, none, PayloadAny},
-	0x1C: {"FLUSH", inRC | inRD, true, hdrs(HeaderFETH, HeaderRETH), hdrs(HeaderRDETH, HeaderDETH, HeaderFETH, HeaderRETH), none, PayloadNone},
-	0x1D: {"ATOMIC WRITE", inRC | inRD, true, hdrs(HeaderRETH), rdWrite, none, PayloadExact8},
+	SendFirst:                  {"SEND First", inRC | inUC | inRD | inXRC, none, rdReq, none, PayloadAny, send | first},
+	SendMiddle:                 {"SEND Middle", inRC | inUC | inRD | inXRC, none, rdReq, none, PayloadAny, send | middle},
+	SendLast:                   {"SEND Last", inRC | inUC | inRD | inXRC, none, rdReq, none, PayloadAny, send | last},
+	SendLastWithImmediate:      {"SEND Last with Immediate", inRC | inUC | inRD | inXRC, hdrs(HeaderImmDt), rdImm, none, PayloadAny, send | last | imm},
+	SendOnly:                   {"SEND Only", inRC | inUC | inRD | inUD | inXRC, none, rdReq, hdrs(HeaderDETH), PayloadAny, send | only},
+	SendOnlyWithImmediate:      {"SEND Only with Immediate", inRC | inUC | inRD | inUD | inXRC, hdrs(HeaderImmDt), rdImm, hdrs(HeaderDETH, HeaderImmDt), PayloadAny, send | only | imm},
+	RDMAWriteFirst:             {"RDMA WRITE First", inRC | inUC | inRD | inXRC, hdrs(HeaderRETH), rdWrite, none, PayloadAny, write | first},
+	RDMAWriteMiddle:            {"RDMA WRITE Middle", inRC | inUC | inRD | inXRC, none, rdReq, none, PayloadAny, write | middle},
+	RDMAWriteLast:              {"RDMA WRITE Last", inRC | inUC | inRD | inXRC, none, rdReq, none, PayloadAny, write | last},
+	RDMAWriteLastWithImmediate: {"RDMA WRITE Last with Immediate", inRC | inUC | inRD | inXRC, hdrs(HeaderImmDt), rdImm, none, PayloadAny, write | last | imm},
+	RDMAWriteOnly:              {"RDMA WRITE Only", inRC | inUC | inRD | inXRC, hdrs(HeaderRETH), rdWrite, none, PayloadAny, write | only},
+	RDMAWriteOnlyWithImmediate: {"RDMA WRITE Only with Immediate", inRC | inUC | inRD | inXRC, hdrs(HeaderRETH, HeaderImmDt), hdrs(HeaderRDETH, HeaderDETH, HeaderRETH, HeaderImmDt), none, PayloadAny, write | only | imm},
+	RDMAReadRequest:            {"RDMA READ Request", inRC | inRD | inXRC, hdrs(HeaderRETH), rdWrite, none, PayloadNone, ClassReadRequest | req},
+	RDMAReadResponseFirst:      {"RDMA READ Response First", inRC | inRD | inXRC, hdrs(HeaderAETH), rdResp, none, PayloadAny, rdResponse | first},
+	RDMAReadResponseMiddle:     {"RDMA READ Response Middle", inRC | inRD | inXRC, none, hdrs(HeaderRDETH), none, PayloadAny, rdResponse | middle},
+	RDMAReadResponseLast:       {"RDMA READ Response Last", inRC | inRD | inXRC, hdrs(HeaderAETH), rdResp, none, PayloadAny, rdResponse | last},
+	RDMAReadResponseOnly:       {"RDMA READ Response Only", inRC | inRD | inXRC, hdrs(HeaderAETH), rdResp, none, PayloadAny, rdResponse | only},
+	Acknowledge:                {"Acknowledge", inRC | inRD | inXRC, hdrs(HeaderAETH), rdResp, none, PayloadNone, ClassAck | resp},
+	AtomicAcknowledge:          {"ATOMIC Acknowledge", inRC | inRD | inXRC, hdrs(HeaderAETH, HeaderAtomicAckETH), hdrs(HeaderRDETH, HeaderAETH, HeaderAtomicAckETH), none, PayloadNone, ClassAtomicAck | resp},
+	CmpSwap:                    {"CmpSwap", inRC | inRD | inXRC, hdrs(HeaderAtomicETH), hdrs(HeaderRDETH, HeaderDETH, HeaderAtomicETH), none, PayloadNone, ClassAtomic | req},
+	FetchAdd:                   {"FetchAdd", inRC | inRD | inXRC, hdrs(HeaderAtomicETH), hdrs(HeaderRDETH, HeaderDETH, HeaderAtomicETH), none, PayloadNone, ClassAtomic | req},
+	Resync:                     {"RESYNC", inRD, none, rdReq, none, PayloadNone, ClassResync | req},
+	SendLastWithInvalidate:     {"SEND Last with Invalidate", inRC | inXRC, hdrs(HeaderIETH), none, none, PayloadAny, send | last | inv},
+	SendOnlyWithInvalidate:     {"SEND Only with Invalidate", inRC | inXRC, hdrs(HeaderIETH), none, none, PayloadAny, send | only | inv},
+	Flush:                      {"FLUSH", inRC | inRD, hdrs(HeaderFETH, HeaderRETH), hdrs(HeaderRDETH, HeaderDETH, HeaderFETH, HeaderRETH), none, PayloadNone, ClassFlush | req},
+	AtomicWrite:                {"ATOMIC WRITE", inRC | inRD, hdrs(HeaderRETH), rdWrite, none, PayloadExact8, ClassAtomicWrite | req},
 }
-
-// The RoCEv2 congestion notification packet's opcode (Annex A17.9.3).
-const OpCNP Opcode = 0x81
 
 // Transport returns the transport selected by bits 7..5.
 func (o Opcode) Transport() Transport { return Transport(o >> 5) }
@@ -260,27 +341,28 @@ type opInfo struct {
 // opTable is derived from operations when the package is initialised:
 // 256 small entries filled in a few microseconds, so that decoding reads
 // one entry instead of walking the operation table and String allocates
-// nothing.
-var opTable, opNames = func() (t [256]opInfo, names [256]string) {
+// nothing. opClass is the classification column, kept apart so that the
+// decoders' entries stay eight bytes.
+var opTable, opNames, opClass = func() (t [256]opInfo, names [256]string, class [256]Class) {
 	for i := range t {
-		t[i], names[i] = derive(Opcode(i))
+		t[i], names[i], class[i] = derive(Opcode(i))
 	}
-	return t, names
+	return t, names, class
 }()
 
 // derive reads operations for one opcode.
-func derive(o Opcode) (opInfo, string) {
+func derive(o Opcode) (opInfo, string, Class) {
 	t := o.Transport()
-	op := &operations[o&0x1f]
+	op := &operations[o.Operation()]
 	if t > XRC || op.in&(1<<t) == 0 {
 		e := opInfo{rule: PayloadAny, known: o == OpCNP}
 		switch {
 		case o == OpCNP:
-			return e, "CNP"
+			return e, "CNP", ClassCNP
 		case t >= Vendor6:
-			return e, "Vendor (0x" + strconv.FormatUint(uint64(o), 16) + ")"
+			return e, "Vendor (0x" + strconv.FormatUint(uint64(o), 16) + ")", 0
 		}
-		return e, "Reserved (0x" + strconv.FormatUint(uint64(o), 16) + ")"
+		return e, "Reserved (0x" + strconv.FormatUint(uint64(o), 16) + ")", 0
 	}
 	e := opInfo{hs: op.base, rule: op.payload, known: true}
 	switch t {
@@ -289,11 +371,11 @@ func derive(o Opcode) (opInfo, string) {
 	case UD:
 		e.hs = op.ud
 	case XRC:
-		if op.request {
+		if op.class&ClassRequest != 0 {
 			e.hs = op.base.prepend(HeaderXRCETH)
 		}
 	}
-	return e, t.String() + " " + op.name
+	return e, t.String() + " " + op.name, op.class
 }
 
 // String returns the IBTA name, "RC RDMA WRITE Only" for example, or
@@ -301,8 +383,24 @@ func derive(o Opcode) (opInfo, string) {
 // It allocates nothing.
 func (o Opcode) String() string { return opNames[o] }
 
+// Operation returns bits 4..0, the operation whatever the transport.
+func (o Opcode) Operation() Operation { return Operation(o & 0x1f) }
+
+// MakeOpcode returns the opcode of an operation on a transport, for
+// example MakeOpcode(UC, RDMAWriteOnly) == OpUCRDMAWriteOnly. The result
+// is Known only where the transport defines the operation.
+func MakeOpcode(t Transport, op Operation) Opcode { return Opcode(t)<<5 | Opcode(op&0x1f) }
+
+// Class returns the opcode's classification: its kind (send, write, read
+// request, ...), its place in a message and what it carries. It is 0 for
+// opcodes IBTA leaves undefined.
+func (o Opcode) Class() Class { return opClass[o] }
+
+// Is reports whether the opcode is in any of the classes of c:
+// o.Is(ClassReadResponse), o.Is(ClassSend|ClassWrite),
+// o.Is(ClassEndsMessage).
+func (o Opcode) Is(c Class) bool { return opClass[o]&c != 0 }
+
 // IsRequest reports whether the opcode is sent by a requester (as opposed
-// to a responder's acknowledgement or read response).
-func (o Opcode) IsRequest() bool {
-	return o.Known() && o != OpCNP && operations[o&0x1f].request
-}
+// to a responder's acknowledgement or read response, or a CNP).
+func (o Opcode) IsRequest() bool { return o.Is(ClassRequest) }

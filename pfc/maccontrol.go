@@ -2,6 +2,7 @@ package pfc
 
 import (
 	"encoding/binary"
+	"github.com/roce-go/roce/internal/errs"
 	"math/bits"
 	"strconv"
 
@@ -158,7 +159,7 @@ var (
 func truncErrs(layer string, from, want int) []error {
 	t := make([]error, want)
 	for have := from; have < want; have++ {
-		t[have] = ib.NewError(layer, 0, want, have, ib.ErrTruncated)
+		t[have] = errs.New(layer, 0, want, have, ib.ErrTruncated)
 	}
 	return t
 }

@@ -1,9 +1,11 @@
 package pfc
 
 import (
+	"errors"
 	"math"
 	"math/bits"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -100,3 +102,25 @@ func (s Speed) QuantaFloat(d time.Duration) float64 {
 // MaxPause returns the longest pause one frame can ask for at speed s,
 // MaxQuanta quanta, as Duration rounds it: 335.539 µs at 100 Gb/s.
 func (s Speed) MaxPause() time.Duration { return s.Duration(MaxQuanta) }
+
+// ParseSpeed reads a link speed in bits per second: a number with an
+// optional k, M, G or T (powers of 1000) and an optional "b/s" or "bps",
+// for example "100G", "25Gb/s", "2.5G", "400000Mbps". It accepts 1 Mb/s to
+// 10 Tb/s; the error names the text otherwise.
+func ParseSpeed(s string) (Speed, error) {
+	t := strings.TrimSuffix(strings.TrimSuffix(s, "bps"), "b/s")
+	mult := 1.0
+	if n := len(t); n > 0 {
+		if m, ok := speedUnits[t[n-1]]; ok {
+			mult, t = m, t[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(v) || v*mult < 1e6 || v*mult > 1e13 {
+		return 0, errors.New("pfc: bad link speed " + strconv.Quote(s) + " (want 1M to 10T bits per second, as 100G or 25Gb/s)")
+	}
+	return Speed(math.Round(v * mult)), nil
+}
+
+// speedUnits are the multipliers ParseSpeed accepts.
+var speedUnits = map[byte]float64{'k': 1e3, 'K': 1e3, 'm': 1e6, 'M': 1e6, 'g': 1e9, 'G': 1e9, 't': 1e12, 'T': 1e12}

@@ -2,6 +2,7 @@ package rocev2
 
 import (
 	"encoding/binary"
+	"github.com/roce-go/roce/internal/errs"
 	"slices"
 
 	"github.com/roce-go/roce/ib"
@@ -22,7 +23,7 @@ func FromRoCEv1(dst, v1 []byte, srcPort uint16) ([]byte, error) {
 		return dst, err
 	}
 	if l.Enc != ib.RoCEv1 {
-		return dst, ib.NewError("RoCEv1", l.EtherType, 0, 0, ib.ErrNotRoCE)
+		return dst, errs.New("RoCEv1", l.EtherType, 0, 0, ib.ErrNotRoCE)
 	}
 	var g ib.GRH
 	if err := g.Decode(v1[l.Net:]); err != nil {
@@ -75,13 +76,13 @@ func ToRoCEv1(dst, v2 []byte) ([]byte, error) {
 	switch l.Enc {
 	case ib.RoCEv2IPv4:
 		if l.UDP-l.Net != IPv4HeaderLen {
-			return dst, ib.NewError("IPv4", l.Net, 0, 0, ib.ErrUnsupported)
+			return dst, errs.New("IPv4", l.Net, 0, 0, ib.ErrUnsupported)
 		}
 		GRHFromIPv4Header(&g, v2[l.Net:])
 	case ib.RoCEv2IPv6:
 		GRHFromIPv6Header(&g, v2[l.Net:])
 	default:
-		return dst, ib.NewError("RoCEv2", l.EtherType, 0, 0, ib.ErrNotRoCE)
+		return dst, errs.New("RoCEv2", l.EtherType, 0, 0, ib.ErrNotRoCE)
 	}
 	transport := v2[l.BTH:l.End]
 	g.PayLen = uint16(len(transport))

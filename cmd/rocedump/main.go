@@ -60,11 +60,6 @@ import (
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
-var speeds = map[string]pfc.Speed{
-	"1G": pfc.Speed1G, "10G": pfc.Speed10G, "25G": pfc.Speed25G, "40G": pfc.Speed40G, "50G": pfc.Speed50G,
-	"100G": pfc.Speed100G, "200G": pfc.Speed200G, "400G": pfc.Speed400G, "800G": pfc.Speed800G,
-}
-
 // run is the whole command: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("rocedump", flag.ContinueOnError)
@@ -72,7 +67,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	jsonOut := fs.Bool("json", false, "print JSON Lines, keys named as Wireshark display filters (with -stats: one JSON object)")
 	utc := fs.Bool("utc", false, "print text timestamps in UTC instead of local time")
 	file := fs.String("r", "", "read this capture file (- is standard input)")
-	speed := fs.String("speed", "100G", "link speed for pause quanta: 1G, 10G, 25G, 40G, 50G, 100G, 200G, 400G or 800G")
+	speed := fs.String("speed", "100G", "link speed for pause quanta: 100G, 25Gb/s, 2.5G, ...")
 	qp := fs.String("qp", "", "only frames to this destination QP (decimal or 0x hex)")
 	opcode := fs.String("opcode", "", "only frames of this BTH opcode: IBTA name as printed (case-insensitive) or number")
 	count := fs.Int("c", 0, "stop after this many frames (0: all)")
@@ -90,8 +85,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		opt.Location = time.UTC
 	}
 	var ok bool
-	if opt.Speed, ok = speeds[strings.ToUpper(*speed)]; !ok {
-		fmt.Fprintf(stderr, "rocedump: bad -speed %q: want 1G, 10G, 25G, 40G, 50G, 100G, 200G, 400G or 800G\n", *speed)
+	var err error
+	if opt.Speed, err = pfc.ParseSpeed(*speed); err != nil {
+		fmt.Fprintf(stderr, "rocedump: -speed: %v\n", err)
 		return 2
 	}
 	if *qp != "" {

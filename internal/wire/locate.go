@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/binary"
+	"github.com/roce-go/roce/internal/errs"
 
 	"github.com/roce-go/roce/ib"
 )
@@ -45,10 +46,10 @@ func Locate(b []byte, l *Layout) error {
 	case TypeRoCE:
 		l.Enc, l.UDP = ib.RoCEv1, 0
 		if len(b) < off+ib.GRHLen {
-			return ib.NewError("GRH", off, off+ib.GRHLen, len(b), ib.ErrTruncated)
+			return errs.New("GRH", off, off+ib.GRHLen, len(b), ib.ErrTruncated)
 		}
 		if b[off]>>4 != 6 {
-			return ib.NewError("GRH", off, 0, 0, ib.ErrBadVersion)
+			return errs.New("GRH", off, 0, 0, ib.ErrBadVersion)
 		}
 		if b[off+6] != ib.NxtHdrBTH {
 			return ErrNotRoCE
@@ -56,17 +57,17 @@ func Locate(b []byte, l *Layout) error {
 		l.BTH = off + ib.GRHLen
 		l.End = l.BTH + int(binary.BigEndian.Uint16(b[off+4:]))
 		if l.End > len(b) {
-			return ib.NewError("GRH", off+4, l.End, len(b), ib.ErrTruncated)
+			return errs.New("GRH", off+4, l.End, len(b), ib.ErrTruncated)
 		}
 		return nil
 	case TypeIPv4:
 		l.Enc = ib.RoCEv2IPv4
 		if len(b) < off+20 {
-			return ib.NewError("IPv4", off, off+20, len(b), ib.ErrTruncated)
+			return errs.New("IPv4", off, off+20, len(b), ib.ErrTruncated)
 		}
 		ip := b[off : off+20]
 		if ip[0]>>4 != 4 {
-			return ib.NewError("IPv4", off, 0, 0, ib.ErrBadVersion)
+			return errs.New("IPv4", off, 0, 0, ib.ErrBadVersion)
 		}
 		ihl := int(ip[0]&0x0f) * 4
 		total := int(binary.BigEndian.Uint16(ip[2:]))
@@ -74,34 +75,34 @@ func Locate(b []byte, l *Layout) error {
 			return ErrNotRoCE // not UDP, or a fragment
 		}
 		if ihl < 20 || total < ihl+8 {
-			return ib.NewError("IPv4", off, ihl+8, total, ib.ErrBadLength)
+			return errs.New("IPv4", off, ihl+8, total, ib.ErrBadLength)
 		}
 		ipEnd = off + total
 		if ipEnd > len(b) {
-			return ib.NewError("IPv4", off+2, ipEnd, len(b), ib.ErrTruncated)
+			return errs.New("IPv4", off+2, ipEnd, len(b), ib.ErrTruncated)
 		}
 		l.UDP = off + ihl
 	case TypeIPv6:
 		l.Enc = ib.RoCEv2IPv6
 		if len(b) < off+40 {
-			return ib.NewError("IPv6", off, off+40, len(b), ib.ErrTruncated)
+			return errs.New("IPv6", off, off+40, len(b), ib.ErrTruncated)
 		}
 		if b[off]>>4 != 6 {
-			return ib.NewError("IPv6", off, 0, 0, ib.ErrBadVersion)
+			return errs.New("IPv6", off, 0, 0, ib.ErrBadVersion)
 		}
 		if b[off+6] != 17 {
 			return ErrNotRoCE // extension headers are not RoCEv2
 		}
 		ipEnd = off + 40 + int(binary.BigEndian.Uint16(b[off+4:]))
 		if ipEnd > len(b) {
-			return ib.NewError("IPv6", off+4, ipEnd, len(b), ib.ErrTruncated)
+			return errs.New("IPv6", off+4, ipEnd, len(b), ib.ErrTruncated)
 		}
 		l.UDP = off + 40
 	default:
 		return ErrNotRoCE
 	}
 	if ipEnd < l.UDP+8 {
-		return ib.NewError("UDP", l.UDP, l.UDP+8, ipEnd, ib.ErrTruncated)
+		return errs.New("UDP", l.UDP, l.UDP+8, ipEnd, ib.ErrTruncated)
 	}
 	u := b[l.UDP : l.UDP+8]
 	if binary.BigEndian.Uint16(u[2:]) != RoCEv2Port {
@@ -109,7 +110,7 @@ func Locate(b []byte, l *Layout) error {
 	}
 	n := int(binary.BigEndian.Uint16(u[4:]))
 	if n < 8 || l.UDP+n > ipEnd {
-		return ib.NewError("UDP", l.UDP+4, ipEnd-l.UDP, n, ib.ErrBadLength)
+		return errs.New("UDP", l.UDP+4, ipEnd-l.UDP, n, ib.ErrBadLength)
 	}
 	l.BTH, l.End = l.UDP+8, l.UDP+n
 	return nil

@@ -3,7 +3,7 @@
 // packet. The frame codecs of this module share it.
 package wire
 
-import "github.com/roce-go/roce/ib"
+import "github.com/roce-go/roce/internal/errs"
 
 // Ethertypes used by this module.
 const (
@@ -25,7 +25,7 @@ const HeaderLen = 14
 // its VLAN tags, the Ethertype found there and the number of tags.
 func Skip(b []byte) (off int, etherType uint16, tags int, err error) {
 	if len(b) < HeaderLen {
-		return 0, 0, 0, ib.NewError("Ethernet", 0, HeaderLen, len(b), ib.ErrTruncated)
+		return 0, 0, 0, errs.New("Ethernet", 0, HeaderLen, len(b), errs.ErrTruncated)
 	}
 	off = 12
 	if t := uint16(b[12])<<8 | uint16(b[13]); t != TypeDot1Q && t != TypeQinQ {
@@ -38,7 +38,7 @@ func Skip(b []byte) (off int, etherType uint16, tags int, err error) {
 			return off, etherType, tags, nil
 		}
 		if len(b) < off+4 {
-			return 0, 0, 0, ib.NewError("Dot1Q", off, off+4, len(b), ib.ErrTruncated)
+			return 0, 0, 0, errs.New("Dot1Q", off, off+4, len(b), errs.ErrTruncated)
 		}
 		off += 2
 		tags++

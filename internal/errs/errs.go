@@ -1,0 +1,160 @@
+// Package errs holds the error type and the sentinel errors of the whole
+// module. The public packages re-export the sentinels (ib.ErrTruncated is
+// errs.ErrTruncated), so users match them with errors.Is whichever
+// package returned the error; every message carries the one prefix
+// "roce: ".
+package errs
+
+import (
+	"io"
+	"strconv"
+)
+
+// Prefix starts every error message of the module.
+const Prefix = "roce: "
+
+// Sentinel is an exported sentinel error. Its message is the reason alone;
+// Error adds the module's prefix.
+type Sentinel struct {
+	reason string
+	also   error // another error it matches, or nil
+}
+
+// Error returns "roce: " and the reason.
+func (s *Sentinel) Error() string { return Prefix + s.reason }
+
+// Reason returns the message without the prefix.
+func (s *Sentinel) Reason() string { return s.reason }
+
+// Is reports whether target is the error s also stands for.
+func (s *Sentinel) Is(target error) bool { return s.also != nil && target == s.also }
+
+// The sentinels. Every error a decoder or builder of this module returns
+// wraps one of them.
+var (
+	// ErrTruncated means the input ended before a header or a length
+	// field said it would. It also matches io.ErrUnexpectedEOF.
+	ErrTruncated = &Sentinel{"truncated", io.ErrUnexpectedEOF}
+	// ErrBadLength means a length disagrees with the bytes present or
+	// with the rules of the opcode (a payload on an opcode that carries
+	// none, for example).
+	ErrBadLength = &Sentinel{reason: "bad length"}
+	// ErrBadPad means BTH.PadCnt is larger than the payload it pads.
+	ErrBadPad = &Sentinel{reason: "pad count larger than payload"}
+	// ErrBadVersion means a version field holds a value the codec does
+	// not handle.
+	ErrBadVersion = &Sentinel{reason: "bad version"}
+	// ErrBadICRC means the received ICRC differs from the computed one.
+	ErrBadICRC = &Sentinel{reason: "bad ICRC"}
+	// ErrUnsupported means well-formed input or a field value that uses
+	// something the codec does not implement.
+	ErrUnsupported = &Sentinel{reason: "unsupported"}
+	// ErrNotRoCE means a well-formed frame that carries no RoCE packet.
+	ErrNotRoCE = &Sentinel{reason: "not a RoCE frame"}
+	// ErrBadValue means a builder was given a field value that does not
+	// fit the field or that the decoder would refuse.
+	ErrBadValue = &Sentinel{reason: "bad field value"}
+)
+
+// reason returns err's message without the module prefix.
+func reason(err error) string {
+	if s, ok := err.(*Sentinel); ok {
+		return s.reason
+	}
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
+}
+
+// Error is a decoding error: which layer failed, at which byte offset of
+// the input handed to that layer, and why. It unwraps to a sentinel.
+type Error struct {
+	Layer  string // "BTH", "RETH", "IPv4", "PFC", ...
+	Offset int    // byte offset within the layer's input
+	Want   int    // bytes needed, when Err is ErrTruncated or ErrBadLength
+	Have   int    // bytes present
+	Err    error  // the sentinel
+}
+
+// Error formats the error, "roce: BTH at offset 0: truncated (want 16
+// bytes, have 9)". Only asking for the text formats it.
+func (e *Error) Error() string {
+	s := Prefix + e.Layer + " at offset " + strconv.Itoa(e.Offset) + ": " + reason(e.Err)
+	if e.Want != 0 || e.Have != 0 {
+		s += " (want " + strconv.Itoa(e.Want) + " bytes, have " + strconv.Itoa(e.Have) + ")"
+	}
+	return s
+}
+
+// Unwrap returns the sentinel.
+func (e *Error) Unwrap() error { return e.Err }
+
+// New returns an *Error.
+func New(layer string, off, want, have int, err error) error {
+	return &Error{Layer: layer, Offset: off, Want: want, Have: have, Err: err}
+}
+
+// Truncated returns an *Error wrapping ErrTruncated.
+func Truncated(layer string, off, want, have int) error {
+	return &Error{Layer: layer, Offset: off, Want: want, Have: have, Err: ErrTruncated}
+}
+
+// FieldError is a builder's refusal: the field, the value it was given
+// and why the value cannot be encoded. It unwraps to a sentinel,
+// ErrBadValue unless the reason is one the decoder reports otherwise
+// (ErrBadLength for an opcode's payload rule, for example).
+type FieldError struct {
+	Field  string // "BTH.DestQP", "VLANs[1].ID", "Packet.Payload", ...
+	Value  uint64 // the value refused
+	Reason string // "does not fit 24 bits", ...
+	Err    error  // the sentinel
+}
+
+// Error formats the error, "roce: BTH.DestQP 0x1000000 does not fit 24
+// bits".
+func (e *FieldError) Error() string {
+	return Prefix + e.Field + " 0x" + strconv.FormatUint(e.Value, 16) + " " + e.Reason
+}
+
+// Unwrap returns the sentinel.
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// Fit returns a *FieldError wrapping ErrBadValue when v does not fit an
+// unsigned field of the given bit width, and nil when it does.
+func Fit(field string, v uint64, bits uint) error {
+	if v>>bits == 0 {
+		return nil
+	}
+	return &FieldError{Field: field, Value: v, Reason: "does not fit " + strconv.Itoa(int(bits)) + " bits", Err: ErrBadValue}
+}
+
+// Field returns a *FieldError.
+func Field(field string, v uint64, why string, err error) error {
+	return &FieldError{Field: field, Value: v, Reason: why, Err: err}
+}
+
+// ICRCError is a bad ICRC: the value computed over the packet and the one
+// it carries, both as the four ICRC bytes read little-endian (the order
+// ib.ComputeICRC returns). It matches ErrBadICRC.
+type ICRCError struct {
+	Computed uint32
+	Received uint32
+}
+
+// Error formats the error, "roce: bad ICRC (computed 0x..., received
+// 0x...)".
+func (e *ICRCError) Error() string {
+	return Prefix + ErrBadICRC.reason + " (computed 0x" + hex32(e.Computed) + ", received 0x" + hex32(e.Received) + ")"
+}
+
+// Unwrap returns ErrBadICRC.
+func (e *ICRCError) Unwrap() error { return ErrBadICRC }
+
+func hex32(v uint32) string {
+	s := strconv.FormatUint(uint64(v), 16)
+	for len(s) < 8 {
+		s = "0" + s
+	}
+	return s
+}

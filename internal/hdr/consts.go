@@ -1,0 +1,19 @@
+package hdr
+
+// Ethertypes (IEEE registry).
+const (
+	EtherTypeIPv4       = 0x0800
+	EtherTypeARP        = 0x0806
+	EtherTypeDot1Q      = 0x8100 // 802.1Q C-tag
+	EtherTypeIPv6       = 0x86dd
+	EtherTypeMACControl = 0x8808 // 802.3 MAC Control: PAUSE, PFC
+	EtherTypeLLDP       = 0x88cc
+	EtherTypeQinQ       = 0x88a8 // 802.1ad S-tag
+	EtherTypeRoCE       = 0x8915 // RoCEv1 (IBTA Annex A16)
+)
+
+// RoCEv2Port is the UDP destination port of RoCEv2 (IBTA Annex A17.2.1).
+const RoCEv2Port = 4791
+
+// IPProtocolUDP is the IPv4 protocol and IPv6 next header number of UDP.
+const IPProtocolUDP = 17
