@@ -84,7 +84,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *utc {
 		opt.Location = time.UTC
 	}
-	var ok bool
 	var err error
 	if opt.Speed, err = pfc.ParseSpeed(*speed); err != nil {
 		fmt.Fprintf(stderr, "rocedump: -speed: %v\n", err)
