@@ -50,7 +50,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/roce-go/roce/dump"
