@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/roce-go/roce/ecn"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/pfc"
 )
@@ -198,8 +199,46 @@ func psnDiff(a, b uint32) int32 {
 
 // Add accounts for one transport packet.
 func (a *Analyzer) Add(p *Packet) {
-	h := &p.IB.BTH
-	k := Key{Src: p.Src, Dst: p.Dst, QP: h.DestQP}
+	f := a.flowOf(p)
+	f.count(p)
+	op := p.IB.BTH.OpCode
+	if op == ib.OpCNP {
+		f.s.CNPs++
+		return
+	}
+	if !op.Known() {
+		return // reserved and vendor opcodes: counted, not analysed
+	}
+	tr := op.Transport()
+	if f.transport == ib.CNP {
+		// A CNP opened the flow (it shares the key of the responses to
+		// the requester it slows down): the flow's transport is this one.
+		f.transport = tr
+	}
+	if tr == ib.RD {
+		return // RD packets name an EE context: not analysed
+	}
+	f.countMessage(p)
+	if tr == ib.UD {
+		if p.IB.Headers().Has(ib.HeaderDETH) {
+			f.reqQP, f.hasReqQP = p.IB.DETH.SrcQP, true
+		}
+		return
+	}
+	if f == &a.other {
+		return
+	}
+	if op.IsRequest() {
+		f.request(p)
+		return
+	}
+	a.response(f, p)
+}
+
+// flowOf returns the state of the flow p belongs to, creating it (or
+// taking the "other" bucket) on its first packet.
+func (a *Analyzer) flowOf(p *Packet) *state {
+	k := Key{Src: p.Src, Dst: p.Dst, QP: p.IB.BTH.DestQP}
 	f := a.last
 	if f == nil || f.key != k {
 		f = a.flows[k]
@@ -211,12 +250,19 @@ func (a *Analyzer) Add(p *Packet) {
 	if f == &a.other {
 		a.otherN++
 	}
-	f.last = p.Time
+	return f
+}
+
+// count adds p to the counters every packet updates, whatever its
+// opcode: frames, bytes, the opcode, congestion marks and the ICRC.
+func (f *state) count(p *Packet) {
+	h := &p.IB.BTH
 	s := &f.s
+	f.last = p.Time
 	s.Frames++
 	s.Bytes += uint64(p.Len)
 	f.countOp(h.OpCode)
-	if p.HasECN && p.ECN == 3 {
+	if p.HasECN && p.ECN == uint8(ecn.CE) {
 		s.CE++
 	}
 	if h.FECN {
@@ -228,52 +274,30 @@ func (a *Analyzer) Add(p *Packet) {
 	if !p.ICRCGood {
 		s.ICRCBad++
 	}
-	op := h.OpCode
-	if op == ib.OpCNP {
-		s.CNPs++
-		return
-	}
-	tr := op.Transport()
-	if tr == ib.CNP || tr >= ib.Vendor6 || !op.Known() {
-		return
-	}
-	if f.transport == ib.CNP {
-		// A CNP opened the flow (it shares the key of the responses to
-		// the requester it slows down): the flow's transport is this one.
-		f.transport = tr
-	}
-	code := op & 0x1f
-	if tr == ib.UD {
-		if code == 4 || code == 5 {
-			s.Messages++
-		}
-		if p.IB.Headers().Has(ib.HeaderDETH) {
-			f.reqQP, f.hasReqQP = p.IB.DETH.SrcQP, true
-		}
-		return
-	}
-	if tr == ib.RD {
-		return
-	}
-	switch code {
-	case 2, 3, 4, 5, 8, 9, 10, 11, 15, 16, 22, 23:
+}
+
+// countMessage counts the message a SEND, RDMA WRITE or RDMA READ
+// response packet completes, and learns the path MTU from the payload
+// of First and Middle packets, which carry exactly one MTU.
+func (f *state) countMessage(p *Packet) {
+	s := &f.s
+	op := p.IB.BTH.OpCode
+	if op.Is(ib.ClassEndsMessage) {
 		s.Messages++
 	}
-	switch code {
-	case 0, 1, 6, 7, 13, 14: // First and Middle packets carry one path MTU
+	if op.Is(ib.ClassFullMTU) {
 		if n := uint32(len(p.IB.Payload)); n > s.MTU {
 			s.MTU = n
 		}
 	}
-	if f == &a.other {
-		return
-	}
-	if op.IsRequest() {
-		f.request(p, code)
-		return
-	}
-	// A response: acknowledgement, atomic acknowledgement or read
-	// response, on the flow back to the requester.
+}
+
+// response accounts for an acknowledgement, atomic acknowledgement or
+// read response on f, the flow back to the requester: the NAKs it
+// carries, and the request it answers on the paired flow.
+func (a *Analyzer) response(f *state, p *Packet) {
+	s := &f.s
+	h := &p.IB.BTH
 	if p.IB.Headers().Has(ib.HeaderAETH) {
 		switch p.IB.AETH.Type() {
 		case ib.Nak:
@@ -288,19 +312,18 @@ func (a *Analyzer) Add(p *Packet) {
 		a.pair(f, h.PSN)
 	}
 	req := f.peer
-	if req == nil {
-		switch code {
-		case 13, 14, 15, 16:
+	switch {
+	case h.OpCode.Is(ib.ClassReadResponse):
+		if req == nil {
 			s.ReadResponsesUnmatched++
-		case 18:
-			s.AtomicAcksUnmatched++
+			return
 		}
-		return
-	}
-	switch code {
-	case 13, 14, 15, 16:
-		req.readResponse(h.PSN, code, uint32(len(p.IB.Payload)))
-	case 18:
+		req.readResponse(h.PSN, h.OpCode.Operation(), uint32(len(p.IB.Payload)))
+	case h.OpCode.Is(ib.ClassAtomicAck):
+		if req == nil {
+			s.AtomicAcksUnmatched++
+			return
+		}
 		req.atomicAck(h.PSN)
 	}
 }
@@ -395,11 +418,11 @@ func (f *state) countOp(op ib.Opcode) {
 
 // request runs the PSN analysis of a request and records RDMA READ and
 // atomic requests.
-func (f *state) request(p *Packet, code ib.Opcode) {
+func (f *state) request(p *Packet) {
 	s := &f.s
 	psn := p.IB.BTH.PSN
 	lo, hi := (psn+1)&psnMask, (psn+1)&psnMask
-	if code == 12 { // RDMA READ Request: its responses use the next PSNs
+	if p.IB.BTH.OpCode.Is(ib.ClassReadRequest) { // its responses use the next PSNs
 		n := p.IB.RETH.DMALen
 		if mtu := s.MTU; mtu != 0 {
 			k := (n + mtu - 1) / mtu
@@ -416,7 +439,7 @@ func (f *state) request(p *Packet, code ib.Opcode) {
 		f.high = (psn + 1) & psnMask
 		f.mark(psn)
 		f.nextLo, f.nextHi = lo, hi
-		f.record(p, code, psn)
+		f.record(p, psn)
 		return
 	}
 	d := psnDiff(psn, f.nextLo)
@@ -440,7 +463,7 @@ func (f *state) request(p *Packet, code ib.Opcode) {
 			return // a retransmission: its read or atomic is already pending
 		}
 	}
-	f.record(p, code, psn)
+	f.record(p, psn)
 }
 
 // advance moves the highest PSN seen up to psn, forgetting PSNs that
@@ -463,17 +486,17 @@ func (f *state) mark(psn uint32)        { f.seen[psn%Window/64] |= 1 << (psn % 6
 func (f *state) isSeen(psn uint32) bool { return f.seen[psn%Window/64]&(1<<(psn%64)) != 0 }
 
 // record remembers an RDMA READ or atomic request until its response.
-func (f *state) record(p *Packet, code ib.Opcode, psn uint32) {
+func (f *state) record(p *Packet, psn uint32) {
 	s := &f.s
-	switch code {
-	case 12:
+	switch op := p.IB.BTH.OpCode; {
+	case op.Is(ib.ClassReadRequest):
 		s.Reads++
 		slot := oldestRead(&f.reads)
 		if f.reads[slot].used {
 			s.ReadsUnanswered++
 		}
 		f.reads[slot] = pendingRead{psn: psn, length: p.IB.RETH.DMALen, used: true}
-	case 19, 20:
+	case op.Is(ib.ClassAtomic):
 		s.Atomics++
 		slot := -1
 		for i := range f.atomics {
@@ -508,9 +531,9 @@ func oldestRead(r *[MaxOutstanding]pendingRead) int {
 	return slot
 }
 
-// readResponse matches a read response packet (opcode code 13 First, 14
-// Middle, 15 Last, 16 Only) to a pending read of the requester flow f.
-func (f *state) readResponse(psn uint32, code ib.Opcode, payload uint32) {
+// readResponse matches a read response packet (operation First,
+// Middle, Last or Only) to a pending read of the requester flow f.
+func (f *state) readResponse(psn uint32, op ib.Operation, payload uint32) {
 	s := &f.s
 	for i := range f.reads {
 		r := &f.reads[i]
@@ -521,27 +544,27 @@ func (f *state) readResponse(psn uint32, code ib.Opcode, payload uint32) {
 		if off < 0 || off >= int32(maxPackets(r.length)) {
 			continue
 		}
-		switch code {
-		case 13:
+		switch op {
+		case ib.RDMAReadResponseFirst:
 			r.got, r.mtu = 1, payload
 			if payload > s.MTU {
 				s.MTU = payload
 			}
 			return
-		case 14:
+		case ib.RDMAReadResponseMiddle:
 			r.got++
 			if payload > s.MTU {
 				s.MTU = payload
 			}
 			return
-		case 15:
+		case ib.RDMAReadResponseLast:
 			r.got++
 			if r.mtu != 0 && r.got == (r.length+r.mtu-1)/r.mtu && uint32(off)+1 == r.got {
 				s.ReadsMatched++
 			} else {
 				s.ReadsIncomplete++
 			}
-		case 16:
+		case ib.RDMAReadResponseOnly:
 			if off == 0 && r.got == 0 && (s.MTU == 0 || r.length <= s.MTU) {
 				s.ReadsMatched++
 			} else {

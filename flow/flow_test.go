@@ -312,7 +312,7 @@ func TestMaxFlows(t *testing.T) {
 }
 
 // TestAllocs checks that feeding a frame allocates nothing in steady
-// state.
+// state, and that the frames fed were counted.
 func TestAllocs(t *testing.T) {
 	an := flow.New(flow.Config{})
 	var rec, rec2, rec3 dump.Record
@@ -322,17 +322,32 @@ func TestAllocs(t *testing.T) {
 	rec.Decode(1, gopacket.CaptureInfo{Length: len(w)}, dump.LinkTypeEthernet, w)
 	rec2.Decode(2, gopacket.CaptureInfo{Length: len(ack)}, dump.LinkTypeEthernet, ack)
 	rec3.Decode(3, gopacket.CaptureInfo{Length: len(p)}, dump.LinkTypeEthernet, p)
+	if rec.Kind != dump.KindRoCE || rec2.Kind != dump.KindRoCE || rec3.Kind != dump.KindMACControl {
+		t.Fatalf("frames decode as %v, %v, %v; want RoCE, RoCE, MAC Control", rec.Kind, rec2.Kind, rec3.Kind)
+	}
 	an.AddRecord(&rec)
 	an.AddRecord(&rec2)
 	an.AddRecord(&rec3)
 	psn := uint32(1)
-	if n := testing.AllocsPerRun(1000, func() {
+	const runs = 1000
+	n := testing.AllocsPerRun(runs, func() {
 		psn++
 		rec.RoCE.Packet.BTH.PSN = psn
 		an.AddRecord(&rec)
 		an.AddRecord(&rec2)
 		an.AddRecord(&rec3)
-	}); n != 0 {
+	})
+	if n != 0 {
 		t.Errorf("%v allocations per frame", n)
+	}
+	// AllocsPerRun calls the function once more than runs, to warm up.
+	const fed = 1 + runs + 1
+	r := an.Report()
+	if len(r.Flows) != 2 || len(r.PFC) != 1 {
+		t.Fatalf("%d flows and %d PFC rows, want 2 and 1", len(r.Flows), len(r.PFC))
+	}
+	if w, a := r.Flows[0], r.Flows[1]; w.Frames != fed || w.CE != fed || a.Frames != fed || r.PFC[0].Frames != fed {
+		t.Errorf("write frames %d (CE %d), ACK frames %d, PFC frames %d; want %d each",
+			w.Frames, w.CE, a.Frames, r.PFC[0].Frames, fed)
 	}
 }
