@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
+
+	"github.com/roce-go/roce/internal/errs"
 )
 
 // AETHLen is the size of the ACK ETH.
@@ -35,19 +37,28 @@ func (h *AETH) LayerType() gopacket.LayerType { return LayerTypeAETH }
 // CanDecode returns LayerTypeAETH.
 func (h *AETH) CanDecode() gopacket.LayerClass { return LayerTypeAETH }
 
-// DecodeFromBytes decodes the header from the start of data.
+// DecodeFromBytes decodes the header from the start of data, resetting
+// h first; df may be nil.
 func (h *AETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if err := h.decode(data, HeaderAETH, df); err != nil {
+		*h = AETH{eth: h.eth}
 		return err
 	}
 	h.parse(data)
 	return nil
 }
 
-// SerializeTo prepends the header.
+// SerializeTo prepends the header. It refuses, writing nothing, a field
+// value that does not fit the field: the error is a *FieldError.
 func (h *AETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	if err := h.check(); err != nil {
+		return err
+	}
 	return prepend(b, AETHLen, h)
 }
+
+// check reports a field that does not fit, as a *FieldError.
+func (h *AETH) check() error { return errs.Fit("AETH.MSN", uint64(h.MSN), 24) }
 
 // AckType is the kind of acknowledgement a syndrome carries.
 type AckType uint8

@@ -31,16 +31,19 @@ func (h *AtomicAckETH) LayerType() gopacket.LayerType { return LayerTypeAtomicAc
 // CanDecode returns LayerTypeAtomicAckETH.
 func (h *AtomicAckETH) CanDecode() gopacket.LayerClass { return LayerTypeAtomicAckETH }
 
-// DecodeFromBytes decodes the header from the start of data.
+// DecodeFromBytes decodes the header from the start of data, resetting
+// h first; df may be nil.
 func (h *AtomicAckETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if err := h.decode(data, HeaderAtomicAckETH, df); err != nil {
+		*h = AtomicAckETH{eth: h.eth}
 		return err
 	}
 	h.parse(data)
 	return nil
 }
 
-// SerializeTo prepends the header.
+// SerializeTo prepends the header. Every value of every field fits, so it
+// fails only if b does.
 func (h *AtomicAckETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
 	return prepend(b, AtomicAckETHLen, h)
 }

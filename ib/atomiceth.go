@@ -50,16 +50,19 @@ func (h *AtomicETH) LayerType() gopacket.LayerType { return LayerTypeAtomicETH }
 // CanDecode returns LayerTypeAtomicETH.
 func (h *AtomicETH) CanDecode() gopacket.LayerClass { return LayerTypeAtomicETH }
 
-// DecodeFromBytes decodes the header from the start of data.
+// DecodeFromBytes decodes the header from the start of data, resetting
+// h first; df may be nil.
 func (h *AtomicETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if err := h.decode(data, HeaderAtomicETH, df); err != nil {
+		*h = AtomicETH{eth: h.eth}
 		return err
 	}
 	h.parse(data)
 	return nil
 }
 
-// SerializeTo prepends the header.
+// SerializeTo prepends the header. Every value of every field fits, so it
+// fails only if b does.
 func (h *AtomicETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
 	return prepend(b, AtomicETHLen, h)
 }

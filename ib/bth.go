@@ -2,9 +2,13 @@ package ib
 
 import (
 	"encoding/binary"
+	"errors"
+	"strconv"
 
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
+
+	"github.com/roce-go/roce/internal/errs"
 )
 
 // BTHLen is the size of the Base Transport Header.
@@ -50,16 +54,52 @@ type BTH struct {
 	hdrs Headers // OpCode.Headers(), kept by the last decode
 }
 
+// Offsets in the BTH.
+const (
+	bthOpCode = 0 // OpCode
+	bthFlags  = 1 // SE, M, PadCnt, TVer
+	bthPKey   = 2 // P_Key
+	bthFECN   = 4 // FECN, BECN, Resv6a: the byte the ICRC masks
+	bthDestQP = 5 // DestQP, 24 bits
+	bthAckReq = 8 // AckReq, Resv7
+	bthPSN    = 9 // PSN, 24 bits
+)
+
 // put writes the header into b[:BTHLen].
 func (h *BTH) put(b []byte) {
-	_ = b[11]
-	b[0] = byte(h.OpCode)
-	b[1] = flag(h.SE, 0x80) | flag(h.MigReq, 0x40) | (h.PadCnt&3)<<4 | h.TVer&0x0f
-	binary.BigEndian.PutUint16(b[2:], h.PKey)
-	b[4] = flag(h.FECN, 0x80) | flag(h.BECN, 0x40) | h.Resv6a&0x3f
-	put24(b[5:], h.DestQP)
-	b[8] = flag(h.AckReq, 0x80) | h.Resv7&0x7f
-	put24(b[9:], h.PSN)
+	_ = b[BTHLen-1]
+	b[bthOpCode] = byte(h.OpCode)
+	b[bthFlags] = flag(h.SE, 0x80) | flag(h.MigReq, 0x40) | (h.PadCnt&3)<<4 | h.TVer&0x0f
+	binary.BigEndian.PutUint16(b[bthPKey:], h.PKey)
+	b[bthFECN] = flag(h.FECN, 0x80) | flag(h.BECN, 0x40) | h.Resv6a&0x3f
+	put24(b[bthDestQP:], h.DestQP)
+	b[bthAckReq] = flag(h.AckReq, 0x80) | h.Resv7&0x7f
+	put24(b[bthPSN:], h.PSN)
+}
+
+// check reports a field that does not fit, as a *FieldError. PadCnt is
+// checked only when the caller writes it as it is (padCnt true).
+func (h *BTH) check(padCnt bool) error {
+	if (h.DestQP|h.PSN)>>24 == 0 && h.TVer>>4 == 0 && h.Resv6a>>6 == 0 && h.Resv7>>7 == 0 &&
+		(!padCnt || h.PadCnt>>2 == 0) {
+		return nil
+	}
+	for _, f := range [...]struct {
+		name string
+		v    uint32
+		bits uint
+	}{
+		{"BTH.TVer", uint32(h.TVer), 4},
+		{"BTH.Resv6a", uint32(h.Resv6a), 6},
+		{"BTH.DestQP", h.DestQP, 24},
+		{"BTH.Resv7", uint32(h.Resv7), 7},
+		{"BTH.PSN", h.PSN, 24},
+	} {
+		if err := errs.Fit(f.name, uint64(f.v), f.bits); err != nil {
+			return err
+		}
+	}
+	return errs.Fit("BTH.PadCnt", uint64(h.PadCnt), 2)
 }
 
 // split checks a whole transport packet b (BTH through ICRC) against the
@@ -70,9 +110,9 @@ func (h *BTH) split(b []byte) (hdrEnd, padStart int, err error) {
 		return 0, 0, truncated("BTH", 0, BTHLen+ICRCLen, len(b))
 	}
 	// The twelve fields, from three big-endian words.
-	w0 := binary.BigEndian.Uint32(b)
-	w1 := binary.BigEndian.Uint32(b[4:])
-	w2 := binary.BigEndian.Uint32(b[8:])
+	w0 := binary.BigEndian.Uint32(b[bthOpCode:])
+	w1 := binary.BigEndian.Uint32(b[bthFECN:])
+	w2 := binary.BigEndian.Uint32(b[bthAckReq:])
 	f := byte(w0 >> 16)
 	h.OpCode, h.PKey = Opcode(w0>>24), uint16(w0)
 	h.SE, h.MigReq, h.PadCnt, h.TVer = f&0x80 != 0, f&0x40 != 0, f>>4&3, f&0x0f
@@ -113,12 +153,14 @@ func (h *BTH) CanDecode() gopacket.LayerClass { return LayerTypeBTH }
 
 // DecodeFromBytes decodes a transport packet: data runs from the first
 // byte of the BTH to the last byte of the ICRC, as RoCEv2's UDP length and
-// RoCEv1's GRH PayLen delimit it.
+// RoCEv1's GRH PayLen delimit it. df may be nil. On an error h is left
+// zeroed.
 func (h *BTH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	_, padStart, err := h.split(data)
 	if err != nil {
-		if len(data) < BTHLen+ICRCLen {
-			df.SetTruncated()
+		*h = BTH{}
+		if errors.Is(err, ErrTruncated) {
+			setTruncated(df)
 		}
 		return err
 	}
@@ -146,13 +188,29 @@ func (h *BTH) NextLayerType() gopacket.LayerType {
 // opaque payload, PadCnt is written as it is and no pad is added. The
 // ICRC is written as h.ICRC holds it: compute it once the outer headers
 // exist (see the rocev1 and rocev2 packages).
+//
+// It refuses, writing nothing, what the decoder would refuse or what does
+// not fit its field: a field wider than its bits, fewer bytes than the
+// opcode's extended headers need, a payload (or pad) against the
+// opcode's rule. The error is a *FieldError.
 func (h *BTH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	padCnt := int(h.PadCnt)
-	if !h.OpCode.Known() {
-		padCnt = 0
-	} else if opts.FixLengths {
-		h.PadCnt = uint8(-(len(b.Bytes()) - h.OpCode.Headers().Size()) & 3)
+	hs, rule, known := h.OpCode.lookup()
+	if err := h.check(!known || !opts.FixLengths); err != nil {
+		return err
+	}
+	padCnt := 0
+	if known {
+		n := len(b.Bytes()) - hs.Size() // the payload
+		if n < 0 {
+			return errs.Field("BTH.OpCode", uint64(h.OpCode), "needs "+strconv.Itoa(hs.Size())+" bytes of extended headers ("+hs.String()+"), has "+strconv.Itoa(n+hs.Size()), ErrBadLength)
+		}
+		if opts.FixLengths {
+			h.PadCnt = uint8(-n & 3)
+		}
 		padCnt = int(h.PadCnt)
+		if err := checkPayload(h.OpCode, rule, n, padCnt); err != nil {
+			return err
+		}
 	}
 	tail, err := b.AppendBytes(padCnt + ICRCLen)
 	if err != nil {

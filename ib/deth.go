@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 
 	"github.com/google/gopacket"
+
+	"github.com/roce-go/roce/internal/errs"
 )
 
 // DETHLen is the size of the Datagram ETH.
@@ -42,16 +44,25 @@ func (h *DETH) LayerType() gopacket.LayerType { return LayerTypeDETH }
 // CanDecode returns LayerTypeDETH.
 func (h *DETH) CanDecode() gopacket.LayerClass { return LayerTypeDETH }
 
-// DecodeFromBytes decodes the header from the start of data.
+// DecodeFromBytes decodes the header from the start of data, resetting
+// h first; df may be nil.
 func (h *DETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if err := h.decode(data, HeaderDETH, df); err != nil {
+		*h = DETH{eth: h.eth}
 		return err
 	}
 	h.parse(data)
 	return nil
 }
 
-// SerializeTo prepends the header.
+// SerializeTo prepends the header. It refuses, writing nothing, a field
+// value that does not fit the field: the error is a *FieldError.
 func (h *DETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	if err := h.check(); err != nil {
+		return err
+	}
 	return prepend(b, DETHLen, h)
 }
+
+// check reports a field that does not fit, as a *FieldError.
+func (h *DETH) check() error { return errs.Fit("DETH.SrcQP", uint64(h.SrcQP), 24) }

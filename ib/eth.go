@@ -14,16 +14,28 @@ type eth struct {
 	bth  *BTH // set by Layers; nil for a header decoded on its own
 }
 
-// decode splits data into the header's n bytes and what follows.
+// decode splits data into the header's bytes and what follows. On an
+// error it leaves Contents and Payload nil (the caller zeroes the fields
+// of its own); the link to the BTH is kept.
 func (e *eth) decode(data []byte, kind Header, df gopacket.DecodeFeedback) error {
 	n := kind.Len()
+	e.kind = kind
 	if len(data) < n {
-		df.SetTruncated()
+		e.Contents, e.Payload = nil, nil
+		setTruncated(df)
 		return truncated(kind.String(), 0, n, len(data))
 	}
-	e.kind = kind
 	e.Contents, e.Payload = data[:n], data[n:]
 	return nil
+}
+
+// setTruncated tells df, when there is one, that the input was cut short.
+// gopacket's DecodingLayerParser passes itself; callers of DecodeFromBytes
+// may pass nil.
+func setTruncated(df gopacket.DecodeFeedback) {
+	if df != nil {
+		df.SetTruncated()
+	}
 }
 
 // NextLayerType returns the header the opcode puts after this one, or

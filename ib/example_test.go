@@ -48,5 +48,5 @@ func ExampleComputeICRC() {
 	// Output:
 	// computed 0x2d7b8b03, received 0x2d7b8b03
 	// after CE marking: <nil>
-	// after corruption: ib: ICRC at offset -4: ib: bad ICRC
+	// after corruption: roce: bad ICRC (computed 0x239c63d2, received 0x2d7b8b03)
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 
 	"github.com/google/gopacket"
+
+	"github.com/roce-go/roce/internal/errs"
 )
 
 // FETHLen is the size of the FLUSH ETH.
@@ -43,16 +45,36 @@ func (h *FETH) LayerType() gopacket.LayerType { return LayerTypeFETH }
 // CanDecode returns LayerTypeFETH.
 func (h *FETH) CanDecode() gopacket.LayerClass { return LayerTypeFETH }
 
-// DecodeFromBytes decodes the header from the start of data.
+// DecodeFromBytes decodes the header from the start of data, resetting
+// h first; df may be nil.
 func (h *FETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if err := h.decode(data, HeaderFETH, df); err != nil {
+		*h = FETH{eth: h.eth}
 		return err
 	}
 	h.parse(data)
 	return nil
 }
 
-// SerializeTo prepends the header.
+// SerializeTo prepends the header. It refuses, writing nothing, a field
+// value that does not fit the field: the error is a *FieldError.
 func (h *FETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	if err := h.check(); err != nil {
+		return err
+	}
 	return prepend(b, FETHLen, h)
+}
+
+// check reports a field that does not fit, as a *FieldError.
+func (h *FETH) check() error {
+	if h.Resv>>26 == 0 && h.SEL>>2 == 0 && h.PLT>>4 == 0 {
+		return nil
+	}
+	if err := errs.Fit("FETH.Resv", uint64(h.Resv), 26); err != nil {
+		return err
+	}
+	if err := errs.Fit("FETH.SEL", uint64(h.SEL), 2); err != nil {
+		return err
+	}
+	return errs.Fit("FETH.PLT", uint64(h.PLT), 4)
 }

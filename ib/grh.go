@@ -2,10 +2,13 @@ package ib
 
 import (
 	"encoding/binary"
+	"errors"
 	"net/netip"
 
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
+
+	"github.com/roce-go/roce/internal/errs"
 )
 
 // GRHLen is the size of the Global Route Header.
@@ -48,27 +51,48 @@ func (h *GRH) SrcGID() netip.Addr { return netip.AddrFrom16(h.SGID) }
 // DstGID returns DGID as an address.
 func (h *GRH) DstGID() netip.Addr { return netip.AddrFrom16(h.DGID) }
 
+// Offsets in the GRH.
+const (
+	grhVersion = 0  // IPVer (4 bits), TClass (8), FlowLabel (20)
+	grhPayLen  = 4  // PayLen
+	grhNxtHdr  = 6  // NxtHdr
+	grhHopLmt  = 7  // HopLmt
+	grhSGID    = 8  // SGID, 16 bytes
+	grhDGID    = 24 // DGID, 16 bytes
+)
+
 func (h *GRH) parse(b []byte) {
-	_ = b[39]
-	w := binary.BigEndian.Uint32(b)
+	_ = b[GRHLen-1]
+	w := binary.BigEndian.Uint32(b[grhVersion:])
 	h.IPVer = uint8(w >> 28)
 	h.TClass = uint8(w >> 20)
 	h.FlowLabel = w & 0xfffff
-	h.PayLen = binary.BigEndian.Uint16(b[4:])
-	h.NxtHdr = b[6]
-	h.HopLmt = b[7]
-	copy(h.SGID[:], b[8:24])
-	copy(h.DGID[:], b[24:40])
+	h.PayLen = binary.BigEndian.Uint16(b[grhPayLen:])
+	h.NxtHdr = b[grhNxtHdr]
+	h.HopLmt = b[grhHopLmt]
+	copy(h.SGID[:], b[grhSGID:grhSGID+16])
+	copy(h.DGID[:], b[grhDGID:grhDGID+16])
 }
 
 func (h *GRH) put(b []byte) {
-	_ = b[39]
-	binary.BigEndian.PutUint32(b, uint32(h.IPVer)<<28|uint32(h.TClass)<<20|h.FlowLabel&0xfffff)
-	binary.BigEndian.PutUint16(b[4:], h.PayLen)
-	b[6] = h.NxtHdr
-	b[7] = h.HopLmt
-	copy(b[8:24], h.SGID[:])
-	copy(b[24:40], h.DGID[:])
+	_ = b[GRHLen-1]
+	binary.BigEndian.PutUint32(b[grhVersion:], uint32(h.IPVer)<<28|uint32(h.TClass)<<20|h.FlowLabel&0xfffff)
+	binary.BigEndian.PutUint16(b[grhPayLen:], h.PayLen)
+	b[grhNxtHdr] = h.NxtHdr
+	b[grhHopLmt] = h.HopLmt
+	copy(b[grhSGID:grhSGID+16], h.SGID[:])
+	copy(b[grhDGID:grhDGID+16], h.DGID[:])
+}
+
+// Validate reports a field the decoder would refuse or that does not fit
+// it, as a *FieldError: IPVer other than 6 (wrapping ErrBadVersion), a
+// FlowLabel wider than 20 bits (wrapping ErrBadValue). It allocates only
+// the error.
+func (h *GRH) Validate() error {
+	if h.IPVer != 6 {
+		return errs.Field("GRH.IPVer", uint64(h.IPVer), "is not 6", ErrBadVersion)
+	}
+	return errs.Fit("GRH.FlowLabel", uint64(h.FlowLabel), 20)
 }
 
 // LayerType returns LayerTypeGRH.
@@ -77,20 +101,26 @@ func (h *GRH) LayerType() gopacket.LayerType { return LayerTypeGRH }
 // CanDecode returns LayerTypeGRH.
 func (h *GRH) CanDecode() gopacket.LayerClass { return LayerTypeGRH }
 
-// DecodeFromBytes decodes the header and trims the payload to PayLen.
+// DecodeFromBytes decodes the header and trims the payload to PayLen. df
+// may be nil. On an error h is left zeroed.
 func (h *GRH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	if len(data) < GRHLen {
-		df.SetTruncated()
-		return truncated("GRH", 0, GRHLen, len(data))
+	if err := h.decodeFromBytes(data); err != nil {
+		*h = GRH{}
+		if errors.Is(err, ErrTruncated) {
+			setTruncated(df)
+		}
+		return err
 	}
-	h.parse(data)
-	if h.IPVer != 6 {
-		return &Error{Layer: "GRH", Offset: 0, Err: ErrBadVersion}
+	return nil
+}
+
+func (h *GRH) decodeFromBytes(data []byte) error {
+	if err := h.Decode(data); err != nil {
+		return err
 	}
 	end := GRHLen + int(h.PayLen)
 	if end > len(data) {
-		df.SetTruncated()
-		return &Error{Layer: "GRH", Offset: 4, Want: end, Have: len(data), Err: ErrTruncated}
+		return &Error{Layer: "GRH", Offset: grhPayLen, Want: end, Have: len(data), Err: ErrTruncated}
 	}
 	h.Contents, h.Payload = data[:GRHLen], data[GRHLen:end]
 	return nil
@@ -105,10 +135,26 @@ func (h *GRH) NextLayerType() gopacket.LayerType {
 }
 
 // SerializeTo prepends the GRH. With FixLengths it sets PayLen to the
-// length of what follows.
+// length of what follows, and IPVer to 6 and NxtHdr to 0x1B (a BTH) when
+// they are zero. It refuses, writing nothing, what Validate refuses and,
+// with FixLengths, more than 65535 bytes after the GRH; the error is a
+// *FieldError.
 func (h *GRH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
 	if opts.FixLengths {
-		h.PayLen = uint16(len(b.Bytes()))
+		n := len(b.Bytes())
+		if err := errs.Fit("GRH.PayLen", uint64(n), 16); err != nil {
+			return err
+		}
+		h.PayLen = uint16(n)
+		if h.IPVer == 0 {
+			h.IPVer = 6
+		}
+		if h.NxtHdr == 0 {
+			h.NxtHdr = NxtHdrBTH
+		}
+	}
+	if err := h.Validate(); err != nil {
+		return err
 	}
 	return prepend(b, GRHLen, h)
 }
@@ -130,17 +176,28 @@ func (h *GRH) NetworkFlow() gopacket.Flow {
 }
 
 // Decode reads the 40 header bytes at the start of b into h, without
-// gopacket and without looking at PayLen.
+// gopacket and without looking at PayLen. It leaves BaseLayer alone.
 func (h *GRH) Decode(b []byte) error {
 	if len(b) < GRHLen {
 		return truncated("GRH", 0, GRHLen, len(b))
 	}
 	h.parse(b)
 	if h.IPVer != 6 {
-		return &Error{Layer: "GRH", Offset: 0, Err: ErrBadVersion}
+		return &Error{Layer: "GRH", Offset: grhVersion, Err: ErrBadVersion}
 	}
 	return nil
 }
 
-// Encode writes the header into b[:GRHLen]; b must be that long.
-func (h *GRH) Encode(b []byte) { h.put(b) }
+// Encode writes the header into b[:GRHLen]. It refuses, writing nothing,
+// what Validate refuses, and a b shorter than GRHLen (an error wrapping
+// ErrBadLength).
+func (h *GRH) Encode(b []byte) error {
+	if len(b) < GRHLen {
+		return &Error{Layer: "GRH", Want: GRHLen, Have: len(b), Err: ErrBadLength}
+	}
+	if err := h.Validate(); err != nil {
+		return err
+	}
+	h.put(b)
+	return nil
+}

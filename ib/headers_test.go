@@ -11,7 +11,7 @@ import (
 	"github.com/google/gopacket"
 )
 
-// Each header, hand-encoded from the field layouts of wire-format.md §1-4,
+// Each header, hand-encoded from the field layouts of docs/wire-format.md §1-4,
 // decodes to its fields and serializes back to the same bytes.
 func TestHeaderBytes(t *testing.T) {
 	type layer interface {

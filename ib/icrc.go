@@ -3,6 +3,8 @@ package ib
 import (
 	"encoding/binary"
 	"hash/crc32"
+
+	"github.com/roce-go/roce/internal/hdr"
 )
 
 // Encapsulation names the network header in front of the BTH, which
@@ -35,28 +37,43 @@ type variantFields struct {
 	bytes []variantByte // the bytes with variant bits, at most 8
 }
 
+// Where the variant bytes sit, counted from the first byte of the GRH or
+// IP header: the UDP checksum and the BTH's byte 4 behind an IPv4 header
+// without options, behind an IPv6 header, and the BTH's byte 4 behind a
+// GRH.
+const (
+	v4UDPChecksum = hdr.IPv4MinLen + hdr.UDPChecksum
+	v4BTHFECN     = hdr.IPv4MinLen + hdr.UDPLen + bthFECN
+	v6UDPChecksum = hdr.IPv6Len + hdr.UDPChecksum
+	v6BTHFECN     = hdr.IPv6Len + hdr.UDPLen + bthFECN
+	v1BTHFECN     = GRHLen + bthFECN
+)
+
 // The variant fields (IBTA Annex A16.7 and A17.4.2): for IPv4 the TOS,
 // TTL and header checksum; for IPv6 and the GRH the traffic class, flow
 // label and hop limit; the UDP checksum; the BTH's byte 4 (FECN, BECN,
 // Resv6a). Offsets count from the first byte of the GRH or IP header.
+// The GRH has the IPv6 header's layout, so the IPv6 offsets serve both.
 var variants = [4]variantFields{
 	RoCEv1: {n: GRHLen + BTHLen, bytes: []variantByte{
-		{0, 0x0f}, {1, 0xff}, {2, 0xff}, {3, 0xff}, // TClass, FlowLabel
-		{7, 0xff},          // HopLmt
-		{GRHLen + 4, 0xff}, // BTH byte 4
+		{hdr.IPv6VersionTC, 0x0f}, {hdr.IPv6VersionTC + 1, 0xff}, // TClass, FlowLabel
+		{hdr.IPv6VersionTC + 2, 0xff}, {hdr.IPv6VersionTC + 3, 0xff},
+		{hdr.IPv6HopLimit, 0xff}, // HopLmt
+		{v1BTHFECN, 0xff},        // BTH byte 4
 	}},
-	RoCEv2IPv4: {n: 20 + 8 + BTHLen, bytes: []variantByte{
-		{1, 0xff},              // TOS
-		{8, 0xff},              // TTL
-		{10, 0xff}, {11, 0xff}, // header checksum
-		{26, 0xff}, {27, 0xff}, // UDP checksum
-		{28 + 4, 0xff}, // BTH byte 4
+	RoCEv2IPv4: {n: hdr.IPv4MinLen + hdr.UDPLen + BTHLen, bytes: []variantByte{
+		{hdr.IPv4TOS, 0xff},                                    // TOS
+		{hdr.IPv4TTL, 0xff},                                    // TTL
+		{hdr.IPv4Checksum, 0xff}, {hdr.IPv4Checksum + 1, 0xff}, // header checksum
+		{v4UDPChecksum, 0xff}, {v4UDPChecksum + 1, 0xff}, // UDP checksum
+		{v4BTHFECN, 0xff}, // BTH byte 4
 	}},
-	RoCEv2IPv6: {n: 40 + 8 + BTHLen, bytes: []variantByte{
-		{0, 0x0f}, {1, 0xff}, {2, 0xff}, {3, 0xff}, // Traffic Class, Flow Label
-		{7, 0xff},              // Hop Limit
-		{46, 0xff}, {47, 0xff}, // UDP checksum
-		{48 + 4, 0xff}, // BTH byte 4
+	RoCEv2IPv6: {n: hdr.IPv6Len + hdr.UDPLen + BTHLen, bytes: []variantByte{
+		{hdr.IPv6VersionTC, 0x0f}, {hdr.IPv6VersionTC + 1, 0xff}, // Traffic Class, Flow Label
+		{hdr.IPv6VersionTC + 2, 0xff}, {hdr.IPv6VersionTC + 3, 0xff},
+		{hdr.IPv6HopLimit, 0xff},                         // Hop Limit
+		{v6UDPChecksum, 0xff}, {v6UDPChecksum + 1, 0xff}, // UDP checksum
+		{v6BTHFECN, 0xff}, // BTH byte 4
 	}},
 }
 
@@ -80,8 +97,8 @@ var seeds [4][8][256]uint32
 // nativeLocal describes a native InfiniBand packet without a GRH: the LRH's
 // VL and the BTH's byte 4 are variant (IBTA Vol 1, 7.8.1).
 var nativeLocal = variantFields{n: LRHLen + BTHLen, bytes: []variantByte{
-	{0, 0xf0},          // VL
-	{LRHLen + 4, 0xff}, // BTH byte 4
+	{lrhVL, 0xf0},            // VL
+	{LRHLen + bthFECN, 0xff}, // BTH byte 4
 }}
 
 // nativeSeeds is seeds for nativeLocal.
@@ -142,8 +159,8 @@ func ComputeICRC(enc Encapsulation, pkt []byte) (uint32, error) {
 	if len(pkt) < v.n+ICRCLen {
 		return 0, truncated("ICRC", 0, v.n+ICRCLen, len(pkt))
 	}
-	if enc == RoCEv2IPv4 && pkt[0] != 0x45 {
-		if pkt[0]>>4 != 4 {
+	if enc == RoCEv2IPv4 && pkt[hdr.IPv4VersionIHL] != 4<<4|hdr.IPv4MinLen/4 {
+		if pkt[hdr.IPv4VersionIHL]>>4 != 4 {
 			return 0, &Error{Layer: "ICRC", Err: ErrBadVersion}
 		}
 		return 0, &Error{Layer: "ICRC", Err: ErrUnsupported} // IPv4 options
@@ -154,17 +171,20 @@ func ComputeICRC(enc Encapsulation, pkt []byte) (uint32, error) {
 	// 15% slower. TestICRCEveryVariantValue holds the two together.
 	switch enc {
 	case RoCEv2IPv4:
-		_ = pkt[32]
-		s = t[0][pkt[1]] ^ t[1][pkt[8]] ^ t[2][pkt[10]] ^ t[3][pkt[11]] ^
-			t[4][pkt[26]] ^ t[5][pkt[27]] ^ t[6][pkt[32]]
+		_ = pkt[v4BTHFECN]
+		s = t[0][pkt[hdr.IPv4TOS]] ^ t[1][pkt[hdr.IPv4TTL]] ^
+			t[2][pkt[hdr.IPv4Checksum]] ^ t[3][pkt[hdr.IPv4Checksum+1]] ^
+			t[4][pkt[v4UDPChecksum]] ^ t[5][pkt[v4UDPChecksum+1]] ^ t[6][pkt[v4BTHFECN]]
 	case RoCEv2IPv6:
-		_ = pkt[52]
-		s = t[0][pkt[0]] ^ t[1][pkt[1]] ^ t[2][pkt[2]] ^ t[3][pkt[3]] ^ t[4][pkt[7]] ^
-			t[5][pkt[46]] ^ t[6][pkt[47]] ^ t[7][pkt[52]]
+		_ = pkt[v6BTHFECN]
+		s = t[0][pkt[hdr.IPv6VersionTC]] ^ t[1][pkt[hdr.IPv6VersionTC+1]] ^
+			t[2][pkt[hdr.IPv6VersionTC+2]] ^ t[3][pkt[hdr.IPv6VersionTC+3]] ^ t[4][pkt[hdr.IPv6HopLimit]] ^
+			t[5][pkt[v6UDPChecksum]] ^ t[6][pkt[v6UDPChecksum+1]] ^ t[7][pkt[v6BTHFECN]]
 	default:
-		_ = pkt[44]
-		s = t[0][pkt[0]] ^ t[1][pkt[1]] ^ t[2][pkt[2]] ^ t[3][pkt[3]] ^ t[4][pkt[7]] ^
-			t[5][pkt[44]]
+		_ = pkt[v1BTHFECN]
+		s = t[0][pkt[hdr.IPv6VersionTC]] ^ t[1][pkt[hdr.IPv6VersionTC+1]] ^
+			t[2][pkt[hdr.IPv6VersionTC+2]] ^ t[3][pkt[hdr.IPv6VersionTC+3]] ^ t[4][pkt[hdr.IPv6HopLimit]] ^
+			t[5][pkt[v1BTHFECN]]
 	}
 	return crc32.Update(^(lrhSeed ^ s), crc32.IEEETable, pkt[:len(pkt)-ICRCLen]), nil
 }
@@ -179,18 +199,18 @@ func ComputeNativeICRC(pkt []byte) (uint32, error) {
 	if len(pkt) < LRHLen {
 		return 0, truncated("ICRC", 0, LRHLen, len(pkt))
 	}
-	switch pkt[1] & 3 {
+	switch pkt[lrhSL] & 3 { // LNH
 	case LNHIBAGlobal:
 		return ComputeICRC(RoCEv1, pkt[LRHLen:])
 	case LNHIBALocal:
 	default:
-		return 0, &Error{Layer: "ICRC", Offset: 1, Err: ErrUnsupported}
+		return 0, &Error{Layer: "ICRC", Offset: lrhSL, Err: ErrUnsupported}
 	}
 	if len(pkt) < nativeLocal.n+ICRCLen {
 		return 0, truncated("ICRC", 0, nativeLocal.n+ICRCLen, len(pkt))
 	}
 	t := &nativeSeeds
-	s := t[0][pkt[0]] ^ t[1][pkt[LRHLen+4]]
+	s := t[0][pkt[lrhVL]] ^ t[1][pkt[LRHLen+bthFECN]]
 	return crc32.Update(s, crc32.IEEETable, pkt[:len(pkt)-ICRCLen]), nil // start value ^0 ^ s
 }
 

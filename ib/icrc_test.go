@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// The worked vectors of shared/docs/icrc-vectors.md, checked there against
+// The worked vectors V1-V5 of docs/icrc-vectors.md, checked there against
 // zlib, a transcription of Linux rxe and Scapy 2.5.0. Frames start at the
 // Ethernet destination; netOff is where the GRH or IP header starts.
 var icrcVectors = []struct {

@@ -30,16 +30,19 @@ func (h *IETH) LayerType() gopacket.LayerType { return LayerTypeIETH }
 // CanDecode returns LayerTypeIETH.
 func (h *IETH) CanDecode() gopacket.LayerClass { return LayerTypeIETH }
 
-// DecodeFromBytes decodes the header from the start of data.
+// DecodeFromBytes decodes the header from the start of data, resetting
+// h first; df may be nil.
 func (h *IETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if err := h.decode(data, HeaderIETH, df); err != nil {
+		*h = IETH{eth: h.eth}
 		return err
 	}
 	h.parse(data)
 	return nil
 }
 
-// SerializeTo prepends the header.
+// SerializeTo prepends the header. Every value of every field fits, so it
+// fails only if b does.
 func (h *IETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
 	return prepend(b, IETHLen, h)
 }

@@ -31,16 +31,19 @@ func (h *ImmDt) LayerType() gopacket.LayerType { return LayerTypeImmDt }
 // CanDecode returns LayerTypeImmDt.
 func (h *ImmDt) CanDecode() gopacket.LayerClass { return LayerTypeImmDt }
 
-// DecodeFromBytes decodes the header from the start of data.
+// DecodeFromBytes decodes the header from the start of data, resetting
+// h first; df may be nil.
 func (h *ImmDt) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if err := h.decode(data, HeaderImmDt, df); err != nil {
+		*h = ImmDt{eth: h.eth}
 		return err
 	}
 	h.parse(data)
 	return nil
 }
 
-// SerializeTo prepends the header.
+// SerializeTo prepends the header. Every value of every field fits, so it
+// fails only if b does.
 func (h *ImmDt) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
 	return prepend(b, ImmDtLen, h)
 }

@@ -3,54 +3,61 @@ package ib
 import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
+
+	"github.com/roce-go/roce/internal/hdr"
 )
 
-// The layer types this package registers with gopacket. gopacket panics
-// on a number registered twice; this module uses 1790-1819 of the range
-// gopacket reserves for applications (1000-1999).
+// The numbers of the layer types this package registers with gopacket,
+// 1790-1802 of the range gopacket reserves for applications (1000-1999).
+// gopacket panics on a number registered twice.
+const (
+	layerTypeLRH gopacket.LayerType = 1790 + iota
+	layerTypeGRH
+	layerTypeBTH
+	layerTypeRDETH
+	layerTypeDETH
+	layerTypeXRCETH
+	layerTypeRETH
+	layerTypeAtomicETH
+	layerTypeAtomicAckETH
+	layerTypeAETH
+	layerTypeImmDt
+	layerTypeIETH
+	layerTypeFETH
+)
+
+// The layer types this package registers with gopacket.
 var (
-	LayerTypeLRH          = register(1790, "LRH", gopacket.DecodeFunc(decodeLRH))
-	LayerTypeGRH          = register(1791, "GRH", gopacket.DecodeFunc(decodeGRH))
-	LayerTypeBTH          = register(1792, "BTH", gopacket.DecodeFunc(decodeBTH))
-	LayerTypeRDETH        = register(1793, "RDETH", decodeETH(HeaderRDETH))
-	LayerTypeDETH         = register(1794, "DETH", decodeETH(HeaderDETH))
-	LayerTypeXRCETH       = register(1795, "XRCETH", decodeETH(HeaderXRCETH))
-	LayerTypeRETH         = register(1796, "RETH", decodeETH(HeaderRETH))
-	LayerTypeAtomicETH    = register(1797, "AtomicETH", decodeETH(HeaderAtomicETH))
-	LayerTypeAtomicAckETH = register(1798, "AtomicAckETH", decodeETH(HeaderAtomicAckETH))
-	LayerTypeAETH         = register(1799, "AETH", decodeETH(HeaderAETH))
-	LayerTypeImmDt        = register(1800, "ImmDt", decodeETH(HeaderImmDt))
-	LayerTypeIETH         = register(1801, "IETH", decodeETH(HeaderIETH))
-	LayerTypeFETH         = register(1802, "FETH", decodeETH(HeaderFETH))
+	LayerTypeLRH          = register(layerTypeLRH, "LRH", gopacket.DecodeFunc(decodeLRH))
+	LayerTypeGRH          = register(layerTypeGRH, "GRH", gopacket.DecodeFunc(decodeGRH))
+	LayerTypeBTH          = register(layerTypeBTH, "BTH", gopacket.DecodeFunc(decodeBTH))
+	LayerTypeRDETH        = registerETH(HeaderRDETH)
+	LayerTypeDETH         = registerETH(HeaderDETH)
+	LayerTypeXRCETH       = registerETH(HeaderXRCETH)
+	LayerTypeRETH         = registerETH(HeaderRETH)
+	LayerTypeAtomicETH    = registerETH(HeaderAtomicETH)
+	LayerTypeAtomicAckETH = registerETH(HeaderAtomicAckETH)
+	LayerTypeAETH         = registerETH(HeaderAETH)
+	LayerTypeImmDt        = registerETH(HeaderImmDt)
+	LayerTypeIETH         = registerETH(HeaderIETH)
+	LayerTypeFETH         = registerETH(HeaderFETH)
 )
 
-func register(n int, name string, d gopacket.Decoder) gopacket.LayerType {
-	return gopacket.RegisterLayerType(n, gopacket.LayerTypeMetadata{Name: name, Decoder: d})
+func register(t gopacket.LayerType, name string, d gopacket.Decoder) gopacket.LayerType {
+	return gopacket.RegisterLayerType(int(t), gopacket.LayerTypeMetadata{Name: name, Decoder: d})
 }
 
-// LayerType returns the gopacket layer type of the header.
+// registerETH registers the layer type of an extended header from its row
+// of the header table.
+func registerETH(h Header) gopacket.LayerType {
+	return register(headerInfo[h].layer, headerInfo[h].name, decodeETH(h))
+}
+
+// LayerType returns the gopacket layer type of the header, and
+// gopacket.LayerTypePayload for NoHeader.
 func (h Header) LayerType() gopacket.LayerType {
-	switch h {
-	case HeaderRDETH:
-		return LayerTypeRDETH
-	case HeaderDETH:
-		return LayerTypeDETH
-	case HeaderXRCETH:
-		return LayerTypeXRCETH
-	case HeaderRETH:
-		return LayerTypeRETH
-	case HeaderAtomicETH:
-		return LayerTypeAtomicETH
-	case HeaderAtomicAckETH:
-		return LayerTypeAtomicAckETH
-	case HeaderAETH:
-		return LayerTypeAETH
-	case HeaderImmDt:
-		return LayerTypeImmDt
-	case HeaderIETH:
-		return LayerTypeIETH
-	case HeaderFETH:
-		return LayerTypeFETH
+	if h < numHeaders {
+		return headerInfo[h].layer
 	}
 	return gopacket.LayerTypePayload
 }
@@ -63,33 +70,8 @@ type ethLayer interface {
 
 // newETH returns a fresh layer for header h that follows bth.
 func newETH(h Header, bth *BTH) ethLayer {
-	e := eth{bth: bth}
-	switch h {
-	case HeaderRDETH:
-		return &RDETH{eth: e}
-	case HeaderDETH:
-		return &DETH{eth: e}
-	case HeaderXRCETH:
-		return &XRCETH{eth: e}
-	case HeaderRETH:
-		return &RETH{eth: e}
-	case HeaderAtomicETH:
-		return &AtomicETH{eth: e}
-	case HeaderAtomicAckETH:
-		return &AtomicAckETH{eth: e}
-	case HeaderAETH:
-		return &AETH{eth: e}
-	case HeaderImmDt:
-		return &ImmDt{eth: e}
-	case HeaderIETH:
-		return &IETH{eth: e}
-	default:
-		return &FETH{eth: e}
-	}
+	return headerInfo[h].new(eth{kind: h, bth: bth})
 }
-
-// roceV2Port is the RoCEv2 UDP destination port (IBTA Annex A17.2.1).
-const roceV2Port = 4791
 
 // decodeBTH is the gopacket decoder for a BTH and all the extended headers
 // its opcode lists, each added as its own layer, then the payload.
@@ -98,7 +80,7 @@ func decodeBTH(data []byte, p gopacket.PacketBuilder) error {
 	// destination port is not registered; RoCEv2 is keyed on the
 	// destination port alone.
 	if pk, ok := p.(gopacket.Packet); ok {
-		if u, ok := pk.TransportLayer().(*layers.UDP); ok && u.DstPort != roceV2Port {
+		if u, ok := pk.TransportLayer().(*layers.UDP); ok && u.DstPort != hdr.RoCEv2Port {
 			return p.NextDecoder(gopacket.LayerTypePayload)
 		}
 	}

@@ -2,9 +2,12 @@ package ib
 
 import (
 	"encoding/binary"
+	"errors"
 
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
+
+	"github.com/roce-go/roce/internal/errs"
 )
 
 // LRHLen is the size of the Local Route Header.
@@ -44,23 +47,83 @@ type LRH struct {
 	VCRC   uint16 // variant CRC, when present after PktLen words
 }
 
+// Offsets in the LRH.
+const (
+	lrhVL   = 0 // VL (4 bits), LVer (4)
+	lrhSL   = 1 // SL (4 bits), Resv2 (2), LNH (2)
+	lrhDLID = 2 // DLID
+	lrhLen  = 4 // Resv5 (5 bits), PktLen (11)
+	lrhSLID = 6 // SLID
+)
+
 func (h *LRH) parse(b []byte) {
-	_ = b[7]
-	h.VL, h.LVer = b[0]>>4, b[0]&0x0f
-	h.SL, h.Resv2, h.LNH = b[1]>>4, b[1]>>2&3, b[1]&3
-	h.DLID = binary.BigEndian.Uint16(b[2:])
-	w := binary.BigEndian.Uint16(b[4:])
+	_ = b[LRHLen-1]
+	h.VL, h.LVer = b[lrhVL]>>4, b[lrhVL]&0x0f
+	h.SL, h.Resv2, h.LNH = b[lrhSL]>>4, b[lrhSL]>>2&3, b[lrhSL]&3
+	h.DLID = binary.BigEndian.Uint16(b[lrhDLID:])
+	w := binary.BigEndian.Uint16(b[lrhLen:])
 	h.Resv5, h.PktLen = uint8(w>>11), w&0x7ff
-	h.SLID = binary.BigEndian.Uint16(b[6:])
+	h.SLID = binary.BigEndian.Uint16(b[lrhSLID:])
 }
 
 func (h *LRH) put(b []byte) {
-	_ = b[7]
-	b[0] = h.VL<<4 | h.LVer&0x0f
-	b[1] = h.SL<<4 | (h.Resv2&3)<<2 | h.LNH&3
-	binary.BigEndian.PutUint16(b[2:], h.DLID)
-	binary.BigEndian.PutUint16(b[4:], uint16(h.Resv5)<<11|h.PktLen&0x7ff)
-	binary.BigEndian.PutUint16(b[6:], h.SLID)
+	_ = b[LRHLen-1]
+	b[lrhVL] = h.VL<<4 | h.LVer&0x0f
+	b[lrhSL] = h.SL<<4 | (h.Resv2&3)<<2 | h.LNH&3
+	binary.BigEndian.PutUint16(b[lrhDLID:], h.DLID)
+	binary.BigEndian.PutUint16(b[lrhLen:], uint16(h.Resv5)<<11|h.PktLen&0x7ff)
+	binary.BigEndian.PutUint16(b[lrhSLID:], h.SLID)
+}
+
+// Validate reports a field that does not fit, as a *FieldError wrapping
+// ErrBadValue: VL, LVer and SL have 4 bits, Resv2 and LNH 2, Resv5 5 and
+// PktLen 11. It allocates only the error.
+func (h *LRH) Validate() error {
+	if (h.VL|h.LVer|h.SL)>>4 == 0 && (h.Resv2|h.LNH)>>2 == 0 && h.Resv5>>5 == 0 && h.PktLen>>11 == 0 {
+		return nil
+	}
+	for _, f := range [...]struct {
+		name string
+		v    uint16
+		bits uint
+	}{
+		{"LRH.VL", uint16(h.VL), 4},
+		{"LRH.LVer", uint16(h.LVer), 4},
+		{"LRH.SL", uint16(h.SL), 4},
+		{"LRH.Resv2", uint16(h.Resv2), 2},
+		{"LRH.LNH", uint16(h.LNH), 2},
+		{"LRH.Resv5", uint16(h.Resv5), 5},
+	} {
+		if err := errs.Fit(f.name, uint64(f.v), f.bits); err != nil {
+			return err
+		}
+	}
+	return errs.Fit("LRH.PktLen", uint64(h.PktLen), 11)
+}
+
+// Decode reads the 8 header bytes at the start of b into h, without
+// gopacket and without looking at PktLen. It leaves BaseLayer and VCRC,
+// which follows the packet, alone.
+func (h *LRH) Decode(b []byte) error {
+	if len(b) < LRHLen {
+		return truncated("LRH", 0, LRHLen, len(b))
+	}
+	h.parse(b)
+	return nil
+}
+
+// Encode writes the header into b[:LRHLen] (not the VCRC). It refuses,
+// writing nothing, what Validate refuses, and a b shorter than LRHLen
+// (an error wrapping ErrBadLength).
+func (h *LRH) Encode(b []byte) error {
+	if len(b) < LRHLen {
+		return &Error{Layer: "LRH", Want: LRHLen, Have: len(b), Err: ErrBadLength}
+	}
+	if err := h.Validate(); err != nil {
+		return err
+	}
+	h.put(b)
+	return nil
 }
 
 // LayerType returns LayerTypeLRH.
@@ -69,20 +132,29 @@ func (h *LRH) LayerType() gopacket.LayerType { return LayerTypeLRH }
 // CanDecode returns LayerTypeLRH.
 func (h *LRH) CanDecode() gopacket.LayerClass { return LayerTypeLRH }
 
-// DecodeFromBytes decodes the header and trims the payload to PktLen.
+// DecodeFromBytes decodes the header and trims the payload to PktLen. df
+// may be nil. On an error h is left zeroed.
 func (h *LRH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	if len(data) < LRHLen {
-		df.SetTruncated()
-		return truncated("LRH", 0, LRHLen, len(data))
+	if err := h.decodeFromBytes(data); err != nil {
+		*h = LRH{}
+		if errors.Is(err, ErrTruncated) {
+			setTruncated(df)
+		}
+		return err
 	}
-	h.parse(data)
+	return nil
+}
+
+func (h *LRH) decodeFromBytes(data []byte) error {
+	if err := h.Decode(data); err != nil {
+		return err
+	}
 	end := int(h.PktLen) * 4
 	if end < LRHLen {
-		return &Error{Layer: "LRH", Offset: 4, Want: LRHLen, Have: end, Err: ErrBadLength}
+		return &Error{Layer: "LRH", Offset: lrhLen, Want: LRHLen, Have: end, Err: ErrBadLength}
 	}
 	if end > len(data) {
-		df.SetTruncated()
-		return &Error{Layer: "LRH", Offset: 4, Want: end, Have: len(data), Err: ErrTruncated}
+		return &Error{Layer: "LRH", Offset: lrhLen, Want: end, Have: len(data), Err: ErrTruncated}
 	}
 	h.VCRC = 0
 	if len(data) >= end+2 {
@@ -104,10 +176,23 @@ func (h *LRH) NextLayerType() gopacket.LayerType {
 }
 
 // SerializeTo prepends the LRH and appends the VCRC as h holds it. With
-// FixLengths it sets PktLen from the bytes that follow.
+// FixLengths it sets PktLen from the bytes that follow, which must be a
+// whole number of 4-byte words (the error wraps ErrBadLength) and fit 11
+// bits. It refuses, writing nothing, what Validate refuses; the error is
+// a *FieldError.
 func (h *LRH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
 	if opts.FixLengths {
-		h.PktLen = uint16((len(b.Bytes()) + LRHLen) / 4)
+		n := len(b.Bytes()) + LRHLen
+		if n%4 != 0 {
+			return errs.Field("LRH.PktLen", uint64(n), "bytes is not a whole number of 4-byte words", ErrBadLength)
+		}
+		if err := errs.Fit("LRH.PktLen", uint64(n/4), 11); err != nil {
+			return err
+		}
+		h.PktLen = uint16(n / 4)
+	}
+	if err := h.Validate(); err != nil {
+		return err
 	}
 	v, err := b.AppendBytes(2)
 	if err != nil {

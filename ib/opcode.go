@@ -1,6 +1,10 @@
 package ib
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/google/gopacket"
+)
 
 // Opcode is the BTH OpCode: bits 7..5 select the transport, bits 4..0 the
 // operation (IBTA Vol 1, 9.2 and Table 38).
@@ -45,21 +49,72 @@ const (
 	numHeaders
 )
 
+// headerInfo is the one table of the extended headers: each row gives
+// the header's name and size, its gopacket layer type, and how the codecs
+// reach it. The func columns are what would otherwise be switch ladders
+// over the header kinds: parse and put read and write the header's field
+// of a Packet, check reports a field that does not fit (nil when every
+// value of every field fits), and layer makes a fresh gopacket layer.
 var headerInfo = [numHeaders]struct {
-	name string
-	size int
+	name  string
+	size  int
+	layer gopacket.LayerType
+	parse func(p *Packet, b []byte)
+	put   func(p *Packet, b []byte)
+	check func(p *Packet) error
+	new   func(e eth) ethLayer
 }{
-	{"", 0},
-	{"RDETH", RDETHLen},
-	{"DETH", DETHLen},
-	{"XRCETH", XRCETHLen},
-	{"RETH", RETHLen},
-	{"AtomicETH", AtomicETHLen},
-	{"AtomicAckETH", AtomicAckETHLen},
-	{"AETH", AETHLen},
-	{"ImmDt", ImmDtLen},
-	{"IETH", IETHLen},
-	{"FETH", FETHLen},
+	NoHeader: {layer: gopacket.LayerTypePayload},
+	HeaderRDETH: {"RDETH", RDETHLen, layerTypeRDETH,
+		func(p *Packet, b []byte) { p.RDETH.parse(b) },
+		func(p *Packet, b []byte) { p.RDETH.put(b) },
+		func(p *Packet) error { return p.RDETH.check() },
+		func(e eth) ethLayer { return &RDETH{eth: e} }},
+	HeaderDETH: {"DETH", DETHLen, layerTypeDETH,
+		func(p *Packet, b []byte) { p.DETH.parse(b) },
+		func(p *Packet, b []byte) { p.DETH.put(b) },
+		func(p *Packet) error { return p.DETH.check() },
+		func(e eth) ethLayer { return &DETH{eth: e} }},
+	HeaderXRCETH: {"XRCETH", XRCETHLen, layerTypeXRCETH,
+		func(p *Packet, b []byte) { p.XRCETH.parse(b) },
+		func(p *Packet, b []byte) { p.XRCETH.put(b) },
+		func(p *Packet) error { return p.XRCETH.check() },
+		func(e eth) ethLayer { return &XRCETH{eth: e} }},
+	HeaderRETH: {"RETH", RETHLen, layerTypeRETH,
+		func(p *Packet, b []byte) { p.RETH.parse(b) },
+		func(p *Packet, b []byte) { p.RETH.put(b) },
+		nil, // every value fits
+		func(e eth) ethLayer { return &RETH{eth: e} }},
+	HeaderAtomicETH: {"AtomicETH", AtomicETHLen, layerTypeAtomicETH,
+		func(p *Packet, b []byte) { p.AtomicETH.parse(b) },
+		func(p *Packet, b []byte) { p.AtomicETH.put(b) },
+		nil,
+		func(e eth) ethLayer { return &AtomicETH{eth: e} }},
+	HeaderAtomicAckETH: {"AtomicAckETH", AtomicAckETHLen, layerTypeAtomicAckETH,
+		func(p *Packet, b []byte) { p.AtomicAckETH.parse(b) },
+		func(p *Packet, b []byte) { p.AtomicAckETH.put(b) },
+		nil,
+		func(e eth) ethLayer { return &AtomicAckETH{eth: e} }},
+	HeaderAETH: {"AETH", AETHLen, layerTypeAETH,
+		func(p *Packet, b []byte) { p.AETH.parse(b) },
+		func(p *Packet, b []byte) { p.AETH.put(b) },
+		func(p *Packet) error { return p.AETH.check() },
+		func(e eth) ethLayer { return &AETH{eth: e} }},
+	HeaderImmDt: {"ImmDt", ImmDtLen, layerTypeImmDt,
+		func(p *Packet, b []byte) { p.ImmDt.parse(b) },
+		func(p *Packet, b []byte) { p.ImmDt.put(b) },
+		nil,
+		func(e eth) ethLayer { return &ImmDt{eth: e} }},
+	HeaderIETH: {"IETH", IETHLen, layerTypeIETH,
+		func(p *Packet, b []byte) { p.IETH.parse(b) },
+		func(p *Packet, b []byte) { p.IETH.put(b) },
+		nil,
+		func(e eth) ethLayer { return &IETH{eth: e} }},
+	HeaderFETH: {"FETH", FETHLen, layerTypeFETH,
+		func(p *Packet, b []byte) { p.FETH.parse(b) },
+		func(p *Packet, b []byte) { p.FETH.put(b) },
+		func(p *Packet) error { return p.FETH.check() },
+		func(e eth) ethLayer { return &FETH{eth: e} }},
 }
 
 // String returns the header's IBTA name.

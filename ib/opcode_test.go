@@ -4,8 +4,9 @@ import (
 	"testing"
 )
 
-// The opcodes IBTA defines, per transport, as listed in the fact sheet
-// (wire-format.md, section 3), written out independently of the table.
+// The opcodes IBTA defines, per transport, as listed in the opcode table
+// of docs/wire-format.md (section 3), written out independently of the
+// table.
 func TestOpcodeCoverage(t *testing.T) {
 	want := map[Transport][]int{
 		RC:  append(span(0x00, 0x14), 0x16, 0x17, 0x1c, 0x1d),
@@ -29,7 +30,7 @@ func TestOpcodeCoverage(t *testing.T) {
 		total += len(w)
 	}
 	if total != 87 {
-		t.Fatalf("expected 87 opcodes in the fact sheet, counted %d", total)
+		t.Fatalf("expected 87 opcodes in the opcode table, counted %d", total)
 	}
 }
 
@@ -53,7 +54,8 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// Header lists in wire order, from the fact sheet's table and its notes.
+// Header lists in wire order, from the opcode table of docs/wire-format.md
+// and its notes.
 func TestOpcodeHeaders(t *testing.T) {
 	for _, c := range []struct {
 		op      Opcode

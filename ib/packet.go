@@ -1,6 +1,10 @@
 package ib
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/roce-go/roce/internal/errs"
+)
 
 // Packet is an InfiniBand transport packet decoded in one pass, without
 // gopacket's dispatch: the BTH, the extended headers its opcode lists,
@@ -31,10 +35,12 @@ type Packet struct {
 func (p *Packet) Headers() Headers { return p.BTH.OpCode.Headers() }
 
 // Decode decodes b, which runs from the first byte of the BTH to the last
-// byte of the ICRC.
+// byte of the ICRC. On an error it leaves p zeroed, so nothing of the
+// previous packet remains beside the new one.
 func (p *Packet) Decode(b []byte) error {
 	hdrEnd, padStart, err := p.BTH.split(b)
 	if err != nil {
+		*p = Packet{}
 		return err
 	}
 	end := len(b) - ICRCLen
@@ -43,57 +49,11 @@ func (p *Packet) Decode(b []byte) error {
 	p.Payload = b[hdrEnd:padStart]
 	off := BTHLen
 	for hs := p.BTH.hdrs; hs.v&0x70000 != 0; hs = hs.next() {
-		h := hs.At(0)
-		switch rest := b[off:]; h {
-		case HeaderRDETH:
-			p.RDETH.parse(rest)
-		case HeaderDETH:
-			p.DETH.parse(rest)
-		case HeaderXRCETH:
-			p.XRCETH.parse(rest)
-		case HeaderRETH:
-			p.RETH.parse(rest)
-		case HeaderAtomicETH:
-			p.AtomicETH.parse(rest)
-		case HeaderAtomicAckETH:
-			p.AtomicAckETH.parse(rest)
-		case HeaderAETH:
-			p.AETH.parse(rest)
-		case HeaderImmDt:
-			p.ImmDt.parse(rest)
-		case HeaderIETH:
-			p.IETH.parse(rest)
-		case HeaderFETH:
-			p.FETH.parse(rest)
-		}
-		off += h.Len()
+		h := &headerInfo[hs.At(0)]
+		h.parse(p, b[off:])
+		off += h.size
 	}
 	return nil
-}
-
-// header returns the field of p that holds h, for encoding.
-func (p *Packet) header(h Header) putter {
-	switch h {
-	case HeaderRDETH:
-		return &p.RDETH
-	case HeaderDETH:
-		return &p.DETH
-	case HeaderXRCETH:
-		return &p.XRCETH
-	case HeaderRETH:
-		return &p.RETH
-	case HeaderAtomicETH:
-		return &p.AtomicETH
-	case HeaderAtomicAckETH:
-		return &p.AtomicAckETH
-	case HeaderAETH:
-		return &p.AETH
-	case HeaderImmDt:
-		return &p.ImmDt
-	case HeaderIETH:
-		return &p.IETH
-	}
-	return &p.FETH
 }
 
 // Len returns the encoded length of the packet, ICRC included.
@@ -107,46 +67,78 @@ func (p *Packet) Len() int {
 
 // AppendTo appends the encoded packet to b and returns the extended
 // slice; it allocates only if b lacks the capacity. For an opcode IBTA
-// defines, PadCnt is set from the payload length and the pad is zeros;
-// otherwise PadCnt is written as it is and Payload is copied verbatim.
-// The ICRC is written as BTH.ICRC holds it: the encapsulation computes it
-// (ComputeICRC needs the network header in front).
+// defines, PadCnt is set from the payload length and the pad is zeros
+// (or BTH.Pad, when it has the right length); otherwise PadCnt is written
+// as it is and Payload is copied verbatim. The ICRC is written as
+// BTH.ICRC holds it: the encapsulation computes it (ComputeICRC needs the
+// network header in front).
 //
-// It refuses, leaving b as it was, what the decoder would refuse or what
-// does not fit its field: a 24-bit QP or PSN above 0xFFFFFF, a payload
-// on an opcode that carries none, an ATOMIC WRITE payload other than 8
-// bytes. The error is a *FieldError naming the field and the value.
+// It first calls Validate and refuses, returning b as it was, what the
+// decoder would refuse or what does not fit its field: a 24-bit QP or
+// PSN above 0xFFFFFF, a payload on an opcode that carries none, an
+// ATOMIC WRITE payload other than 8 bytes. The error is a *FieldError
+// naming the field and the value.
 func (p *Packet) AppendTo(b []byte) ([]byte, error) {
 	if err := p.Validate(); err != nil {
 		return b, err
 	}
+	known := p.BTH.OpCode.Known()
 	n := p.Len()
 	b = slices.Grow(b, n)
 	out := b[len(b) : len(b)+n]
-	if p.BTH.OpCode.Known() {
+	if known {
 		p.BTH.PadCnt = uint8(-len(p.Payload) & 3)
 	}
 	p.BTH.put(out)
 	off := BTHLen
 	for hs := p.Headers(); hs.Len() > 0; hs = hs.next() {
-		h := hs.At(0)
-		p.header(h).put(out[off:])
-		off += h.Len()
+		h := &headerInfo[hs.At(0)]
+		h.put(p, out[off:])
+		off += h.size
 	}
 	off += copy(out[off:], p.Payload)
-	pad := out[off : n-ICRCLen]
-	if len(p.BTH.Pad) == len(pad) && p.BTH.OpCode.Known() {
+	if pad := out[off : n-ICRCLen]; known && len(p.BTH.Pad) == len(pad) {
 		copy(pad, p.BTH.Pad)
-	} else if p.BTH.OpCode.Known() {
-		clear(pad)
+	} else {
+		clear(pad) // empty for an unknown opcode
 	}
 	copy(out[n-ICRCLen:], p.BTH.ICRC[:])
 	return b[:len(b)+n], nil
 }
 
-// Validate reports the first field of p that AppendTo cannot encode as
-// the decoder would read it back, as a *FieldError; nil when every field
-// fits.
+// Validate reports the first field of p that AppendTo cannot encode so
+// that the decoder reads it back, as a *FieldError, and nil when there is
+// none: the BTH fields (DestQP and PSN 24 bits, TVer 4, Resv6a 6, Resv7
+// 7, and PadCnt 2 for an opcode IBTA does not define, whose PadCnt is
+// written as it is), the fields of each extended header the opcode lists
+// (DETH.SrcQP, XRCETH.XRCSRQ, RDETH.EECnxt and AETH.MSN 24 bits, the FETH
+// fields), and the opcode's payload rule (Packet.Payload, wrapping
+// ErrBadLength). Headers the opcode does not list are not looked at. It
+// allocates only the error.
 func (p *Packet) Validate() error {
-	return nil // TODO(issue 9): the field checks
+	op := p.BTH.OpCode
+	hs, rule, known := op.lookup()
+	if err := p.BTH.check(!known); err != nil {
+		return err
+	}
+	for ; hs.Len() > 0; hs = hs.next() {
+		if check := headerInfo[hs.At(0)].check; check != nil {
+			if err := check(p); err != nil {
+				return err
+			}
+		}
+	}
+	return checkPayload(op, rule, len(p.Payload), 0)
+}
+
+// checkPayload checks n payload bytes and pad bytes against an opcode's
+// payload rule, as the decoder does.
+func checkPayload(op Opcode, rule PayloadRule, n, pad int) error {
+	switch {
+	case rule == PayloadNone && n+pad != 0:
+		return errs.Field("Packet.Payload", uint64(n+pad), "bytes: "+op.String()+" carries no payload", ErrBadLength)
+	case rule == PayloadExact8 && n != 8:
+		return errs.Field("Packet.Payload", uint64(n), "bytes: "+op.String()+" carries exactly 8", ErrBadLength)
+	}
+	return nil
 }

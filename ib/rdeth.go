@@ -1,6 +1,10 @@
 package ib
 
-import "github.com/google/gopacket"
+import (
+	"github.com/google/gopacket"
+
+	"github.com/roce-go/roce/internal/errs"
+)
 
 // RDETHLen is the size of the Reliable Datagram ETH.
 const RDETHLen = 4
@@ -26,16 +30,25 @@ func (h *RDETH) LayerType() gopacket.LayerType { return LayerTypeRDETH }
 // CanDecode returns LayerTypeRDETH.
 func (h *RDETH) CanDecode() gopacket.LayerClass { return LayerTypeRDETH }
 
-// DecodeFromBytes decodes the header from the start of data.
+// DecodeFromBytes decodes the header from the start of data, resetting
+// h first; df may be nil.
 func (h *RDETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if err := h.decode(data, HeaderRDETH, df); err != nil {
+		*h = RDETH{eth: h.eth}
 		return err
 	}
 	h.parse(data)
 	return nil
 }
 
-// SerializeTo prepends the header.
+// SerializeTo prepends the header. It refuses, writing nothing, a field
+// value that does not fit the field: the error is a *FieldError.
 func (h *RDETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	if err := h.check(); err != nil {
+		return err
+	}
 	return prepend(b, RDETHLen, h)
 }
+
+// check reports a field that does not fit, as a *FieldError.
+func (h *RDETH) check() error { return errs.Fit("RDETH.EECnxt", uint64(h.EECnxt), 24) }

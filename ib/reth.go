@@ -44,16 +44,19 @@ func (h *RETH) LayerType() gopacket.LayerType { return LayerTypeRETH }
 // CanDecode returns LayerTypeRETH.
 func (h *RETH) CanDecode() gopacket.LayerClass { return LayerTypeRETH }
 
-// DecodeFromBytes decodes the header from the start of data.
+// DecodeFromBytes decodes the header from the start of data, resetting
+// h first; df may be nil.
 func (h *RETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if err := h.decode(data, HeaderRETH, df); err != nil {
+		*h = RETH{eth: h.eth}
 		return err
 	}
 	h.parse(data)
 	return nil
 }
 
-// SerializeTo prepends the header.
+// SerializeTo prepends the header. Every value of every field fits, so it
+// fails only if b does.
 func (h *RETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
 	return prepend(b, RETHLen, h)
 }

@@ -2,6 +2,8 @@ package ib
 
 import (
 	"github.com/google/gopacket"
+
+	"github.com/roce-go/roce/internal/errs"
 )
 
 // XRCETHLen is the size of the XRC ETH.
@@ -35,16 +37,25 @@ func (h *XRCETH) LayerType() gopacket.LayerType { return LayerTypeXRCETH }
 // CanDecode returns LayerTypeXRCETH.
 func (h *XRCETH) CanDecode() gopacket.LayerClass { return LayerTypeXRCETH }
 
-// DecodeFromBytes decodes the header from the start of data.
+// DecodeFromBytes decodes the header from the start of data, resetting
+// h first; df may be nil.
 func (h *XRCETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if err := h.decode(data, HeaderXRCETH, df); err != nil {
+		*h = XRCETH{eth: h.eth}
 		return err
 	}
 	h.parse(data)
 	return nil
 }
 
-// SerializeTo prepends the header.
+// SerializeTo prepends the header. It refuses, writing nothing, a field
+// value that does not fit the field: the error is a *FieldError.
 func (h *XRCETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	if err := h.check(); err != nil {
+		return err
+	}
 	return prepend(b, XRCETHLen, h)
 }
+
+// check reports a field that does not fit, as a *FieldError.
+func (h *XRCETH) check() error { return errs.Fit("XRCETH.XRCSRQ", uint64(h.XRCSRQ), 24) }
