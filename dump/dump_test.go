@@ -349,7 +349,7 @@ func TestMalformedAndBadICRC(t *testing.T) {
 	if _, ok := m["infiniband.bth.opcode"]; ok {
 		t.Errorf("malformed frame has BTH keys: %v", m)
 	}
-	if txt := string(rec.AppendText(nil)); !strings.Contains(txt, "192.168.65.5:57236 > 192.168.65.4:4791 malformed: ib: IPv4") {
+	if txt := string(rec.AppendText(nil)); !strings.Contains(txt, "192.168.65.5:57236 > 192.168.65.4:4791 malformed: roce: IPv4 at offset 16: truncated") {
 		t.Errorf("text: %s", txt)
 	}
 }
@@ -505,31 +505,101 @@ func synthetic(t testing.TB) []synth {
 	return out
 }
 
-// TestAllocs checks that decoding and formatting a RoCE frame into a
-// reused buffer allocates nothing.
+// TestAllocs checks that decoding and formatting a frame into a reused
+// Record and buffer allocates nothing, a bad ICRC included, and that each
+// call did its work.
 func TestAllocs(t *testing.T) {
-	frames := [][]byte{
-		firstFrame(t, "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap", 1),
-		firstFrame(t, "rocev2_ipv4_rc_send_imm_tcp_bootstrap.pcap", 15),
-		firstFrame(t, "ecn_ipv4_udp_all_ce_p4switch.pcap", 1),
+	type frame struct {
+		name     string
+		lt       uint16
+		data     []byte
+		kind     dump.Kind
+		icrcGood bool
+	}
+	write := firstFrame(t, "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap", 1)
+	badICRC := bytes.Clone(write)
+	badICRC[len(badICRC)-1] ^= 1
+	native := firstRecord(t, "ib_native_erf_dag_smp_ipoib_cm.pcap")
+	badNative := bytes.Clone(native)
+	badNative[len(badNative)-3] ^= 1 // the ICRC's last byte, before the 2-byte VCRC
+	frames := []frame{
+		{"write only", dump.LinkTypeEthernet, write, dump.KindRoCE, true},
+		{"write only, bad ICRC", dump.LinkTypeEthernet, badICRC, dump.KindRoCE, false},
+		{"send capture frame 15", dump.LinkTypeEthernet, firstFrame(t, "rocev2_ipv4_rc_send_imm_tcp_bootstrap.pcap", 15), dump.KindRoCE, true},
+		{"UDP, not RoCE", dump.LinkTypeEthernet, firstFrame(t, "ecn_ipv4_udp_all_ce_p4switch.pcap", 1), dump.KindNotRoCE, false},
+		{"native InfiniBand", dump.LinkTypeERF, native, dump.KindInfiniBand, true},
+		{"native InfiniBand, bad ICRC", dump.LinkTypeERF, badNative, dump.KindInfiniBand, false},
 	}
 	for _, s := range synthetic(t) {
-		frames = append(frames, s.frame)
+		frames = append(frames, frame{s.name, dump.LinkTypeEthernet, s.frame, dump.KindRoCE, true})
 	}
 	var rec dump.Record
 	buf := make([]byte, 0, 4096)
 	ci := gopacket.CaptureInfo{Timestamp: time.Unix(1700000000, 123456789)}
-	for i, fr := range frames {
-		ci.Length, ci.CaptureLength = len(fr), len(fr)
-		rec.Decode(1, ci, dump.LinkTypeEthernet, fr)
-		if n := testing.AllocsPerRun(100, func() { buf = rec.AppendJSON(buf[:0]) }); n != 0 {
-			t.Errorf("frame %d: AppendJSON allocates %v times", i, n)
-		}
-		if n := testing.AllocsPerRun(100, func() { buf = rec.AppendText(buf[:0]) }); n != 0 {
-			t.Errorf("frame %d: AppendText allocates %v times", i, n)
-		}
-		if n := testing.AllocsPerRun(100, func() { rec.Decode(1, ci, dump.LinkTypeEthernet, fr) }); n != 0 {
-			t.Errorf("frame %d: Decode allocates %v times", i, n)
-		}
+	for _, fr := range frames {
+		t.Run(fr.name, func(t *testing.T) {
+			ci.Length, ci.CaptureLength = len(fr.data), len(fr.data)
+			decoded := true
+			n := testing.AllocsPerRun(100, func() {
+				rec.Decode(1, ci, fr.lt, fr.data)
+				decoded = decoded && rec.Kind == fr.kind && rec.ICRCGood == fr.icrcGood
+			})
+			if !decoded {
+				t.Fatalf("decoded as %v, ICRC good %v (error %v); want %v, %v", rec.Kind, rec.ICRCGood, rec.Err, fr.kind, fr.icrcGood)
+			}
+			if n != 0 {
+				t.Errorf("Decode allocates %v times", n)
+			}
+			// Each call must write the line a fresh buffer gets, which
+			// for a transport packet ends with the ICRC status.
+			icrc := "good"
+			if !fr.icrcGood {
+				icrc = "bad"
+			}
+			for _, f := range []struct {
+				name   string
+				append func([]byte) []byte
+				status string
+			}{
+				{"AppendJSON", rec.AppendJSON, `"infiniband.invariant.crc.status":"` + icrc + `"`},
+				{"AppendText", rec.AppendText, " icrc " + icrc + "\n"},
+			} {
+				want := f.append(nil)
+				if fr.kind != dump.KindNotRoCE && !bytes.Contains(want, []byte(f.status)) {
+					t.Errorf("%s wrote %q, without %q", f.name, want, f.status)
+				}
+				same := true
+				n := testing.AllocsPerRun(100, func() {
+					buf = f.append(buf[:0])
+					same = same && bytes.Equal(buf, want)
+				})
+				if !same {
+					t.Errorf("%s wrote %q, then %q", f.name, want, buf)
+				}
+				if n != 0 {
+					t.Errorf("%s allocates %v times", f.name, n)
+				}
+			}
+		})
 	}
+}
+
+// firstRecord returns a copy of the first record of a capture, as
+// dump.Source reads it (an ERF record with its header, for example).
+func firstRecord(t testing.TB, name string) []byte {
+	t.Helper()
+	f, err := os.Open(filepath.Join(capDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	src, err := dump.NewSource(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _, _, err := src.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Clone(data)
 }

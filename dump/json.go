@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/wire"
+	"github.com/roce-go/roce/internal/hdr"
 )
 
 // AppendJSON appends the frame as one JSON object and a newline to b, with
@@ -81,14 +81,16 @@ func appendPadded(b []byte, v uint64, width int) []byte {
 
 func (r *Record) appendNetJSON(b []byte) []byte {
 	n := &r.net
-	if len(r.eth) < 14 {
+	if len(r.eth) < hdr.EthernetLen {
 		return b
 	}
 	if r.LinkType != LinkTypeLinuxSLL && r.LinkType != LinkTypeLinuxSLL2 {
+		e := hdr.Ethernet(r.eth)
+		dst, src := e.Dst(), e.Src()
 		b = append(b, `,"eth.dst":"`...)
-		b = appendMAC(b, r.eth[0:6])
+		b = appendMAC(b, dst[:])
 		b = append(b, `","eth.src":"`...)
-		b = appendMAC(b, r.eth[6:12])
+		b = appendMAC(b, src[:])
 		b = append(b, '"')
 		b = jUint(b, "eth.type", uint64(n.etherType))
 	}
@@ -96,7 +98,7 @@ func (r *Record) appendNetJSON(b []byte) []byte {
 	for _, v := range n.vlans[:n.tags] {
 		// Wireshark's names: ieee8021ad for an S-tag, vlan for a C-tag.
 		pre := "vlan."
-		if v.TPID == wire.TypeQinQ {
+		if v.TPID == hdr.EtherTypeQinQ {
 			pre = "ieee8021ad."
 		}
 		if pre == prev {
@@ -173,40 +175,7 @@ func (r *Record) appendIBJSON(b []byte) []byte {
 	b = jUint(b, "infiniband.bth.psn", uint64(h.PSN))
 	hs := p.Headers()
 	for i := 0; i < hs.Len(); i++ {
-		switch hs.At(i) {
-		case ib.HeaderRDETH:
-			b = jUint(b, "infiniband.rdeth.eecnxt", uint64(p.RDETH.EECnxt))
-		case ib.HeaderDETH:
-			b = jUint(b, "infiniband.deth.q_key", uint64(p.DETH.QKey))
-			b = jUint(b, "infiniband.deth.srcqp", uint64(p.DETH.SrcQP))
-		case ib.HeaderXRCETH:
-			b = jUint(b, "infiniband.xrceth.xrcsrq", uint64(p.XRCETH.XRCSRQ))
-		case ib.HeaderRETH:
-			b = jUint(b, "infiniband.reth.va", p.RETH.VA)
-			b = jUint(b, "infiniband.reth.r_key", uint64(p.RETH.RKey))
-			b = jUint(b, "infiniband.reth.dmalen", uint64(p.RETH.DMALen))
-		case ib.HeaderFETH:
-			b = jUint(b, "infiniband.feth.sel", uint64(p.FETH.SEL))
-			b = jUint(b, "infiniband.feth.plt", uint64(p.FETH.PLT))
-		case ib.HeaderAtomicETH:
-			b = jUint(b, "infiniband.atomiceth.va", p.AtomicETH.VA)
-			b = jUint(b, "infiniband.atomiceth.r_key", uint64(p.AtomicETH.RKey))
-			b = jUint(b, "infiniband.atomiceth.swapdt", p.AtomicETH.SwapData)
-			b = jUint(b, "infiniband.atomiceth.cmpdt", p.AtomicETH.CompareData)
-		case ib.HeaderAETH:
-			b = jUint(b, "infiniband.aeth.syndrome", uint64(p.AETH.Syndrome))
-			b = jUint(b, "infiniband.aeth.msn", uint64(p.AETH.MSN))
-		case ib.HeaderAtomicAckETH:
-			b = jUint(b, "infiniband.atomicacketh.origremdt", p.AtomicAckETH.OrigRemData)
-		case ib.HeaderImmDt:
-			b = append(b, `,"infiniband.immdt":"`...)
-			b = appendHex32(b, p.ImmDt.Data)
-			b = append(b, '"')
-		case ib.HeaderIETH:
-			b = append(b, `,"infiniband.ieth":"`...)
-			b = appendHex32(b, p.IETH.RKey)
-			b = append(b, '"')
-		}
+		b = ethJSON[hs.At(i)](b, p)
 	}
 	b = jUint(b, "infiniband.payload.len", uint64(len(p.Payload)))
 	c := h.ICRC
@@ -224,6 +193,54 @@ func (r *Record) appendIBJSON(b []byte) []byte {
 		b = appendJSONString(b, r.CNPErr.Error())
 	}
 	return b
+}
+
+// ethJSON appends the keys of one extended transport header of p, by
+// header; TestHeaderTables checks that every header has its entry.
+var ethJSON = [...]func(b []byte, p *ib.Packet) []byte{
+	ib.NoHeader: func(b []byte, _ *ib.Packet) []byte { return b },
+	ib.HeaderRDETH: func(b []byte, p *ib.Packet) []byte {
+		return jUint(b, "infiniband.rdeth.eecnxt", uint64(p.RDETH.EECnxt))
+	},
+	ib.HeaderDETH: func(b []byte, p *ib.Packet) []byte {
+		b = jUint(b, "infiniband.deth.q_key", uint64(p.DETH.QKey))
+		return jUint(b, "infiniband.deth.srcqp", uint64(p.DETH.SrcQP))
+	},
+	ib.HeaderXRCETH: func(b []byte, p *ib.Packet) []byte {
+		return jUint(b, "infiniband.xrceth.xrcsrq", uint64(p.XRCETH.XRCSRQ))
+	},
+	ib.HeaderRETH: func(b []byte, p *ib.Packet) []byte {
+		b = jUint(b, "infiniband.reth.va", p.RETH.VA)
+		b = jUint(b, "infiniband.reth.r_key", uint64(p.RETH.RKey))
+		return jUint(b, "infiniband.reth.dmalen", uint64(p.RETH.DMALen))
+	},
+	ib.HeaderAtomicETH: func(b []byte, p *ib.Packet) []byte {
+		b = jUint(b, "infiniband.atomiceth.va", p.AtomicETH.VA)
+		b = jUint(b, "infiniband.atomiceth.r_key", uint64(p.AtomicETH.RKey))
+		b = jUint(b, "infiniband.atomiceth.swapdt", p.AtomicETH.SwapData)
+		return jUint(b, "infiniband.atomiceth.cmpdt", p.AtomicETH.CompareData)
+	},
+	ib.HeaderAtomicAckETH: func(b []byte, p *ib.Packet) []byte {
+		return jUint(b, "infiniband.atomicacketh.origremdt", p.AtomicAckETH.OrigRemData)
+	},
+	ib.HeaderAETH: func(b []byte, p *ib.Packet) []byte {
+		b = jUint(b, "infiniband.aeth.syndrome", uint64(p.AETH.Syndrome))
+		return jUint(b, "infiniband.aeth.msn", uint64(p.AETH.MSN))
+	},
+	ib.HeaderImmDt: func(b []byte, p *ib.Packet) []byte {
+		b = append(b, `,"infiniband.immdt":"`...)
+		b = appendHex32(b, p.ImmDt.Data)
+		return append(b, '"')
+	},
+	ib.HeaderIETH: func(b []byte, p *ib.Packet) []byte {
+		b = append(b, `,"infiniband.ieth":"`...)
+		b = appendHex32(b, p.IETH.RKey)
+		return append(b, '"')
+	},
+	ib.HeaderFETH: func(b []byte, p *ib.Packet) []byte {
+		b = jUint(b, "infiniband.feth.sel", uint64(p.FETH.SEL))
+		return jUint(b, "infiniband.feth.plt", uint64(p.FETH.PLT))
+	},
 }
 
 // appendSLLJSON appends the sll.* keys of a Linux cooked header.

@@ -2,13 +2,14 @@ package dump
 
 import (
 	"encoding/binary"
-	"github.com/roce-go/roce/internal/errs"
 	"time"
 
 	"github.com/google/gopacket"
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/errs"
+	"github.com/roce-go/roce/internal/hdr"
 	"github.com/roce-go/roce/internal/wire"
 	"github.com/roce-go/roce/pfc"
 )
@@ -270,21 +271,12 @@ func (r *Record) decodeIB(b []byte) {
 		return
 	}
 	l := &r.LRH
-	l.VL, l.LVer = b[0]>>4, b[0]&0xf
-	l.SL, l.Resv2, l.LNH = b[1]>>4, b[1]>>2&3, b[1]&3
-	l.DLID = binary.BigEndian.Uint16(b[2:])
-	l.Resv5 = b[4] >> 3
-	l.PktLen = binary.BigEndian.Uint16(b[4:]) & 0x7ff
-	l.SLID = binary.BigEndian.Uint16(b[6:])
-	end := int(l.PktLen) * 4
-	if end < ib.LRHLen || end > len(b) {
+	if err := l.DecodeFromBytes(b, gopacket.NilDecodeFeedback); err != nil {
+		// The eight bytes are there: PktLen is what is wrong.
 		r.Kind, r.Err = KindMalformed, errLRHLen
 		return
 	}
-	l.VCRC = 0
-	if len(b) >= end+2 {
-		l.VCRC = binary.BigEndian.Uint16(b[end:])
-	}
+	end := int(l.PktLen) * 4 // DecodeFromBytes read the VCRC after it
 	bth := ib.LRHLen
 	switch l.LNH {
 	case ib.LNHIBAGlobal:
@@ -313,7 +305,8 @@ func (r *Record) decodeIB(b []byte) {
 	}
 	r.Kind = KindInfiniBand
 	r.RoCE.Raw = b[:end]
-	r.ICRCGood = ib.VerifyNativeICRC(b[:end]) == nil
+	icrc, err := ib.ComputeNativeICRC(b[:end])
+	r.ICRCGood = err == nil && icrc == ib.ReceivedICRC(b[:end])
 }
 
 // decodeEthernet decodes an Ethernet frame e (r.Data itself, or a frame
@@ -324,7 +317,10 @@ func (r *Record) decodeEthernet(e []byte) {
 	switch {
 	case err == nil:
 		r.Kind = KindRoCE
-		r.ICRCGood = r.RoCE.VerifyICRC() == nil
+		// CheckICRC, not VerifyICRC: a bad ICRC must not cost an
+		// allocation.
+		_, _, ok, icrcErr := ib.CheckICRC(r.RoCE.Encap, r.RoCE.Raw)
+		r.ICRCGood = ok && icrcErr == nil
 		r.fromFrame()
 		if r.RoCE.Packet.BTH.OpCode == ib.OpCNP && r.RoCE.Encap != ib.RoCEv1 {
 			r.CNPErr = cnp.Check(&r.RoCE)
@@ -332,7 +328,7 @@ func (r *Record) decodeEthernet(e []byte) {
 	case err == ib.ErrNotRoCE:
 		r.Kind = KindNotRoCE
 		r.net.peek(e)
-		if r.net.innerType == wire.TypeMACC {
+		if r.net.innerType == hdr.EtherTypeMACControl {
 			if err := r.MACControl.DecodeFromBytes(e[r.net.l3:], nil); err != nil {
 				r.Kind, r.Err = KindMalformed, err
 			} else {
@@ -349,81 +345,92 @@ func (r *Record) decodeEthernet(e []byte) {
 // fromFrame fills r.net from the decoded RoCE frame.
 func (r *Record) fromFrame() {
 	f, n := &r.RoCE, &r.net
-	n.etherType = binary.BigEndian.Uint16(r.eth[12:])
+	n.etherType = hdr.Ethernet(r.eth).Type()
 	n.tags = f.NumVLANs
 	n.vlans = f.VLANs
 	switch f.Encap {
 	case ib.RoCEv1:
-		n.innerType = wire.TypeRoCE
+		n.innerType = hdr.EtherTypeRoCE
 		return
 	case ib.RoCEv2IPv4:
-		n.innerType, n.ipVer = wire.TypeIPv4, 4
+		n.innerType, n.ipVer = hdr.EtherTypeIPv4, 4
 		copy(n.src[:4], f.GRH.SGID[12:])
 		copy(n.dst[:4], f.GRH.DGID[12:])
 		n.ipID = f.IPv4ID
 	case ib.RoCEv2IPv6:
-		n.innerType, n.ipVer = wire.TypeIPv6, 6
+		n.innerType, n.ipVer = hdr.EtherTypeIPv6, 6
 		n.src, n.dst = f.GRH.SGID, f.GRH.DGID
 		n.flow = f.GRH.FlowLabel
 	}
-	n.tclass, n.ttl, n.proto = f.GRH.TClass, f.GRH.HopLmt, 17
-	n.l4, n.sport, n.dport = 17, f.SrcPort, f.DstPort
+	n.tclass, n.ttl, n.proto = f.GRH.TClass, f.GRH.HopLmt, hdr.IPProtocolUDP
+	n.l4, n.sport, n.dport = hdr.IPProtocolUDP, f.SrcPort, f.DstPort
 }
 
 // peek reads what it can of the Ethernet, VLAN, IP and UDP or TCP headers
 // of a frame that did not decode as RoCE. It stops at the first header
 // that is cut short.
 func (n *netInfo) peek(b []byte) {
-	if len(b) < wire.HeaderLen {
+	if len(b) < hdr.EthernetLen {
 		return
 	}
-	n.etherType = binary.BigEndian.Uint16(b[12:])
+	n.etherType = hdr.Ethernet(b).Type()
 	off, et, tags, err := wire.Skip(b)
 	if err != nil {
 		return
 	}
 	n.innerType, n.tags, n.l3 = et, tags, off
 	for i := 0; i < tags; i++ {
-		t := b[12+4*i:]
-		tci := binary.BigEndian.Uint16(t[2:])
-		n.vlans[i] = roce.VLAN{TPID: binary.BigEndian.Uint16(t), PCP: uint8(tci >> 13), DEI: tci&0x1000 != 0, ID: tci & 0xfff}
+		t := hdr.VLANTag(b[hdr.TypeOffset+hdr.VLANTagLen*i:])
+		n.vlans[i] = roce.VLAN{TPID: t.TPID(), PCP: t.PCP(), DEI: t.DEI(), ID: t.VID()}
 	}
-	ip := b[off:]
 	var l4 []byte
 	switch et {
-	case wire.TypeIPv4:
-		if len(ip) < 20 || ip[0]>>4 != 4 {
-			return
-		}
-		n.ipVer = 4
-		n.tclass, n.ttl, n.proto = ip[1], ip[8], ip[9]
-		n.ipID = binary.BigEndian.Uint16(ip[4:])
-		copy(n.src[:4], ip[12:16])
-		copy(n.dst[:4], ip[16:20])
-		ihl := int(ip[0]&0x0f) * 4
-		if binary.BigEndian.Uint16(ip[6:])&0x3fff != 0 || ihl < 20 || len(ip) < ihl {
-			return // a fragment, or a bad header length
-		}
-		l4 = ip[ihl:]
-	case wire.TypeIPv6:
-		if len(ip) < 40 || ip[0]>>4 != 6 {
-			return
-		}
-		n.ipVer = 6
-		w := binary.BigEndian.Uint32(ip)
-		n.tclass, n.flow = uint8(w>>20), w&0xfffff
-		n.proto, n.ttl = ip[6], ip[7]
-		copy(n.src[:], ip[8:24])
-		copy(n.dst[:], ip[24:40])
-		l4 = ip[40:]
-	default:
-		return
+	case hdr.EtherTypeIPv4:
+		l4 = n.peekIPv4(b[off:])
+	case hdr.EtherTypeIPv6:
+		l4 = n.peekIPv6(b[off:])
 	}
-	if (n.proto == 17 || n.proto == 6) && len(l4) >= 4 {
-		n.l4 = n.proto
-		n.sport = binary.BigEndian.Uint16(l4)
-		n.dport = binary.BigEndian.Uint16(l4[2:])
+	if (n.proto == hdr.IPProtocolUDP || n.proto == ipProtocolTCP) && len(l4) >= hdr.UDPDstPort+2 {
+		// TCP's ports sit where UDP's do.
+		u := hdr.UDP(l4)
+		n.l4, n.sport, n.dport = n.proto, u.SrcPort(), u.DstPort()
 	}
+}
+
+// ipProtocolTCP is the IPv4 protocol and IPv6 next header number of TCP.
+const ipProtocolTCP = 6
+
+// peekIPv4 reads an IPv4 header and returns what follows it, or nil when
+// the header is cut short, has a bad length or is a fragment's.
+func (n *netInfo) peekIPv4(b []byte) (l4 []byte) {
+	ip := hdr.IPv4(b)
+	if len(ip) < hdr.IPv4MinLen || ip.Version() != 4 {
+		return nil
+	}
+	n.ipVer = 4
+	n.tclass, n.ttl, n.proto = ip.TOS(), ip.TTL(), ip.Protocol()
+	n.ipID = ip.ID()
+	*(*[4]byte)(n.src[:4]) = ip.Src()
+	*(*[4]byte)(n.dst[:4]) = ip.Dst()
+	ihl := ip.HeaderLen()
+	if ip.IsFragment() || ihl < hdr.IPv4MinLen || len(ip) < ihl {
+		return nil
+	}
+	return ip[ihl:]
+}
+
+// peekIPv6 reads an IPv6 fixed header and returns what follows it, or nil
+// when the header is cut short.
+func (n *netInfo) peekIPv6(b []byte) (l4 []byte) {
+	ip := hdr.IPv6(b)
+	if len(ip) < hdr.IPv6Len || ip.Version() != 6 {
+		return nil
+	}
+	n.ipVer = 6
+	n.tclass, n.flow = ip.TrafficClass(), ip.FlowLabel()
+	n.proto, n.ttl = ip.NextHeader(), ip.HopLimit()
+	n.src, n.dst = ip.Src(), ip.Dst()
+	return ip[hdr.IPv6Len:]
 }
 
 // ECN returns the ECN codepoint of a RoCEv2 frame (the low two bits of

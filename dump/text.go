@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/wire"
+	"github.com/roce-go/roce/internal/hdr"
 )
 
 // appendClock appends the time of day as 15:04:05.000000. Formatting a
@@ -107,7 +107,7 @@ func (r *Record) appendVLANs(b []byte) []byte {
 // "SRC > DST": addresses and ports for IP, MAC addresses otherwise.
 func (r *Record) appendEndpoints(b []byte, proto bool) []byte {
 	n := &r.net
-	if len(r.eth) < wire.HeaderLen {
+	if len(r.eth) < hdr.EthernetLen {
 		return append(b, "runt frame"...)
 	}
 	if n.ipVer == 0 {
@@ -115,9 +115,11 @@ func (r *Record) appendEndpoints(b []byte, proto bool) []byte {
 			b = appendEtherType(b, n.innerType)
 			b = append(b, ' ')
 		}
-		b = appendMAC(b, r.eth[6:12])
+		e := hdr.Ethernet(r.eth)
+		src, dst := e.Src(), e.Dst()
+		b = appendMAC(b, src[:])
 		b = append(b, " > "...)
-		return appendMAC(b, r.eth[0:6])
+		return appendMAC(b, dst[:])
 	}
 	var src, dst netip.Addr
 	if n.ipVer == 4 {
@@ -146,17 +148,17 @@ func (r *Record) appendEndpoints(b []byte, proto bool) []byte {
 
 func appendEtherType(b []byte, t uint16) []byte {
 	switch t {
-	case wire.TypeIPv4:
+	case hdr.EtherTypeIPv4:
 		return append(b, "IPv4"...)
-	case wire.TypeIPv6:
+	case hdr.EtherTypeIPv6:
 		return append(b, "IPv6"...)
-	case 0x0806:
+	case hdr.EtherTypeARP:
 		return append(b, "ARP"...)
-	case wire.TypeRoCE:
+	case hdr.EtherTypeRoCE:
 		return append(b, "RoCEv1"...)
-	case wire.TypeMACC:
+	case hdr.EtherTypeMACControl:
 		return append(b, "MAC Control (PAUSE/PFC)"...)
-	case 0x88cc:
+	case hdr.EtherTypeLLDP:
 		return append(b, "LLDP"...)
 	}
 	b = append(b, "Ethertype 0x"...)
@@ -216,12 +218,23 @@ func (r *Record) appendLIDs(b []byte) []byte {
 // appendTransport appends the BTH, the extended headers, the payload
 // length, the ECN codepoint and the ICRC status.
 func (r *Record) appendTransport(b []byte) []byte {
-	f := &r.RoCE
-	p := &f.Packet
-	h := &p.BTH
-	if h.OpCode == ib.OpCNP {
+	p := &r.RoCE.Packet
+	if p.BTH.OpCode == ib.OpCNP {
 		return r.appendCNPText(b)
 	}
+	b = appendBTH(b, &p.BTH)
+	hs := p.Headers()
+	for i := 0; i < hs.Len(); i++ {
+		b = ethText[hs.At(i)](b, p)
+	}
+	b = append(b, " payload "...)
+	b = strconv.AppendInt(b, int64(len(p.Payload)), 10)
+	return r.appendTail(b)
+}
+
+// appendBTH appends the opcode, "qp 0x000011 psn 5" and the BTH flags
+// that are set, "[SE,A]" for example.
+func appendBTH(b []byte, h *ib.BTH) []byte {
 	if h.OpCode.Known() {
 		b = append(b, h.OpCode.String()...)
 	} else {
@@ -232,76 +245,83 @@ func (r *Record) appendTransport(b []byte) []byte {
 	b = appendHex24(b, h.DestQP)
 	b = append(b, " psn "...)
 	b = strconv.AppendUint(b, uint64(h.PSN), 10)
-	if h.SE || h.MigReq || h.AckReq || h.FECN || h.BECN {
-		b = append(b, " ["...)
-		sep := false
-		for _, fl := range [...]struct {
-			on   bool
-			name string
-		}{{h.SE, "SE"}, {h.MigReq, "M"}, {h.AckReq, "A"}, {h.FECN, "FECN"}, {h.BECN, "BECN"}} {
-			if !fl.on {
-				continue
-			}
-			if sep {
-				b = append(b, ',')
-			}
-			b = append(b, fl.name...)
-			sep = true
-		}
-		b = append(b, ']')
+	if !h.SE && !h.MigReq && !h.AckReq && !h.FECN && !h.BECN {
+		return b
 	}
-	hs := p.Headers()
-	for i := 0; i < hs.Len(); i++ {
-		switch hs.At(i) {
-		case ib.HeaderRDETH:
-			b = append(b, " rdeth eecnxt 0x"...)
-			b = appendHex24(b, p.RDETH.EECnxt)
-		case ib.HeaderDETH:
-			b = append(b, " deth qkey 0x"...)
-			b = appendHex32(b, p.DETH.QKey)
-			b = append(b, " srcqp 0x"...)
-			b = appendHex24(b, p.DETH.SrcQP)
-		case ib.HeaderXRCETH:
-			b = append(b, " xrceth srq 0x"...)
-			b = appendHex24(b, p.XRCETH.XRCSRQ)
-		case ib.HeaderRETH:
-			b = append(b, " reth va 0x"...)
-			b = appendHex64(b, p.RETH.VA)
-			b = append(b, " rkey 0x"...)
-			b = appendHex32(b, p.RETH.RKey)
-			b = append(b, " dmalen "...)
-			b = strconv.AppendUint(b, uint64(p.RETH.DMALen), 10)
-		case ib.HeaderFETH:
-			b = append(b, " feth sel "...)
-			b = strconv.AppendUint(b, uint64(p.FETH.SEL), 10)
-			b = append(b, " plt "...)
-			b = strconv.AppendUint(b, uint64(p.FETH.PLT), 10)
-		case ib.HeaderAtomicETH:
-			a := &p.AtomicETH
-			b = append(b, " atomic va 0x"...)
-			b = appendHex64(b, a.VA)
-			b = append(b, " rkey 0x"...)
-			b = appendHex32(b, a.RKey)
-			b = append(b, " swap 0x"...)
-			b = appendHex64(b, a.SwapData)
-			b = append(b, " cmp 0x"...)
-			b = appendHex64(b, a.CompareData)
-		case ib.HeaderAETH:
-			b = appendAETH(b, &p.AETH)
-		case ib.HeaderAtomicAckETH:
-			b = append(b, " orig 0x"...)
-			b = appendHex64(b, p.AtomicAckETH.OrigRemData)
-		case ib.HeaderImmDt:
-			b = append(b, " imm 0x"...)
-			b = appendHex32(b, p.ImmDt.Data)
-		case ib.HeaderIETH:
-			b = append(b, " inv rkey 0x"...)
-			b = appendHex32(b, p.IETH.RKey)
+	b = append(b, " ["...)
+	sep := false
+	for _, fl := range [...]struct {
+		on   bool
+		name string
+	}{{h.SE, "SE"}, {h.MigReq, "M"}, {h.AckReq, "A"}, {h.FECN, "FECN"}, {h.BECN, "BECN"}} {
+		if !fl.on {
+			continue
 		}
+		if sep {
+			b = append(b, ',')
+		}
+		b = append(b, fl.name...)
+		sep = true
 	}
-	b = append(b, " payload "...)
-	b = strconv.AppendInt(b, int64(len(p.Payload)), 10)
-	return r.appendTail(b)
+	return append(b, ']')
+}
+
+// ethText appends one extended transport header of p as text, by header;
+// TestHeaderTables checks that every header has its entry.
+var ethText = [...]func(b []byte, p *ib.Packet) []byte{
+	ib.NoHeader: func(b []byte, _ *ib.Packet) []byte { return b },
+	ib.HeaderRDETH: func(b []byte, p *ib.Packet) []byte {
+		b = append(b, " rdeth eecnxt 0x"...)
+		return appendHex24(b, p.RDETH.EECnxt)
+	},
+	ib.HeaderDETH: func(b []byte, p *ib.Packet) []byte {
+		b = append(b, " deth qkey 0x"...)
+		b = appendHex32(b, p.DETH.QKey)
+		b = append(b, " srcqp 0x"...)
+		return appendHex24(b, p.DETH.SrcQP)
+	},
+	ib.HeaderXRCETH: func(b []byte, p *ib.Packet) []byte {
+		b = append(b, " xrceth srq 0x"...)
+		return appendHex24(b, p.XRCETH.XRCSRQ)
+	},
+	ib.HeaderRETH: func(b []byte, p *ib.Packet) []byte {
+		b = append(b, " reth va 0x"...)
+		b = appendHex64(b, p.RETH.VA)
+		b = append(b, " rkey 0x"...)
+		b = appendHex32(b, p.RETH.RKey)
+		b = append(b, " dmalen "...)
+		return strconv.AppendUint(b, uint64(p.RETH.DMALen), 10)
+	},
+	ib.HeaderAtomicETH: func(b []byte, p *ib.Packet) []byte {
+		a := &p.AtomicETH
+		b = append(b, " atomic va 0x"...)
+		b = appendHex64(b, a.VA)
+		b = append(b, " rkey 0x"...)
+		b = appendHex32(b, a.RKey)
+		b = append(b, " swap 0x"...)
+		b = appendHex64(b, a.SwapData)
+		b = append(b, " cmp 0x"...)
+		return appendHex64(b, a.CompareData)
+	},
+	ib.HeaderAtomicAckETH: func(b []byte, p *ib.Packet) []byte {
+		b = append(b, " orig 0x"...)
+		return appendHex64(b, p.AtomicAckETH.OrigRemData)
+	},
+	ib.HeaderAETH: func(b []byte, p *ib.Packet) []byte { return appendAETH(b, &p.AETH) },
+	ib.HeaderImmDt: func(b []byte, p *ib.Packet) []byte {
+		b = append(b, " imm 0x"...)
+		return appendHex32(b, p.ImmDt.Data)
+	},
+	ib.HeaderIETH: func(b []byte, p *ib.Packet) []byte {
+		b = append(b, " inv rkey 0x"...)
+		return appendHex32(b, p.IETH.RKey)
+	},
+	ib.HeaderFETH: func(b []byte, p *ib.Packet) []byte {
+		b = append(b, " feth sel "...)
+		b = strconv.AppendUint(b, uint64(p.FETH.SEL), 10)
+		b = append(b, " plt "...)
+		return strconv.AppendUint(b, uint64(p.FETH.PLT), 10)
+	},
 }
 
 // appendTail appends the ECN codepoint when it is not Not-ECT and the

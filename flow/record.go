@@ -3,6 +3,7 @@ package flow
 import (
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/hdr"
 )
 
 // AddRecord accounts for one frame decoded by package dump: RoCE and
@@ -27,8 +28,8 @@ func (a *Analyzer) AddRecord(r *dump.Record) {
 		a.Add(p)
 	case dump.KindMACControl:
 		var src [6]byte
-		if e := r.Frame(); len(e) >= 12 {
-			copy(src[:], e[6:12])
+		if e := r.Frame(); len(e) >= hdr.EthernetLen {
+			src = hdr.Ethernet(e).Src()
 		}
 		a.AddMACControl(r.Time, src, &r.MACControl)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/ecn"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/hdr"
 	"github.com/roce-go/roce/pfc"
 	"github.com/roce-go/roce/rocev2"
 )
@@ -65,37 +66,40 @@ const psnMask = 0xFFFFFF
 // credit code 31, "no credit information".
 const ackSyndrome = 0x1F
 
+// requestOps gives, for each Op, the operation of the First, Middle,
+// Last and Only packets of its messages (indexed by position);
+// single-packet operations repeat one operation.
+var requestOps = [numOps][4]ib.Operation{
+	OpWrite:       {ib.RDMAWriteFirst, ib.RDMAWriteMiddle, ib.RDMAWriteLast, ib.RDMAWriteOnly},
+	OpWriteImm:    {ib.RDMAWriteFirst, ib.RDMAWriteMiddle, ib.RDMAWriteLastWithImmediate, ib.RDMAWriteOnlyWithImmediate},
+	OpSend:        {ib.SendFirst, ib.SendMiddle, ib.SendLast, ib.SendOnly},
+	OpSendImm:     {ib.SendFirst, ib.SendMiddle, ib.SendLastWithImmediate, ib.SendOnlyWithImmediate},
+	OpSendInv:     {ib.SendFirst, ib.SendMiddle, ib.SendLastWithInvalidate, ib.SendOnlyWithInvalidate},
+	OpRead:        {ib.RDMAReadRequest, ib.RDMAReadRequest, ib.RDMAReadRequest, ib.RDMAReadRequest},
+	OpCmpSwap:     {ib.CmpSwap, ib.CmpSwap, ib.CmpSwap, ib.CmpSwap},
+	OpFetchAdd:    {ib.FetchAdd, ib.FetchAdd, ib.FetchAdd, ib.FetchAdd},
+	OpFlush:       {ib.Flush, ib.Flush, ib.Flush, ib.Flush},
+	OpAtomicWrite: {ib.AtomicWrite, ib.AtomicWrite, ib.AtomicWrite, ib.AtomicWrite},
+}
+
+// readResponseOps gives the operation of an RDMA READ Response packet by
+// its position in the response.
+var readResponseOps = [4]ib.Operation{
+	posFirst:  ib.RDMAReadResponseFirst,
+	posMiddle: ib.RDMAReadResponseMiddle,
+	posLast:   ib.RDMAReadResponseLast,
+	posOnly:   ib.RDMAReadResponseOnly,
+}
+
 // requestOpcode returns the opcode of a request of op at position pos on
 // transport t (single-packet operations ignore pos). ok is false for an
 // operation without opcodes; whether t defines the opcode is for
 // Opcode.Known to say.
 func requestOpcode(t ib.Transport, op Op, pos int) (o ib.Opcode, ok bool) {
-	var seg [4]uint8 // first, middle, last, only
-	switch op {
-	case OpWrite:
-		seg = [4]uint8{0x06, 0x07, 0x08, 0x0A}
-	case OpWriteImm:
-		seg = [4]uint8{0x06, 0x07, 0x09, 0x0B}
-	case OpSend:
-		seg = [4]uint8{0x00, 0x01, 0x02, 0x04}
-	case OpSendImm:
-		seg = [4]uint8{0x00, 0x01, 0x03, 0x05}
-	case OpSendInv:
-		seg = [4]uint8{0x00, 0x01, 0x16, 0x17}
-	case OpRead:
-		seg = [4]uint8{0x0C, 0x0C, 0x0C, 0x0C}
-	case OpCmpSwap:
-		seg = [4]uint8{0x13, 0x13, 0x13, 0x13}
-	case OpFetchAdd:
-		seg = [4]uint8{0x14, 0x14, 0x14, 0x14}
-	case OpFlush:
-		seg = [4]uint8{0x1C, 0x1C, 0x1C, 0x1C}
-	case OpAtomicWrite:
-		seg = [4]uint8{0x1D, 0x1D, 0x1D, 0x1D}
-	default:
+	if op >= numOps {
 		return 0, false
 	}
-	return ib.Opcode(uint8(t)<<5 | seg[pos]), true
+	return ib.MakeOpcode(t, requestOps[op][pos]), true
 }
 
 // segmented reports whether op's messages are split by the MTU.
@@ -249,59 +253,66 @@ func NewScenario(phases []Config) (*Generator, error) {
 			}
 			return nil, err
 		}
-		ph := &g.phases[pi]
-		ph.cfg = cfg
-		ph.rnd = rand.New(rand.NewPCG(cfg.Seed, uint64(pi)))
-		ph.tclass = cfg.DSCP<<2 | uint8(cfg.ECN)
-		ph.pauses = cfg.PFCPrio == int(cfg.PCP)
-		ph.pausePS = int64(cfg.Rate.Picoseconds(cfg.PFCQuanta))
-		ph.gapPS = int64(cfg.Gap) * 1000
-		ph.delayPS = int64(cfg.Delay) * 1000
-		ph.rateBits = uint64(cfg.Rate)
-		if cfg.CNPInterval > 0 {
-			ph.pacer[fwd] = cnp.NewPacer(cfg.QPs, cfg.CNPInterval)
-			ph.pacer[rev] = cnp.NewPacer(cfg.QPs, cfg.CNPInterval)
-		}
-		for dir := range ph.tmpl {
-			f := &ph.tmpl[dir]
-			f.Encap = cfg.Encap
-			f.Src, f.Dst = cfg.SrcMAC, cfg.DstMAC
-			f.GRH.SGID, f.GRH.DGID = rocev2.GIDFromAddr(cfg.SrcIP), rocev2.GIDFromAddr(cfg.DstIP)
-			if dir == rev {
-				f.Src, f.Dst = f.Dst, f.Src
-				f.GRH.SGID, f.GRH.DGID = f.GRH.DGID, f.GRH.SGID
-			}
-			if cfg.VLAN >= 0 {
-				f.NumVLANs = 1
-				f.VLANs[0] = roce.VLAN{TPID: 0x8100, PCP: cfg.PCP, ID: uint16(cfg.VLAN)}
-			}
-			f.GRH.HopLmt = cfg.HopLimit
-			f.IPv4Flags = 0x4000 // DF
-			f.UDPChecksum = cfg.Encap == ib.RoCEv2IPv6
-		}
-		ph.qps = make([]*qpState, cfg.QPs)
-		for i := range ph.qps {
-			local, remote := cfg.LocalQP+uint32(i), cfg.RemoteQP+uint32(i)
-			key := uint64(local)<<24 | uint64(remote)
-			q := conns[key]
-			if q == nil {
-				q = &qpState{local: local, remote: remote}
-				q.psn = uint32(cfg.PSN)
-				if cfg.PSN < 0 {
-					q.psn = ph.rnd.Uint32() & psnMask
-				}
-				q.rkey = ph.rnd.Uint32()
-				q.va = 0x7f0000000000 | uint64(ph.rnd.Uint32()&0xfffff)<<12
-				q.value = ph.rnd.Uint64()
-				q.flow = rocev2.CalcFlowLabel(local, remote)
-				q.srcPort = rocev2.FlowLabelToUDPSrcPort(q.flow)
-				conns[key] = q
-			}
-			q.srq = cfg.SRQ + uint32(i)
-			ph.qps[i] = q
-		}
+		g.phases[pi].setup(pi, cfg, conns)
 	}
 	return g, nil
+}
+
+// setup readies phase number pi (from 0) of configuration cfg, already
+// checked: its clock, pacers, frame templates and queue pairs. conns
+// holds the queue pairs of the phases before, by requester and responder
+// QP, so that a connection used again carries on.
+func (ph *phase) setup(pi int, cfg Config, conns map[uint64]*qpState) {
+	ph.cfg = cfg
+	ph.rnd = rand.New(rand.NewPCG(cfg.Seed, uint64(pi)))
+	ph.tclass = cfg.DSCP<<2 | uint8(cfg.ECN)
+	ph.pauses = cfg.PFCPrio == int(cfg.PCP)
+	ph.pausePS = int64(cfg.Rate.Picoseconds(cfg.PFCQuanta))
+	ph.gapPS = int64(cfg.Gap) * 1000
+	ph.delayPS = int64(cfg.Delay) * 1000
+	ph.rateBits = uint64(cfg.Rate)
+	if cfg.CNPInterval > 0 {
+		ph.pacer[fwd] = cnp.NewPacer(cfg.QPs, cfg.CNPInterval)
+		ph.pacer[rev] = cnp.NewPacer(cfg.QPs, cfg.CNPInterval)
+	}
+	for dir := range ph.tmpl {
+		f := &ph.tmpl[dir]
+		f.Encap = cfg.Encap
+		f.Src, f.Dst = cfg.SrcMAC, cfg.DstMAC
+		f.GRH.SGID, f.GRH.DGID = rocev2.GIDFromAddr(cfg.SrcIP), rocev2.GIDFromAddr(cfg.DstIP)
+		if dir == rev {
+			f.Src, f.Dst = f.Dst, f.Src
+			f.GRH.SGID, f.GRH.DGID = f.GRH.DGID, f.GRH.SGID
+		}
+		if cfg.VLAN >= 0 {
+			f.NumVLANs = 1
+			f.VLANs[0] = roce.VLAN{TPID: hdr.EtherTypeDot1Q, PCP: cfg.PCP, ID: uint16(cfg.VLAN)}
+		}
+		f.GRH.HopLmt = cfg.HopLimit
+		f.IPv4Flags = 0x4000 // DF
+		f.UDPChecksum = cfg.Encap == ib.RoCEv2IPv6
+	}
+	ph.qps = make([]*qpState, cfg.QPs)
+	for i := range ph.qps {
+		local, remote := cfg.LocalQP+uint32(i), cfg.RemoteQP+uint32(i)
+		key := uint64(local)<<24 | uint64(remote)
+		q := conns[key]
+		if q == nil {
+			q = &qpState{local: local, remote: remote}
+			q.psn = uint32(cfg.PSN)
+			if cfg.PSN < 0 {
+				q.psn = ph.rnd.Uint32() & psnMask
+			}
+			q.rkey = ph.rnd.Uint32()
+			q.va = 0x7f0000000000 | uint64(ph.rnd.Uint32()&0xfffff)<<12
+			q.value = ph.rnd.Uint64()
+			q.flow = rocev2.CalcFlowLabel(local, remote)
+			q.srcPort = rocev2.FlowLabelToUDPSrcPort(q.flow)
+			conns[key] = q
+		}
+		q.srq = cfg.SRQ + uint32(i)
+		ph.qps[i] = q
+	}
 }
 
 // Next generates the next frame and reports whether there is one. It
@@ -423,7 +434,7 @@ func (g *Generator) prepare(dir int, q *qpState) *ib.Packet {
 	f.IPv4ID = g.ipID[dir]
 	g.ipID[dir]++
 	f.IPv4Flags = t.IPv4Flags
-	f.SrcPort, f.DstPort = q.srcPort, uint16(rocev2.Port)
+	f.SrcPort, f.DstPort = q.srcPort, hdr.RoCEv2Port
 	f.UDPChecksum = t.UDPChecksum
 	f.Packet = ib.Packet{}
 	f.Packet.BTH.PKey = ph.cfg.PKey
@@ -516,18 +527,17 @@ func (g *Generator) maybeCorrupt(b []byte) {
 	b[len(b)-4+bit/8] ^= 1 << (bit % 8)
 	g.stats.BadICRC++
 	if ph.cfg.Encap == ib.RoCEv2IPv6 {
-		ip := b[14+4*ph.tmpl[0].NumVLANs:]
-		udp := ip[rocev2.IPv6HeaderLen:]
-		if udp[6]|udp[7] != 0 {
-			binary.BigEndian.PutUint16(udp[6:], rocev2.UDPChecksum(ip, udp))
+		ip := b[hdr.EthernetLen+hdr.VLANTagLen*ph.tmpl[0].NumVLANs:]
+		if udp := hdr.UDP(ip[hdr.IPv6Len:]); udp.Checksum() != 0 {
+			udp.FixChecksum(ip)
 		}
 	}
 }
 
-// emitRequest builds the next request packet, starting a message if need be.
+// emitRequest builds the next request packet, starting a message if need
+// be, and queues the response it asks for.
 func (g *Generator) emitRequest(ts int64) {
-	ph := g.ph
-	c := &ph.cfg
+	c := &g.ph.cfg
 	if g.reqI >= g.reqN {
 		g.startMessage()
 	}
@@ -535,9 +545,28 @@ func (g *Generator) emitRequest(ts int64) {
 	i := g.reqI
 	g.reqI++
 	pos := position(i, g.reqN)
-	op, _ := requestOpcode(c.Transport, c.Op, pos)
 	p := g.prepare(fwd, q)
 	psn := (g.msgPSN + uint32(i)) & psnMask
+	orig := g.fillRequest(p, q, i, pos, psn)
+	ce := g.markCE()
+	if !g.build(ts, KindRequest) {
+		return
+	}
+	g.afterData(rev, ce, q.local, q) // the responder's CNP goes to the requester's QP
+	if c.Transport == ib.RC || c.Transport == ib.XRC {
+		g.answer(q, psn, pos == posLast || pos == posOnly, p.BTH.AckReq, orig)
+	}
+	g.maybeCorrupt(g.out)
+}
+
+// fillRequest fills the prepared packet p with request i (at position
+// pos, with PSN psn) of the current message of q: the BTH, the extended
+// headers the opcode carries and the payload. For an atomic it returns
+// the remote value before the operation, which the ATOMIC Acknowledge
+// carries.
+func (g *Generator) fillRequest(p *ib.Packet, q *qpState, i, pos int, psn uint32) (orig uint64) {
+	c := &g.ph.cfg
+	op, _ := requestOpcode(c.Transport, c.Op, pos)
 	p.BTH.OpCode = op
 	p.BTH.DestQP = q.remote
 	p.BTH.PSN = psn
@@ -549,7 +578,6 @@ func (g *Generator) emitRequest(ts int64) {
 	p.RETH = ib.RETH{VA: q.va, RKey: q.rkey, DMALen: uint32(g.msgSize)}
 	p.ImmDt.Data = q.sent
 	p.IETH.RKey = q.rkey
-	var orig uint64
 	switch c.Op {
 	case OpCmpSwap:
 		orig = q.value
@@ -573,36 +601,38 @@ func (g *Generator) emitRequest(ts int64) {
 		start := (int(q.sent)*61 + i*29) & 4095
 		p.Payload = g.payload[start : start+n]
 	}
-	ce := g.markCE()
-	if !g.build(ts, KindRequest) {
-		return
-	}
-	g.afterData(rev, ce, q.local, q) // the responder's CNP goes to the requester's QP
-	if reliable {
-		at := g.now + ph.delayPS
-		switch c.Op {
-		case OpRead, OpFlush:
-			q.msn++
-			ev := g.push(KindReadResponse, at, q)
-			ev.psn, ev.msn, ev.n, ev.size = psn, q.msn, packets(g.msgSize, c.MTU), g.msgSize
-			if c.Op == OpFlush {
-				ev.n, ev.size = 1, 0
+	return orig
+}
+
+// answer queues the responder's answer to a request of q with PSN psn
+// on RC or XRC: the READ responses of a READ (one empty one for a
+// FLUSH), the ATOMIC Acknowledge of an atomic, otherwise an Acknowledge
+// when the request asked for one (ackReq), counting a message when it
+// was the last packet of its message (last).
+func (g *Generator) answer(q *qpState, psn uint32, last, ackReq bool, orig uint64) {
+	c := &g.ph.cfg
+	at := g.now + g.ph.delayPS
+	switch c.Op {
+	case OpRead, OpFlush:
+		q.msn++
+		ev := g.push(KindReadResponse, at, q)
+		ev.psn, ev.msn, ev.n, ev.size = psn, q.msn, packets(g.msgSize, c.MTU), g.msgSize
+		if c.Op == OpFlush {
+			ev.n, ev.size = 1, 0
+		}
+	case OpCmpSwap, OpFetchAdd:
+		q.msn++
+		ev := g.push(KindAtomicAck, at, q)
+		ev.psn, ev.msn, ev.orig = psn, q.msn, orig
+	default:
+		if ackReq {
+			if last {
+				q.msn++
 			}
-		case OpCmpSwap, OpFetchAdd:
-			q.msn++
-			ev := g.push(KindAtomicAck, at, q)
-			ev.psn, ev.msn, ev.orig = psn, q.msn, orig
-		default:
-			if p.BTH.AckReq {
-				if last {
-					q.msn++
-				}
-				ev := g.push(KindAck, at, q)
-				ev.psn, ev.msn = psn, q.msn
-			}
+			ev := g.push(KindAck, at, q)
+			ev.psn, ev.msn = psn, q.msn
 		}
 	}
-	g.maybeCorrupt(g.out)
 }
 
 // startMessage moves the request stream to the next message.
@@ -640,17 +670,7 @@ func (g *Generator) emitReadResponse(ts int64) {
 		g.hasActive = false
 	}
 	p := g.prepare(rev, q)
-	base := ib.Opcode(uint8(c.Transport) << 5)
-	switch position(k, ev.n) {
-	case posFirst:
-		p.BTH.OpCode = base | 0x0D
-	case posMiddle:
-		p.BTH.OpCode = base | 0x0E
-	case posLast:
-		p.BTH.OpCode = base | 0x0F
-	default:
-		p.BTH.OpCode = base | 0x10
-	}
+	p.BTH.OpCode = ib.MakeOpcode(c.Transport, readResponseOps[position(k, ev.n)])
 	p.BTH.DestQP = q.local
 	p.BTH.PSN = (ev.psn + uint32(k)) & psnMask
 	p.AETH = ib.AETH{Syndrome: ackSyndrome, MSN: ev.msn}
@@ -674,9 +694,9 @@ func (g *Generator) emitEvent(ev *event, ts int64) {
 	case KindAck, KindAtomicAck:
 		q := ev.q
 		p := g.prepare(rev, q)
-		p.BTH.OpCode = ib.Opcode(uint8(c.Transport)<<5 | 0x11)
+		p.BTH.OpCode = ib.MakeOpcode(c.Transport, ib.Acknowledge)
 		if ev.kind == KindAtomicAck {
-			p.BTH.OpCode++
+			p.BTH.OpCode = ib.MakeOpcode(c.Transport, ib.AtomicAcknowledge)
 			p.AtomicAckETH.OrigRemData = ev.orig
 		}
 		p.BTH.DestQP = q.local

@@ -14,8 +14,8 @@
 //	            display-filter fields (package github.com/roce-go/roce/dump
 //	            lists them); with -stats, the summary as one JSON object
 //	-utc        text timestamps in UTC instead of local time
-//	-speed S    link speed for pause quanta: 1G 10G 25G 40G 50G 100G 200G
-//	            400G 800G (default 100G)
+//	-speed S    link speed for pause quanta, bits per second with k, M, G
+//	            or T: 100G (the default), 25Gb/s, 2.5G, ...
 //	-qp N       only frames to destination QP N (decimal or 0x hex)
 //	-opcode OP  only frames of this BTH opcode: IBTA name as printed,
 //	            case-insensitive ("RC SEND Only", "rc_send_only", "CNP")

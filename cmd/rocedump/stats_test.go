@@ -139,13 +139,15 @@ func TestFilters(t *testing.T) {
 			t.Errorf("%v: status %d, %d lines, want %d (%s)", tc.args, st, len(lines(out)), tc.n, errs)
 		}
 	}
-	for _, bad := range [][]string{{"-opcode", "RC FOO"}, {"-qp", "0x1000000"}, {"-qp", "x"}, {"-speed", "3G"}, {"-c", "-1"}} {
+	for _, bad := range [][]string{{"-opcode", "RC FOO"}, {"-qp", "0x1000000"}, {"-qp", "x"}, {"-speed", "fast"}, {"-speed", "100k"}, {"-c", "-1"}} {
 		if st, _, errs := runCmd(t, nil, append(bad, path)...); st != 2 || errs == "" {
 			t.Errorf("%v: status %d, stderr %q; want 2 and a message", bad, st, errs)
 		}
 	}
-	if st, out, _ := runCmd(t, nil, "-speed", "1g", path); st != 0 || len(lines(out)) != 12 {
-		t.Errorf("-speed 1g: status %d", st)
+	for _, speed := range []string{"1g", "2.5G", "25Gb/s"} {
+		if st, out, errs := runCmd(t, nil, "-speed", speed, path); st != 0 || len(lines(out)) != 12 {
+			t.Errorf("-speed %s: status %d, %d lines (%s)", speed, st, len(lines(out)), errs)
+		}
 	}
 }
 
