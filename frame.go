@@ -2,18 +2,21 @@ package roce
 
 import (
 	"encoding/binary"
-	"github.com/roce-go/roce/internal/errs"
+	"net/netip"
 	"slices"
+	"strconv"
 
 	"github.com/google/gopacket"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/errs"
+	"github.com/roce-go/roce/internal/hdr"
 	"github.com/roce-go/roce/internal/wire"
 	"github.com/roce-go/roce/rocev2"
 )
 
 // VLAN is one 802.1Q (TPID 0x8100) or 802.1ad (TPID 0x88a8) tag.
 type VLAN struct {
-	TPID uint16 // 0x8100 or 0x88a8
+	TPID uint16 // 0x8100 or 0x88a8; AppendTo writes 0x8100 for 0
 	PCP  uint8  // priority code point, 3 bits (the 802.1p priority)
 	DEI  bool   // drop eligible indicator
 	ID   uint16 // VLAN identifier, 12 bits
@@ -26,19 +29,25 @@ type VLAN struct {
 // TClass is the TOS or Traffic Class byte (DSCP and ECN), HopLmt the TTL
 // or Hop Limit, FlowLabel the IPv6 flow label (0 for IPv4), SGID and DGID
 // the addresses (IPv4-mapped for IPv4), PayLen the transport length. The
-// few IPv4 and UDP fields a GRH has no room for have their own fields.
+// few IPv4 and UDP fields a GRH has no room for have their own fields;
+// an encapsulation that has no such header ignores them when building
+// (the IPv4 fields outside RoCEv2/IPv4, the UDP fields for RoCEv1), and
+// Decode sets them to zero.
 type Frame struct {
 	Dst, Src [6]byte
-	VLANs    [wire.MaxTags]VLAN
-	NumVLANs int
+	VLANs    [wire.MaxTags]VLAN // the first NumVLANs are the tags, outermost first
+	NumVLANs int                // 0, 1 or 2
 	Encap    ib.Encapsulation
 	GRH      ib.GRH
 
 	IPv4ID       uint16 // IPv4 Identification
-	IPv4Flags    uint16 // IPv4 flags and fragment offset (0x4000: DF)
+	IPv4Flags    uint16 // IPv4 flags and fragment offset (0x4000: DF); never a fragment
 	IPv4Checksum uint16 // IPv4 header checksum as received; AppendTo computes it
 
-	SrcPort uint16 // UDP source port; AppendTo derives it from FlowLabel when 0
+	// SrcPort is the UDP source port; AppendTo derives it from
+	// GRH.FlowLabel when 0 (as rdma_flow_label_to_udp_sport does, over
+	// IPv4 too, where the flow label has no field of its own).
+	SrcPort uint16
 	DstPort uint16 // UDP destination port, 4791; AppendTo writes 4791 when 0
 	// UDPChecksum says whether the frame carries a UDP checksum. Decode
 	// sets it when the field is not zero; AppendTo then computes one, and
@@ -63,8 +72,12 @@ func (f *Frame) Decode(b []byte) error {
 	return f.decode(b)
 }
 
-// ipv4BTH is where the BTH starts in an untagged RoCEv2/IPv4 frame.
-const ipv4BTH = wire.HeaderLen + rocev2.IPv4HeaderLen + rocev2.UDPHeaderLen
+// Where the headers of an untagged RoCEv2/IPv4 frame start.
+const (
+	ipv4IP  = hdr.EthernetLen
+	ipv4UDP = ipv4IP + hdr.IPv4MinLen
+	ipv4BTH = ipv4UDP + hdr.UDPLen
+)
 
 // decodeUntaggedIPv4 is the fast path of Decode for the commonest frame:
 // no VLAN tag, IPv4 without options, UDP to port 4791. It decodes the
@@ -75,28 +88,25 @@ func (f *Frame) decodeUntaggedIPv4(b []byte) (end int, ok bool) {
 	if len(b) < ipv4BTH {
 		return 0, false
 	}
-	h := b[:ipv4BTH]
-	ipLen := int(binary.BigEndian.Uint16(h[16:]))
-	udpLen := int(binary.BigEndian.Uint16(h[38:]))
-	if binary.BigEndian.Uint32(h[12:])>>8 != 0x080045 || h[23] != 17 ||
-		binary.BigEndian.Uint16(h[20:])&0x3fff != 0 || binary.BigEndian.Uint16(h[36:]) != wire.RoCEv2Port ||
-		wire.HeaderLen+ipLen > len(b) || udpLen < rocev2.UDPHeaderLen || udpLen > ipLen-rocev2.IPv4HeaderLen {
+	eth := hdr.Ethernet(b[:ipv4IP])
+	ip := hdr.IPv4(b[ipv4IP:ipv4UDP])
+	u := hdr.UDP(b[ipv4UDP:ipv4BTH])
+	ipLen, udpLen := int(ip.TotalLen()), int(u.Length())
+	if eth.Type() != hdr.EtherTypeIPv4 || ip[hdr.IPv4VersionIHL] != hdr.IPv4NoOptions ||
+		ip.Protocol() != hdr.IPProtocolUDP || ip.IsFragment() || u.DstPort() != hdr.RoCEv2Port ||
+		ipv4IP+ipLen > len(b) || udpLen < hdr.UDPLen || udpLen > ipLen-hdr.IPv4MinLen {
 		return 0, false
 	}
-	copy(f.Dst[:], h[0:6])
-	copy(f.Src[:], h[6:12])
-	f.NumVLANs = 0
+	f.Dst, f.Src = eth.Dst(), eth.Src()
+	f.VLANs, f.NumVLANs = [wire.MaxTags]VLAN{}, 0
 	f.Encap = ib.RoCEv2IPv4
-	rocev2.GRHFromIPv4Header(&f.GRH, h[wire.HeaderLen:])
-	f.GRH.PayLen = uint16(udpLen - rocev2.UDPHeaderLen)
-	f.IPv4ID = binary.BigEndian.Uint16(h[18:])
-	f.IPv4Flags = binary.BigEndian.Uint16(h[20:])
-	f.IPv4Checksum = binary.BigEndian.Uint16(h[24:])
-	f.SrcPort = binary.BigEndian.Uint16(h[34:])
-	f.DstPort = wire.RoCEv2Port
-	f.UDPChecksum = h[40]|h[41] != 0
-	end = wire.HeaderLen + rocev2.IPv4HeaderLen + udpLen
-	f.Raw = b[wire.HeaderLen:end]
+	rocev2.GRHFromIPv4Header(&f.GRH, ip)
+	f.GRH.PayLen = uint16(udpLen - hdr.UDPLen)
+	f.IPv4ID, f.IPv4Flags, f.IPv4Checksum = ip.ID(), ip.FlagsFrag(), ip.Checksum()
+	f.SrcPort, f.DstPort = u.SrcPort(), hdr.RoCEv2Port
+	f.UDPChecksum = u.Checksum() != 0
+	end = ipv4UDP + udpLen
+	f.Raw = b[ipv4IP:end]
 	return end, true
 }
 
@@ -107,13 +117,12 @@ func (f *Frame) decode(b []byte) error {
 	if err != nil {
 		return err
 	}
-	copy(f.Dst[:], b[0:6])
-	copy(f.Src[:], b[6:12])
-	f.NumVLANs = l.Tags
-	for i := 0; i < l.Tags; i++ {
-		t := b[12+4*i:]
-		tci := binary.BigEndian.Uint16(t[2:])
-		f.VLANs[i] = VLAN{TPID: binary.BigEndian.Uint16(t), PCP: uint8(tci >> 13), DEI: tci&0x1000 != 0, ID: tci & 0xfff}
+	eth := hdr.Ethernet(b)
+	f.Dst, f.Src = eth.Dst(), eth.Src()
+	f.VLANs, f.NumVLANs = [wire.MaxTags]VLAN{}, l.Tags
+	for i := range l.Tags {
+		t := hdr.VLANTag(b[hdr.TagOffset(i):])
+		f.VLANs[i] = VLAN{TPID: t.TPID(), PCP: t.PCP(), DEI: t.DEI(), ID: t.VID()}
 	}
 	f.Encap = l.Enc
 	f.IPv4ID, f.IPv4Flags, f.IPv4Checksum = 0, 0, 0
@@ -125,21 +134,19 @@ func (f *Frame) decode(b []byte) error {
 			return err
 		}
 	case ib.RoCEv2IPv4:
-		if l.UDP-l.Net != rocev2.IPv4HeaderLen {
+		if l.UDP-l.Net != hdr.IPv4MinLen {
 			return errs.New("IPv4", l.Net, 0, 0, ib.ErrUnsupported) // options
 		}
-		rocev2.GRHFromIPv4Header(&f.GRH, net)
-		f.IPv4ID = binary.BigEndian.Uint16(net[4:])
-		f.IPv4Flags = binary.BigEndian.Uint16(net[6:])
-		f.IPv4Checksum = binary.BigEndian.Uint16(net[10:])
+		ip := hdr.IPv4(net)
+		rocev2.GRHFromIPv4Header(&f.GRH, ip)
+		f.IPv4ID, f.IPv4Flags, f.IPv4Checksum = ip.ID(), ip.FlagsFrag(), ip.Checksum()
 	case ib.RoCEv2IPv6:
 		rocev2.GRHFromIPv6Header(&f.GRH, net)
 	}
 	if l.UDP != 0 {
-		u := b[l.UDP:]
-		f.SrcPort = binary.BigEndian.Uint16(u)
-		f.DstPort = binary.BigEndian.Uint16(u[2:])
-		f.UDPChecksum = u[6]|u[7] != 0
+		u := hdr.UDP(b[l.UDP:])
+		f.SrcPort, f.DstPort = u.SrcPort(), u.DstPort()
+		f.UDPChecksum = u.Checksum() != 0
 		f.GRH.PayLen = uint16(l.End - l.BTH)
 	}
 	f.Raw = b[l.Net:l.End]
@@ -150,99 +157,162 @@ func (f *Frame) decode(b []byte) error {
 // ib.ErrBadICRC on a mismatch.
 func (f *Frame) VerifyICRC() error { return ib.VerifyICRC(f.Encap, f.Raw) }
 
-// Len returns the length of the frame AppendTo writes.
-func (f *Frame) Len() int {
-	return f.netOffset() + f.netLen() + f.Packet.Len()
+// What each encapsulation puts between the Ethertype and the BTH, and the
+// longest transport packet its 16-bit length fields can announce.
+var encaps = [...]struct {
+	etherType uint16
+	netLen    int
+	maxLen    int
+}{
+	ib.RoCEv1:     {hdr.EtherTypeRoCE, ib.GRHLen, 0xffff},                                                 // GRH PayLen
+	ib.RoCEv2IPv4: {hdr.EtherTypeIPv4, hdr.IPv4MinLen + hdr.UDPLen, 0xffff - hdr.IPv4MinLen - hdr.UDPLen}, // IPv4 Total Length
+	ib.RoCEv2IPv6: {hdr.EtherTypeIPv6, hdr.IPv6Len + hdr.UDPLen, 0xffff - hdr.UDPLen},                     // IPv6 Payload Length, UDP Length
 }
 
-func (f *Frame) netOffset() int { return 14 + 4*f.NumVLANs }
+// Len returns the length of the frame AppendTo writes.
+func (f *Frame) Len() int {
+	return hdr.NetOffset(f.NumVLANs) + f.netLen() + f.Packet.Len()
+}
 
 func (f *Frame) netLen() int {
-	switch f.Encap {
-	case ib.RoCEv2IPv4:
-		return rocev2.IPv4HeaderLen + rocev2.UDPHeaderLen
-	case ib.RoCEv2IPv6:
-		return rocev2.IPv6HeaderLen + rocev2.UDPHeaderLen
+	if int(f.Encap) < len(encaps) && f.Encap != 0 {
+		return encaps[f.Encap].netLen
 	}
 	return ib.GRHLen
+}
+
+// The names of the VLAN fields, by tag, for errors.
+var vlanFields = [wire.MaxTags][3]string{
+	{"VLANs[0].TPID", "VLANs[0].PCP", "VLANs[0].ID"},
+	{"VLANs[1].TPID", "VLANs[1].PCP", "VLANs[1].ID"},
+}
+
+// Validate reports the first field of f that AppendTo refuses: a value
+// that does not fit its field, or that Decode would not give back. The
+// error is an *ib.FieldError naming the field and the value; it wraps
+// ib.ErrBadValue, or ib.ErrBadLength for a transport packet too long for
+// the length fields or a payload its opcode does not allow (see
+// ib.Packet.Validate). Validate allocates nothing when f is valid.
+func (f *Frame) Validate() error {
+	if f.NumVLANs < 0 || f.NumVLANs > wire.MaxTags {
+		return errs.Field("NumVLANs", uint64(f.NumVLANs), "is not 0, 1 or 2", ib.ErrBadValue)
+	}
+	for i, v := range f.VLANs[:f.NumVLANs] {
+		names := &vlanFields[i]
+		if v.TPID != 0 && !hdr.IsTPID(v.TPID) {
+			return errs.Field(names[0], uint64(v.TPID), "is not 0x8100 (802.1Q) or 0x88a8 (802.1ad)", ib.ErrBadValue)
+		}
+		if v.PCP > hdr.MaxPCP {
+			return errs.Fit(names[1], uint64(v.PCP), 3)
+		}
+		if v.ID > hdr.MaxVID {
+			return errs.Fit(names[2], uint64(v.ID), 12)
+		}
+	}
+	if f.Encap == 0 || int(f.Encap) >= len(encaps) {
+		return errs.Field("Encap", uint64(f.Encap), "is not RoCEv1, RoCEv2/IPv4 or RoCEv2/IPv6", ib.ErrBadValue)
+	}
+	if f.GRH.FlowLabel > hdr.IPv6FlowLabelMask {
+		return errs.Fit("GRH.FlowLabel", uint64(f.GRH.FlowLabel), 20)
+	}
+	if f.Encap == ib.RoCEv2IPv4 {
+		if err := ipv4Mapped("GRH.SGID", &f.GRH.SGID); err != nil {
+			return err
+		}
+		if err := ipv4Mapped("GRH.DGID", &f.GRH.DGID); err != nil {
+			return err
+		}
+		if f.IPv4Flags&hdr.IPv4FragMask != 0 {
+			return errs.Field("IPv4Flags", uint64(f.IPv4Flags), "makes a fragment (MF or a fragment offset set), which is not RoCEv2", ib.ErrBadValue)
+		}
+	}
+	if f.Encap != ib.RoCEv1 && f.DstPort != 0 && f.DstPort != hdr.RoCEv2Port {
+		return errs.Field("DstPort", uint64(f.DstPort), "is not 4791 (0x12b7), the RoCEv2 port (0 writes it)", ib.ErrBadValue)
+	}
+	if err := f.Packet.Validate(); err != nil {
+		return err
+	}
+	if n, limit := f.Packet.Len(), encaps[f.Encap].maxLen; n > limit {
+		return errs.Field("Packet length", uint64(n), "does not fit the 16-bit length fields of "+f.Encap.String()+
+			" (at most "+strconv.Itoa(limit)+" bytes, BTH through ICRC)", ib.ErrBadLength)
+	}
+	return nil
+}
+
+// ipv4Mapped refuses a GID that is not IPv4-mapped. The error shows the
+// upper 64 bits as the value and the whole GID in its reason.
+func ipv4Mapped(field string, gid *[16]byte) error {
+	if rocev2.IsIPv4GID(*gid) {
+		return nil
+	}
+	return errs.Field(field, binary.BigEndian.Uint64(gid[:8]),
+		"("+netip.AddrFrom16(*gid).String()+") is not IPv4-mapped (RoCEv2/IPv4 needs ::ffff:a.b.c.d)", ib.ErrBadValue)
 }
 
 // AppendTo appends the encoded frame to b and returns the extended slice.
 // It fixes every length (GRH PayLen, IP lengths, UDP Length, PadCnt),
 // computes the IPv4 header checksum, the UDP checksum if UDPChecksum is
-// set, and the ICRC; GRH IPVer and NxtHdr are written as 6 and 0x1B. It
-// allocates only if b lacks the capacity.
+// set, and the ICRC, and stores in f what it wrote: PayLen, IPVer 6,
+// NxtHdr 0x1B, IPv4Checksum, SrcPort and DstPort when they were 0,
+// PadCnt.
+//
+// It first calls Validate and refuses, leaving b and f as they were, a
+// frame whose fields do not fit or that Decode would not read back as
+// it was given. It allocates only if b lacks the capacity.
 func (f *Frame) AppendTo(b []byte) ([]byte, error) {
-	if f.NumVLANs < 0 || f.NumVLANs > wire.MaxTags {
-		return b, errs.New("VLAN", 12, wire.MaxTags, f.NumVLANs, ib.ErrUnsupported)
-	}
-	if f.Encap == ib.RoCEv2IPv4 && !(rocev2.IsIPv4GID(f.GRH.SGID) && rocev2.IsIPv4GID(f.GRH.DGID)) {
-		return b, errs.New("IPv4", 0, 0, 0, ib.ErrUnsupported) // GIDs must be IPv4-mapped
-	}
-	if f.Encap < ib.RoCEv1 || f.Encap > ib.RoCEv2IPv6 {
-		return b, errs.New("Frame", 0, 0, 0, ib.ErrUnsupported)
+	if err := f.Validate(); err != nil {
+		return b, err
 	}
 	start := len(b)
 	n := f.Len()
 	b = slices.Grow(b, n)
 	out := b[start : start+n]
-	copy(out, f.Dst[:])
-	copy(out[6:], f.Src[:])
-	off := 12
-	for _, v := range f.VLANs[:f.NumVLANs] {
+	hdr.Ethernet(out).SetAddresses(f.Dst, f.Src)
+	for i, v := range f.VLANs[:f.NumVLANs] {
 		tpid := v.TPID
 		if tpid == 0 {
-			tpid = wire.TypeDot1Q
+			tpid = hdr.EtherTypeDot1Q
 		}
-		binary.BigEndian.PutUint16(out[off:], tpid)
-		binary.BigEndian.PutUint16(out[off+2:], uint16(v.PCP&7)<<13|uint16(flag(v.DEI))<<12|v.ID&0xfff)
-		off += 4
+		hdr.VLANTag(out[hdr.TagOffset(i):]).Set(tpid, v.PCP, v.DEI, v.ID)
 	}
-	netOff := off + 2
+	e := &encaps[f.Encap]
+	hdr.PutEtherType(out, f.NumVLANs, e.etherType)
+	netOff := hdr.NetOffset(f.NumVLANs)
+	net := out[netOff:]
 	tl := f.Packet.Len()
 	f.GRH.PayLen = uint16(tl)
 	f.GRH.IPVer, f.GRH.NxtHdr = 6, ib.NxtHdrBTH
-	net := out[netOff:]
 	switch f.Encap {
 	case ib.RoCEv1:
-		binary.BigEndian.PutUint16(out[off:], wire.TypeRoCE)
 		f.GRH.Encode(net)
 	case ib.RoCEv2IPv4:
-		binary.BigEndian.PutUint16(out[off:], wire.TypeIPv4)
 		rocev2.PutIPv4Header(net, &f.GRH, f.IPv4ID, f.IPv4Flags)
-		f.IPv4Checksum = binary.BigEndian.Uint16(net[10:])
+		f.IPv4Checksum = hdr.IPv4(net).Checksum()
 	case ib.RoCEv2IPv6:
-		binary.BigEndian.PutUint16(out[off:], wire.TypeIPv6)
 		rocev2.PutIPv6Header(net, &f.GRH)
 	}
-	bth := netOff + f.netLen()
+	bth := netOff + e.netLen
+	var udp hdr.UDP
 	if f.Encap != ib.RoCEv1 {
 		if f.SrcPort == 0 {
 			f.SrcPort = rocev2.FlowLabelToUDPSrcPort(f.GRH.FlowLabel)
 		}
 		if f.DstPort == 0 {
-			f.DstPort = uint16(rocev2.Port)
+			f.DstPort = hdr.RoCEv2Port
 		}
-		rocev2.PutUDPHeader(out[bth-rocev2.UDPHeaderLen:], f.SrcPort, f.DstPort, uint16(tl))
+		udp = hdr.UDP(out[bth-hdr.UDPLen:])
+		rocev2.PutUDPHeader(udp, f.SrcPort, f.DstPort, uint16(tl))
 	}
 	if _, err := f.Packet.AppendTo(out[:bth]); err != nil {
 		return b[:start], err
 	}
 	if err := ib.PutICRC(f.Encap, net); err != nil {
-		return b, err
+		return b[:start], err
 	}
-	if f.UDPChecksum && f.Encap != ib.RoCEv1 {
-		udp := out[bth-rocev2.UDPHeaderLen:]
-		binary.BigEndian.PutUint16(udp[6:], rocev2.UDPChecksum(net, udp))
+	if f.UDPChecksum && udp != nil {
+		udp.FixChecksum(net)
 	}
 	return b[:start+n], nil
-}
-
-func flag(v bool) uint16 {
-	if v {
-		return 1
-	}
-	return 0
 }
 
 // VerifyFrame checks the ICRC of the RoCE frame b (Ethernet first). It
@@ -278,9 +348,8 @@ func FixICRC(b []byte) error {
 		return err
 	}
 	if l.UDP != 0 {
-		udp := b[l.UDP:l.End]
-		if udp[6]|udp[7] != 0 {
-			binary.BigEndian.PutUint16(udp[6:], rocev2.UDPChecksum(net, udp))
+		if udp := hdr.UDP(b[l.UDP:l.End]); udp.Checksum() != 0 {
+			udp.FixChecksum(net)
 		}
 	}
 	return nil

@@ -1,10 +1,15 @@
 package pfc
 
 import (
+	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
+	"github.com/roce-go/roce/ib"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestNoAllocs enforces the allocation contract of the package doc.
@@ -17,36 +22,73 @@ func TestNoAllocs(t *testing.T) {
 		eth     layers.Ethernet
 		mc      MACControl
 		decoded = make([]gopacket.LayerType, 0, 4)
-		sink    error
 		buf     = make([]byte, 0, 128)
 		times   = [8]uint16{3: 0xffff, 7: 0x1234}
 		sb      = gopacket.NewSerializeBuffer()
 	)
 	parser := gopacket.NewDecodingLayerParser(layers.LayerTypeEthernet, &eth, &mc)
-	if err := m.DecodeFromBytes(pfcFrame[EthernetHeaderLen:], nil); err != nil {
-		t.Fatal(err)
-	}
+	var d MACControl // the PFC frame, for the rows that read one
+	require.NoError(t, d.DecodeFromBytes(pfcFrame[EthernetHeaderLen:], nil))
+	// Each call returns an error when it did not do what the row says, so
+	// that a failing call cannot pass for a cheap one.
 	tests := []struct {
 		name string
-		f    func()
+		f    func() error
 	}{
-		{"DecodeFromBytes PFC", func() { sink = m.DecodeFromBytes(pfcFrame[EthernetHeaderLen:], gopacket.NilDecodeFeedback) }},
-		{"DecodeFromBytes PAUSE", func() { sink = m.DecodeFromBytes(pauseFrame[EthernetHeaderLen:], nil) }},
-		{"DecodeFromBytes truncated", func() { sink = m.DecodeFromBytes(short, gopacket.NilDecodeFeedback) }},
-		{"DecodingLayerParser PFC", func() { sink = parser.DecodeLayers(pfcFrame, &decoded) }},
-		{"DecodingLayerParser PAUSE", func() { sink = parser.DecodeLayers(pauseFrame, &decoded) }},
-		{"AppendPFC", func() { buf = AppendPFC(buf[:0], testSrc, 0x88, times) }},
-		{"AppendPause", func() { buf = AppendPause(buf[:0], testSrc, 0xffff) }},
-		{"AppendTo", func() { buf = m.AppendTo(buf[:0]) }},
-		{"SerializeTo", func() { _ = sb.Clear(); sink = m.SerializeTo(sb, gopacket.SerializeOptions{}) }},
-		{"XOFF XON Quanta", func() { _, _ = m.Quanta(3); _ = m.XOFF() | m.XON() }},
-		{"Speed", func() { _ = Speed100G.Quanta(Speed100G.Duration(1234)) + uint16(Speed100G.Picoseconds(7)) }},
+		{"DecodeFromBytes PFC", func() error {
+			return m.DecodeFromBytes(pfcFrame[EthernetHeaderLen:], gopacket.NilDecodeFeedback)
+		}},
+		{"DecodeFromBytes PAUSE nil feedback", func() error { return m.DecodeFromBytes(pauseFrame[EthernetHeaderLen:], nil) }},
+		{"DecodeFromBytes truncated", func() error {
+			if err := m.DecodeFromBytes(short, nil); !errors.Is(err, ib.ErrTruncated) {
+				return fmt.Errorf("short body: %v, want ErrTruncated", err)
+			}
+			return nil
+		}},
+		{"DecodingLayerParser PFC", func() error { return parser.DecodeLayers(pfcFrame, &decoded) }},
+		{"DecodingLayerParser PAUSE", func() error { return parser.DecodeLayers(pauseFrame, &decoded) }},
+		{"AppendPFC", func() error { buf = AppendPFC(buf[:0], testSrc, 0x88, times); return wantLen(buf, MinFrameLen) }},
+		{"AppendPause", func() error { buf = AppendPause(buf[:0], testSrc, 0xffff); return wantLen(buf, MinFrameLen) }},
+		{"AppendTo", func() error { buf = d.AppendTo(buf[:0]); return wantLen(buf, d.Len()) }},
+		{"SerializeTo", func() error {
+			if err := sb.Clear(); err != nil {
+				return err
+			}
+			if err := d.SerializeTo(sb, gopacket.SerializeOptions{}); err != nil {
+				return err
+			}
+			return wantLen(sb.Bytes(), d.Len())
+		}},
+		{"XOFF XON Quanta", func() error {
+			if q, ok := d.Quanta(3); !ok || q != 0xffff || d.XOFF()|d.XON() != d.Enabled() {
+				return fmt.Errorf("Quanta(3) = %d, %v", q, ok)
+			}
+			return nil
+		}},
+		{"Speed", func() error {
+			if q := Speed100G.Quanta(Speed100G.Duration(1234)); q != 1234 {
+				return fmt.Errorf("round trip of 1234 quanta gave %d", q)
+			}
+			return nil
+		}},
+		{"ParseSpeed", func() error { _, err := ParseSpeed("100G"); return err }},
 	}
 	for _, tt := range tests {
-		tt.f() // warm up buffers
-		if n := testing.AllocsPerRun(100, tt.f); n != 0 {
-			t.Errorf("%s: %v allocations, want 0", tt.name, n)
-		}
+		require.NoError(t, tt.f(), tt.name) // and warm up buffers
+		var err error
+		n := testing.AllocsPerRun(100, func() {
+			if e := tt.f(); e != nil {
+				err = e
+			}
+		})
+		assert.NoError(t, err, tt.name)
+		assert.Zero(t, n, "%s: allocations per run", tt.name)
 	}
-	_ = sink
+}
+
+func wantLen(b []byte, n int) error {
+	if len(b) != n {
+		return fmt.Errorf("wrote %d bytes, want %d", len(b), n)
+	}
+	return nil
 }

@@ -2,26 +2,26 @@ package pfc
 
 import (
 	"encoding/binary"
-	"github.com/roce-go/roce/internal/errs"
 	"math/bits"
 	"strconv"
 
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
-
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/errs"
+	"github.com/roce-go/roce/internal/hdr"
 )
 
 // EthernetTypeMACControl is the Ethertype of MAC Control frames (IEEE
 // 802.3 clause 31).
-const EthernetTypeMACControl layers.EthernetType = 0x8808
+const EthernetTypeMACControl layers.EthernetType = hdr.EtherTypeMACControl
 
 // Sizes of MAC Control frames and of their parts, in bytes. The
 // MAC Control lengths count from the first byte after the Ethertype.
 const (
-	EthernetHeaderLen = 14 // destination, source, Ethertype
-	MinFrameLen       = 60 // shortest Ethernet frame without its FCS
-	FCSLen            = 4  // Ethernet frame check sequence
+	EthernetHeaderLen = hdr.EthernetLen // destination, source, Ethertype
+	MinFrameLen       = 60              // shortest Ethernet frame without its FCS
+	FCSLen            = 4               // Ethernet frame check sequence
 
 	OpcodeLen = 2  // MAC Control opcode
 	PauseLen  = 4  // PAUSE: opcode and pause_time
@@ -29,6 +29,14 @@ const (
 
 	PauseFrameLen = EthernetHeaderLen + PauseLen // 18, before padding
 	PFCFrameLen   = EthernetHeaderLen + PFCLen   // 34, before padding
+)
+
+// Offsets in a MAC Control body, counted from the opcode.
+const (
+	offOpcode    = 0 // opcode, every frame
+	offPauseTime = 2 // PAUSE: pause_time
+	offEnable    = 2 // PFC: priority_enable_vector
+	offTime      = 4 // PFC: time[0], then time[1..7] every 2 bytes
 )
 
 // NumPriorities is the number of priorities (traffic classes) a PFC
@@ -183,22 +191,22 @@ func (m *MACControl) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) er
 	if len(data) < OpcodeLen {
 		return truncated(df, errOpcode[len(data)])
 	}
-	m.Opcode = Opcode(binary.BigEndian.Uint16(data))
+	m.Opcode = Opcode(binary.BigEndian.Uint16(data[offOpcode:]))
 	switch m.Opcode {
 	case OpcodePause:
 		if len(data) < PauseLen {
 			return truncated(df, errPause[len(data)])
 		}
-		m.PauseTime = binary.BigEndian.Uint16(data[2:])
+		m.PauseTime = binary.BigEndian.Uint16(data[offPauseTime:])
 		m.Contents, m.Pad = data[:PauseLen], data[PauseLen:]
 	case OpcodePFC:
 		if len(data) < PFCLen {
 			return truncated(df, errPFC[len(data)])
 		}
 		b := data[:PFCLen]
-		m.PriorityEnableVector = binary.BigEndian.Uint16(b[2:])
+		m.PriorityEnableVector = binary.BigEndian.Uint16(b[offEnable:])
 		for i := range m.Time {
-			m.Time[i] = binary.BigEndian.Uint16(b[4+2*i:])
+			m.Time[i] = binary.BigEndian.Uint16(b[offTime+2*i:])
 		}
 		m.Contents, m.Pad = b, data[PFCLen:]
 	default:
@@ -237,15 +245,15 @@ func (m *MACControl) AppendTo(b []byte) []byte {
 
 // put writes the body into b, which holds exactly m.Len() bytes.
 func (m *MACControl) put(b []byte) {
-	binary.BigEndian.PutUint16(b, uint16(m.Opcode))
+	binary.BigEndian.PutUint16(b[offOpcode:], uint16(m.Opcode))
 	switch m.Opcode {
 	case OpcodePause:
-		binary.BigEndian.PutUint16(b[2:], m.PauseTime)
+		binary.BigEndian.PutUint16(b[offPauseTime:], m.PauseTime)
 		copy(b[PauseLen:], m.Pad)
 	case OpcodePFC:
-		binary.BigEndian.PutUint16(b[2:], m.PriorityEnableVector)
+		binary.BigEndian.PutUint16(b[offEnable:], m.PriorityEnableVector)
 		for i, t := range m.Time {
-			binary.BigEndian.PutUint16(b[4+2*i:], t)
+			binary.BigEndian.PutUint16(b[offTime+2*i:], t)
 		}
 		copy(b[PFCLen:], m.Pad)
 	default:

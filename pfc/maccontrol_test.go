@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -12,10 +14,12 @@ import (
 	"github.com/google/gopacket/layers"
 
 	"github.com/roce-go/roce/ib"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
-// The PFC and PAUSE vectors of /work/shared/docs/icrc-vectors.md, checked
-// there against tshark 4.0.17.
+// The PFC and PAUSE vectors of docs/icrc-vectors.md, checked there
+// against tshark 4.0.17.
 const (
 	// PFC, priorities 3 and 7 enabled, time[3] = 0xFFFF, time[7] = 0x1234.
 	vecPFC = "0180c2000001" + // destination 01-80-C2-00-00-01
@@ -291,9 +295,8 @@ func TestTruncated(t *testing.T) {
 	if err := m.DecodeFromBytes([]byte{0, 2}, nil); err != nil {
 		t.Errorf("GATE opcode only: %v", err)
 	}
-	if got := errPFC[5].Error(); got != "ib: PFC at offset 0: ib: truncated (want 20 bytes, have 5)" {
-		t.Errorf("message %q", got)
-	}
+	assert.Equal(t, "roce: PFC at offset 0: truncated (want 20 bytes, have 5)", errPFC[5].Error())
+	assert.Equal(t, "roce: MACControl at offset 0: truncated (want 2 bytes, have 1)", errOpcode[1].Error())
 }
 
 type truncFeedback bool
@@ -397,17 +400,82 @@ func TestOpcodeString(t *testing.T) {
 	}
 }
 
-// TestNoPanic decodes every prefix of some odd bodies; the test fails on
-// a panic.
+// TestNoPanic decodes every slice of some odd bodies, with and without
+// feedback, and re-encodes what it decoded: nothing panics, every failure
+// is a truncation (*ib.Error wrapping ib.ErrTruncated, one "roce: "
+// prefix), and every success re-encodes to the bytes it came from.
 func TestNoPanic(t *testing.T) {
 	var m MACControl
-	for _, b := range [][]byte{unhex(t, vecPFC), unhex(t, vecPause), bytes.Repeat([]byte{0xff}, 70), bytes.Repeat([]byte{0x01}, 70)} {
+	var df truncFeedback
+	bodies := [][]byte{
+		unhex(t, vecPFC)[EthernetHeaderLen:], unhex(t, vecPause)[EthernetHeaderLen:],
+		bytes.Repeat([]byte{0xff}, 70), bytes.Repeat([]byte{0x01}, 70),
+	}
+	decoded, failed := 0, 0
+	for _, b := range bodies {
 		for i := range b {
 			for j := i; j <= len(b); j++ {
-				_ = m.DecodeFromBytes(b[i:j], nil)
-				_ = m.AppendTo(nil)
-				_ = m.XOFF()
+				in := bytes.Clone(b[i:j]) // exact capacity: a read past j faults
+				for _, fb := range []gopacket.DecodeFeedback{nil, &df} {
+					df = false
+					err := m.DecodeFromBytes(in, fb)
+					if err != nil {
+						failed++
+						var e *ib.Error
+						require.ErrorAs(t, err, &e, "% x", in)
+						require.ErrorIs(t, err, ib.ErrTruncated, "% x", in)
+						require.Equal(t, 1, strings.Count(err.Error(), "roce: "), err.Error())
+						// Reset: at most the opcode of this body, nothing of the last.
+						want := MACControl{}
+						if len(in) >= OpcodeLen {
+							want.Opcode = Opcode(in[0])<<8 | Opcode(in[1])
+						}
+						require.Equal(t, want, m, "% x", in)
+						require.True(t, fb == nil || bool(df), "SetTruncated not called for % x", in)
+						continue
+					}
+					decoded++
+					require.Equal(t, in, m.AppendTo(nil), "re-encoding % x", in)
+					require.Equal(t, m.XOFF()|m.XON(), m.Enabled())
+				}
 			}
+		}
+	}
+	t.Logf("%d decodes, %d refusals", decoded, failed)
+	require.NotZero(t, decoded)
+	require.NotZero(t, failed)
+}
+
+// TestDecodeResets decodes a PFC frame, then a PAUSE frame and a short
+// body into the same receiver: nothing of the earlier frame survives.
+func TestDecodeResets(t *testing.T) {
+	var m MACControl
+	require.NoError(t, m.DecodeFromBytes(unhex(t, vecPFC)[EthernetHeaderLen:], nil))
+	require.NoError(t, m.DecodeFromBytes(unhex(t, vecPause)[EthernetHeaderLen:], nil))
+	assert.Zero(t, m.PriorityEnableVector)
+	assert.Equal(t, [NumPriorities]uint16{}, m.Time)
+	assert.Equal(t, uint16(0xffff), m.PauseTime)
+	require.ErrorIs(t, m.DecodeFromBytes([]byte{0x01}, nil), ib.ErrTruncated)
+	assert.Equal(t, MACControl{}, m)
+}
+
+func TestParseSpeed(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Speed
+	}{
+		{"100G", Speed100G}, {"25Gb/s", 25e9}, {"2.5G", 2.5e9}, {"400000Mbps", 400e9},
+		{"10g", 10e9}, {"1M", 1e6}, {"10T", 10e12}, {"1000000", 1e6}, {"800Gbps", 800e9},
+	} {
+		got, err := ParseSpeed(tc.in)
+		if assert.NoError(t, err, tc.in) {
+			assert.Equal(t, tc.want, got, tc.in)
+		}
+	}
+	for _, in := range []string{"", "G", "fast", "100X", "999k", "10.1T", "NaN", "-100G", "1e400G", "Gb/s"} {
+		_, err := ParseSpeed(in)
+		if assert.Error(t, err, in) {
+			assert.Equal(t, "roce: bad link speed "+strconv.Quote(in)+" (want 1M to 10T bits per second, as 100G or 25Gb/s)", err.Error())
 		}
 	}
 }

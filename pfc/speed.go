@@ -117,7 +117,7 @@ func ParseSpeed(s string) (Speed, error) {
 	}
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil || math.IsNaN(v) || v*mult < 1e6 || v*mult > 1e13 {
-		return 0, errors.New("pfc: bad link speed " + strconv.Quote(s) + " (want 1M to 10T bits per second, as 100G or 25Gb/s)")
+		return 0, errors.New("roce: bad link speed " + strconv.Quote(s) + " (want 1M to 10T bits per second, as 100G or 25Gb/s)")
 	}
 	return Speed(math.Round(v * mult)), nil
 }

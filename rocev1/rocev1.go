@@ -12,10 +12,11 @@ package rocev1
 import (
 	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/hdr"
 )
 
 // EtherType is the Ethertype of RoCEv1 (IEEE registration 0x8915).
-const EtherType layers.EthernetType = 0x8915
+const EtherType layers.EthernetType = hdr.EtherTypeRoCE
 
 func init() {
 	layers.EthernetTypeMetadata[EtherType] = layers.EnumMetadata{

@@ -1,11 +1,11 @@
 package rocev2
 
 import (
-	"encoding/binary"
-	"github.com/roce-go/roce/internal/errs"
 	"slices"
 
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/errs"
+	"github.com/roce-go/roce/internal/hdr"
 	"github.com/roce-go/roce/internal/wire"
 )
 
@@ -33,30 +33,39 @@ func FromRoCEv1(dst, v1 []byte, srcPort uint16) ([]byte, error) {
 		srcPort = FlowLabelToUDPSrcPort(g.FlowLabel)
 	}
 	v4 := IsIPv4GID(g.SGID) && IsIPv4GID(g.DGID)
-	ipLen, et, enc := IPv6HeaderLen, uint16(wire.TypeIPv6), ib.RoCEv2IPv6
+	ipLen, et, enc := IPv6HeaderLen, uint16(hdr.EtherTypeIPv6), ib.RoCEv2IPv6
 	if v4 {
-		ipLen, et, enc = IPv4HeaderLen, wire.TypeIPv4, ib.RoCEv2IPv4
+		ipLen, et, enc = IPv4HeaderLen, hdr.EtherTypeIPv4, ib.RoCEv2IPv4
+	}
+	// The IP and UDP length fields count headers too: IPv4 Total Length
+	// its own and UDP's, IPv6 Payload Length and UDP Length UDP's.
+	limit := 0xffff - UDPHeaderLen
+	if v4 {
+		limit -= IPv4HeaderLen
+	}
+	if int(g.PayLen) > limit {
+		return dst, errs.New("GRH", l.Net+hdr.IPv6PayLen, limit, int(g.PayLen), ib.ErrBadLength)
 	}
 	transport := v1[l.BTH:l.End]
 	n := l.Net + ipLen + UDPHeaderLen + len(transport)
 	dst = slices.Grow(dst, n)
 	out := dst[len(dst) : len(dst)+n]
 	copy(out, v1[:l.Net])
-	binary.BigEndian.PutUint16(out[l.EtherType:], et)
+	hdr.PutEtherType(out, l.Tags, et)
 	ip := out[l.Net:]
 	if v4 {
-		PutIPv4Header(ip, &g, 0, 0x4000)
+		PutIPv4Header(ip, &g, 0, hdr.IPv4FlagDF)
 	} else {
 		PutIPv6Header(ip, &g)
 	}
-	udp := ip[ipLen:]
-	PutUDPHeader(udp, srcPort, uint16(Port), g.PayLen)
+	udp := hdr.UDP(ip[ipLen:])
+	PutUDPHeader(udp, srcPort, hdr.RoCEv2Port, g.PayLen)
 	copy(udp[UDPHeaderLen:], transport)
 	if err := ib.PutICRC(enc, ip); err != nil {
 		return dst, err
 	}
 	if !v4 {
-		binary.BigEndian.PutUint16(udp[6:], UDPChecksum(ip, udp))
+		udp.FixChecksum(ip)
 	}
 	return dst[:len(dst)+n], nil
 }
@@ -90,7 +99,7 @@ func ToRoCEv1(dst, v2 []byte) ([]byte, error) {
 	dst = slices.Grow(dst, n)
 	out := dst[len(dst) : len(dst)+n]
 	copy(out, v2[:l.Net])
-	binary.BigEndian.PutUint16(out[l.EtherType:], wire.TypeRoCE)
+	hdr.PutEtherType(out, l.Tags, hdr.EtherTypeRoCE)
 	g.Encode(out[l.Net:])
 	copy(out[l.Net+ib.GRHLen:], transport)
 	if err := ib.PutICRC(ib.RoCEv1, out[l.Net:]); err != nil {

@@ -4,10 +4,12 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/errs"
+	"github.com/roce-go/roce/internal/hdr"
 )
 
-// Port is the RoCEv2 UDP destination port (IBTA Annex A17.2.1).
-const Port layers.UDPPort = 4791
+// Port is the RoCEv2 UDP destination port, 4791 (IBTA Annex A17.2.1).
+const Port layers.UDPPort = hdr.RoCEv2Port
 
 func init() {
 	layers.RegisterUDPPortLayerType(Port, ib.LayerTypeBTH)
@@ -20,6 +22,43 @@ func init() {
 // gopacket.DecodingLayerParser in place of layers.UDP.
 type UDP struct {
 	layers.UDP
+}
+
+// Preallocated errors, indexed by the bytes present or by the Length
+// field, so that a malformed datagram costs no allocation.
+var (
+	errUDPShort  = udpErrs(func(n int) error { return errs.Truncated("UDP", 0, hdr.UDPLen, n) })
+	errUDPLength = udpErrs(func(n int) error { return errs.New("UDP", hdr.UDPLength, hdr.UDPLen, n, ib.ErrBadLength) })
+)
+
+func udpErrs(mk func(int) error) (t [hdr.UDPLen]error) {
+	for n := range t {
+		t[n] = mk(n)
+	}
+	return t
+}
+
+// DecodeFromBytes resets u and decodes the UDP header at the start of
+// data, as layers.UDP does, with the contract every layer of this module
+// keeps: df may be nil, and malformed input gives an error wrapping a
+// sentinel (ib.ErrTruncated for fewer than 8 bytes, ib.ErrBadLength for
+// a Length field of 1 to 7), never a panic. A Length beyond data marks
+// the packet truncated through df, as gopacket's UDP does.
+func (u *UDP) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	u.UDP = layers.UDP{}
+	if len(data) < hdr.UDPLen {
+		if df != nil {
+			df.SetTruncated()
+		}
+		return errUDPShort[len(data)]
+	}
+	if n := hdr.UDP(data).Length(); n != 0 && n < hdr.UDPLen {
+		return errUDPLength[n]
+	}
+	if df == nil {
+		df = gopacket.NilDecodeFeedback
+	}
+	return u.UDP.DecodeFromBytes(data, df)
 }
 
 // NextLayerType returns ib.LayerTypeBTH for destination port 4791, and
@@ -40,9 +79,10 @@ func (u *UDP) NextLayerType() gopacket.LayerType {
 
 // FlowLabelToUDPSrcPort folds a 20-bit flow label into a UDP source port in
 // 0xC000-0xFFFF, as Linux (rdma_flow_label_to_udp_sport) and rdma-core
-// (ibv_flow_label_to_udp_sport) do.
+// (ibv_flow_label_to_udp_sport) do: the low 14 bits of the label XOR its
+// high 6 bits, with the top two bits of the port set.
 func FlowLabelToUDPSrcPort(fl uint32) uint16 {
-	fl &= 0xfffff
+	fl &= hdr.IPv6FlowLabelMask
 	return uint16(0xc000 | (fl&0x3fff ^ (fl&0xfc000)>>14))
 }
 
@@ -53,5 +93,5 @@ func CalcFlowLabel(lqpn, rqpn uint32) uint32 {
 	v := uint64(lqpn) * uint64(rqpn)
 	v ^= v >> 20
 	v ^= v >> 40
-	return uint32(v) & 0xfffff
+	return uint32(v) & hdr.IPv6FlowLabelMask
 }

@@ -31,6 +31,9 @@ func (e Ethernet) Src() [MACLen]byte { return [MACLen]byte(e[ethSrc : ethSrc+MAC
 // Type returns the Ethertype field (a TPID when the frame is tagged).
 func (e Ethernet) Type() uint16 { return binary.BigEndian.Uint16(e[ethType:]) }
 
+// SetType writes the Ethertype field of an untagged header.
+func (e Ethernet) SetType(t uint16) { binary.BigEndian.PutUint16(e[ethType:], t) }
+
 // SetAddresses writes both MACs.
 func (e Ethernet) SetAddresses(dst, src [MACLen]byte) {
 	copy(e[ethDst:], dst[:])
@@ -42,6 +45,19 @@ const TypeOffset = ethType
 
 // VLANTagLen is the size of one 802.1Q or 802.1ad tag.
 const VLANTagLen = 4
+
+// Limits of the fields of a VLAN tag.
+const (
+	MaxPCP = 7     // priority code point, 3 bits
+	MaxVID = 0xfff // VLAN identifier, 12 bits
+)
+
+// TagOffset returns where tag i (counting from 0) starts in a frame.
+func TagOffset(i int) int { return ethType + i*VLANTagLen }
+
+// NetOffset returns where the network header starts in a frame with the
+// given number of tags; the Ethertype is the two bytes before it.
+func NetOffset(tags int) int { return EthernetLen + tags*VLANTagLen }
 
 // Offsets in a VLAN tag, which starts at its TPID.
 const (
@@ -81,5 +97,14 @@ func (t VLANTag) Set(tpid uint16, pcp uint8, dei bool, vid uint16) {
 	binary.BigEndian.PutUint16(t[tagTCI:], tci)
 }
 
+// TCI returns the tag control information: PCP, DEI and VID.
+func (t VLANTag) TCI() uint16 { return binary.BigEndian.Uint16(t[tagTCI:]) }
+
 // SetPCP rewrites the priority and leaves DEI and VID alone.
 func (t VLANTag) SetPCP(pcp uint8) { t[tagTCI] = t[tagTCI]&0x1f | pcp<<5 }
+
+// PutEtherType writes the Ethertype that follows tags VLAN tags in
+// frame, at NetOffset(tags)-2.
+func PutEtherType(frame []byte, tags int, t uint16) {
+	binary.BigEndian.PutUint16(frame[NetOffset(tags)-2:], t)
+}

@@ -20,6 +20,19 @@ const (
 	IPv4Dst        = 16 // destination address
 )
 
+// IPv4NoOptions is the first byte of an IPv4 header without options:
+// version 4, IHL 5.
+const IPv4NoOptions = 4<<4 | IPv4MinLen/4
+
+// Bits of the IPv4 flags and fragment offset word (RFC 791, 3.1).
+const (
+	IPv4FlagDF     = 0x4000 // don't fragment
+	IPv4FlagMF     = 0x2000 // more fragments
+	IPv4FragOffset = 0x1fff // fragment offset, in units of 8 bytes
+	// IPv4FragMask is the part of the word that makes a fragment.
+	IPv4FragMask = IPv4FlagMF | IPv4FragOffset
+)
+
 // IPv4 is a view of an IPv4 header:
 //
 //	+-------+-------+---------------+-------------------------------+
@@ -53,7 +66,7 @@ func (h IPv4) ID() uint16 { return binary.BigEndian.Uint16(h[IPv4ID:]) }
 func (h IPv4) FlagsFrag() uint16 { return binary.BigEndian.Uint16(h[IPv4FlagsFrag:]) }
 
 // IsFragment reports whether the header has MF set or a fragment offset.
-func (h IPv4) IsFragment() bool { return h.FlagsFrag()&0x3fff != 0 }
+func (h IPv4) IsFragment() bool { return h.FlagsFrag()&IPv4FragMask != 0 }
 
 // TTL returns the time to live.
 func (h IPv4) TTL() uint8 { return h[IPv4TTL] }
@@ -85,7 +98,7 @@ type IPv4Fields struct {
 // header checksum.
 func (h IPv4) Encode(f *IPv4Fields) {
 	_ = h[IPv4MinLen-1]
-	h[IPv4VersionIHL] = 4<<4 | IPv4MinLen/4
+	h[IPv4VersionIHL] = IPv4NoOptions
 	h[IPv4TOS] = f.TOS
 	binary.BigEndian.PutUint16(h[IPv4TotalLen:], f.TotalLen)
 	binary.BigEndian.PutUint16(h[IPv4ID:], f.ID)
@@ -125,6 +138,9 @@ const (
 	IPv6Dst       = 24 // destination address
 )
 
+// IPv6FlowLabelMask covers the 20-bit flow label in the first word.
+const IPv6FlowLabelMask = 0xfffff
+
 // IPv6 is a view of an IPv6 fixed header:
 //
 //	+-------+---------------+---------------------------------------+
@@ -146,7 +162,9 @@ func (h IPv6) TrafficClass() uint8 {
 }
 
 // FlowLabel returns the 20-bit flow label.
-func (h IPv6) FlowLabel() uint32 { return binary.BigEndian.Uint32(h[IPv6VersionTC:]) & 0xfffff }
+func (h IPv6) FlowLabel() uint32 {
+	return binary.BigEndian.Uint32(h[IPv6VersionTC:]) & IPv6FlowLabelMask
+}
 
 // PayloadLen returns the Payload Length field.
 func (h IPv6) PayloadLen() uint16 { return binary.BigEndian.Uint16(h[IPv6PayLen:]) }
@@ -176,7 +194,7 @@ type IPv6Fields struct {
 // Encode writes the fixed header with the fields of f.
 func (h IPv6) Encode(f *IPv6Fields) {
 	_ = h[IPv6Len-1]
-	binary.BigEndian.PutUint32(h[IPv6VersionTC:], 6<<28|uint32(f.TrafficClass)<<20|f.FlowLabel&0xfffff)
+	binary.BigEndian.PutUint32(h[IPv6VersionTC:], 6<<28|uint32(f.TrafficClass)<<20|f.FlowLabel&IPv6FlowLabelMask)
 	binary.BigEndian.PutUint16(h[IPv6PayLen:], f.PayloadLen)
 	h[IPv6NextHdr] = f.NextHeader
 	h[IPv6HopLimit] = f.HopLimit

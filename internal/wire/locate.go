@@ -1,17 +1,13 @@
 package wire
 
 import (
-	"encoding/binary"
-	"github.com/roce-go/roce/internal/errs"
-
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/errs"
+	"github.com/roce-go/roce/internal/hdr"
 )
 
 // ErrNotRoCE is ib.ErrNotRoCE.
 var ErrNotRoCE = ib.ErrNotRoCE
-
-// RoCEv2Port is the RoCEv2 UDP destination port.
-const RoCEv2Port = 4791
 
 // Layout says where the parts of a RoCE frame are. Offsets count from the
 // first byte of the frame.
@@ -28,12 +24,15 @@ type Layout struct {
 // Locate finds the parts of a RoCE frame. The transport packet's length
 // comes from GRH PayLen (RoCEv1) or the UDP Length (RoCEv2), never from
 // the end of the frame, which may carry padding or an FCS.
+//
+// Errors are *errs.Error values whose offsets count from the first byte
+// of the frame; a well-formed frame that carries no RoCE gives
+// ErrNotRoCE itself.
 func Locate(b []byte, l *Layout) error {
 	var off int
 	var et uint16
-	if len(b) >= HeaderLen && b[12] != 0x81 && b[12] != 0x88 {
-		off, et = HeaderLen, uint16(b[12])<<8|uint16(b[13]) // untagged: the common case
-		l.Tags = 0
+	if len(b) >= hdr.EthernetLen && !hdr.IsTPID(hdr.Ethernet(b).Type()) {
+		off, et, l.Tags = hdr.EthernetLen, hdr.Ethernet(b).Type(), 0 // untagged: the common case
 	} else {
 		var err error
 		if off, et, l.Tags, err = Skip(b); err != nil {
@@ -43,75 +42,82 @@ func Locate(b []byte, l *Layout) error {
 	l.EtherType, l.Net = off-2, off
 	var ipEnd int
 	switch et {
-	case TypeRoCE:
-		l.Enc, l.UDP = ib.RoCEv1, 0
-		if len(b) < off+ib.GRHLen {
-			return errs.New("GRH", off, off+ib.GRHLen, len(b), ib.ErrTruncated)
-		}
-		if b[off]>>4 != 6 {
-			return errs.New("GRH", off, 0, 0, ib.ErrBadVersion)
-		}
-		if b[off+6] != ib.NxtHdrBTH {
-			return ErrNotRoCE
-		}
-		l.BTH = off + ib.GRHLen
-		l.End = l.BTH + int(binary.BigEndian.Uint16(b[off+4:]))
-		if l.End > len(b) {
-			return errs.New("GRH", off+4, l.End, len(b), ib.ErrTruncated)
-		}
-		return nil
-	case TypeIPv4:
+	case hdr.EtherTypeRoCE:
+		return locateGRH(b, off, l)
+	case hdr.EtherTypeIPv4:
 		l.Enc = ib.RoCEv2IPv4
-		if len(b) < off+20 {
-			return errs.New("IPv4", off, off+20, len(b), ib.ErrTruncated)
+		if len(b) < off+hdr.IPv4MinLen {
+			return errs.Truncated("IPv4", off, off+hdr.IPv4MinLen, len(b))
 		}
-		ip := b[off : off+20]
-		if ip[0]>>4 != 4 {
+		ip := hdr.IPv4(b[off:])
+		if ip.Version() != 4 {
 			return errs.New("IPv4", off, 0, 0, ib.ErrBadVersion)
 		}
-		ihl := int(ip[0]&0x0f) * 4
-		total := int(binary.BigEndian.Uint16(ip[2:]))
-		if ip[9] != 17 || binary.BigEndian.Uint16(ip[6:])&0x3fff != 0 {
+		ihl, total := ip.HeaderLen(), int(ip.TotalLen())
+		if ip.Protocol() != hdr.IPProtocolUDP || ip.IsFragment() {
 			return ErrNotRoCE // not UDP, or a fragment
 		}
-		if ihl < 20 || total < ihl+8 {
-			return errs.New("IPv4", off, ihl+8, total, ib.ErrBadLength)
+		if ihl < hdr.IPv4MinLen || total < ihl+hdr.UDPLen {
+			return errs.New("IPv4", off, ihl+hdr.UDPLen, total, ib.ErrBadLength)
 		}
 		ipEnd = off + total
 		if ipEnd > len(b) {
-			return errs.New("IPv4", off+2, ipEnd, len(b), ib.ErrTruncated)
+			return errs.Truncated("IPv4", off+hdr.IPv4TotalLen, ipEnd, len(b))
 		}
 		l.UDP = off + ihl
-	case TypeIPv6:
+	case hdr.EtherTypeIPv6:
 		l.Enc = ib.RoCEv2IPv6
-		if len(b) < off+40 {
-			return errs.New("IPv6", off, off+40, len(b), ib.ErrTruncated)
+		if len(b) < off+hdr.IPv6Len {
+			return errs.Truncated("IPv6", off, off+hdr.IPv6Len, len(b))
 		}
-		if b[off]>>4 != 6 {
+		ip := hdr.IPv6(b[off:])
+		if ip.Version() != 6 {
 			return errs.New("IPv6", off, 0, 0, ib.ErrBadVersion)
 		}
-		if b[off+6] != 17 {
+		if ip.NextHeader() != hdr.IPProtocolUDP {
 			return ErrNotRoCE // extension headers are not RoCEv2
 		}
-		ipEnd = off + 40 + int(binary.BigEndian.Uint16(b[off+4:]))
+		ipEnd = off + hdr.IPv6Len + int(ip.PayloadLen())
 		if ipEnd > len(b) {
-			return errs.New("IPv6", off+4, ipEnd, len(b), ib.ErrTruncated)
+			return errs.Truncated("IPv6", off+hdr.IPv6PayLen, ipEnd, len(b))
 		}
-		l.UDP = off + 40
+		l.UDP = off + hdr.IPv6Len
 	default:
 		return ErrNotRoCE
 	}
-	if ipEnd < l.UDP+8 {
-		return errs.New("UDP", l.UDP, l.UDP+8, ipEnd, ib.ErrTruncated)
+	if ipEnd < l.UDP+hdr.UDPLen {
+		return errs.Truncated("UDP", l.UDP, l.UDP+hdr.UDPLen, ipEnd)
 	}
-	u := b[l.UDP : l.UDP+8]
-	if binary.BigEndian.Uint16(u[2:]) != RoCEv2Port {
+	u := hdr.UDP(b[l.UDP : l.UDP+hdr.UDPLen])
+	if u.DstPort() != hdr.RoCEv2Port {
 		return ErrNotRoCE
 	}
-	n := int(binary.BigEndian.Uint16(u[4:]))
-	if n < 8 || l.UDP+n > ipEnd {
-		return errs.New("UDP", l.UDP+4, ipEnd-l.UDP, n, ib.ErrBadLength)
+	n := int(u.Length())
+	if n < hdr.UDPLen || l.UDP+n > ipEnd {
+		return errs.New("UDP", l.UDP+hdr.UDPLength, ipEnd-l.UDP, n, ib.ErrBadLength)
 	}
-	l.BTH, l.End = l.UDP+8, l.UDP+n
+	l.BTH, l.End = l.UDP+hdr.UDPLen, l.UDP+n
+	return nil
+}
+
+// locateGRH is Locate for RoCEv1, whose GRH starts at off.
+func locateGRH(b []byte, off int, l *Layout) error {
+	l.Enc, l.UDP = ib.RoCEv1, 0
+	if len(b) < off+ib.GRHLen {
+		return errs.Truncated("GRH", off, off+ib.GRHLen, len(b))
+	}
+	// The GRH is laid out as an IPv6 header (IBTA Vol 1, 8.3).
+	g := hdr.IPv6(b[off:])
+	if g.Version() != 6 {
+		return errs.New("GRH", off, 0, 0, ib.ErrBadVersion)
+	}
+	if g.NextHeader() != ib.NxtHdrBTH {
+		return ErrNotRoCE
+	}
+	l.BTH = off + ib.GRHLen
+	l.End = l.BTH + int(g.PayloadLen())
+	if l.End > len(b) {
+		return errs.Truncated("GRH", off+hdr.IPv6PayLen, l.End, len(b))
+	}
 	return nil
 }

@@ -1,46 +1,53 @@
 // Package wire finds the parts of an Ethernet frame that carries RoCE:
 // the VLAN tags, the network header, the UDP header and the transport
-// packet. The frame codecs of this module share it.
+// packet. The frame codecs of this module share it; the header layouts
+// and constants it reads by are those of package hdr.
 package wire
 
-import "github.com/roce-go/roce/internal/errs"
-
-// Ethertypes used by this module.
-const (
-	TypeIPv4  = 0x0800
-	TypeIPv6  = 0x86dd
-	TypeRoCE  = 0x8915 // RoCEv1
-	TypeDot1Q = 0x8100 // 802.1Q C-tag
-	TypeQinQ  = 0x88a8 // 802.1ad S-tag
-	TypeMACC  = 0x8808 // MAC Control (PAUSE, PFC)
+import (
+	"github.com/roce-go/roce/internal/errs"
+	"github.com/roce-go/roce/internal/hdr"
 )
+
+// Ethertypes by their former names in this package.
+//
+// Deprecated: use hdr.EtherTypeIPv4 and its siblings; these remain only
+// until every caller has moved.
+const (
+	TypeIPv4  = hdr.EtherTypeIPv4
+	TypeIPv6  = hdr.EtherTypeIPv6
+	TypeRoCE  = hdr.EtherTypeRoCE
+	TypeDot1Q = hdr.EtherTypeDot1Q
+	TypeQinQ  = hdr.EtherTypeQinQ
+	TypeMACC  = hdr.EtherTypeMACControl
+)
+
+// HeaderLen is hdr.EthernetLen, the length of an untagged Ethernet header.
+//
+// Deprecated: use hdr.EthernetLen.
+const HeaderLen = hdr.EthernetLen
 
 // MaxTags is how many VLAN tags Skip walks through.
 const MaxTags = 2
 
-// HeaderLen is the length of an untagged Ethernet header.
-const HeaderLen = 14
-
 // Skip returns the offset of the first byte after the Ethernet header and
-// its VLAN tags, the Ethertype found there and the number of tags.
+// its VLAN tags, the Ethertype found there and the number of tags. It
+// walks at most MaxTags tags; the Ethertype after them is returned as it
+// is, even if it is a third TPID.
 func Skip(b []byte) (off int, etherType uint16, tags int, err error) {
-	if len(b) < HeaderLen {
-		return 0, 0, 0, errs.New("Ethernet", 0, HeaderLen, len(b), errs.ErrTruncated)
+	if len(b) < hdr.EthernetLen {
+		return 0, 0, 0, errs.Truncated("Ethernet", 0, hdr.EthernetLen, len(b))
 	}
-	off = 12
-	if t := uint16(b[12])<<8 | uint16(b[13]); t != TypeDot1Q && t != TypeQinQ {
-		return HeaderLen, t, 0, nil // untagged: the common case
-	}
-	for {
-		etherType = uint16(b[off])<<8 | uint16(b[off+1])
-		off += 2
-		if etherType != TypeDot1Q && etherType != TypeQinQ || tags == MaxTags {
-			return off, etherType, tags, nil
+	etherType = hdr.Ethernet(b).Type()
+	for hdr.IsTPID(etherType) && tags < MaxTags {
+		// Tag tags starts where its TPID was read; the next Ethertype
+		// or TPID follows it.
+		next := hdr.NetOffset(tags + 1)
+		if len(b) < next {
+			return 0, 0, 0, errs.Truncated("Dot1Q", hdr.TagOffset(tags)+hdr.VLANTagLen/2, next, len(b))
 		}
-		if len(b) < off+4 {
-			return 0, 0, 0, errs.New("Dot1Q", off, off+4, len(b), errs.ErrTruncated)
-		}
-		off += 2
+		etherType = hdr.VLANTag(b[hdr.TagOffset(tags+1):]).TPID()
 		tags++
 	}
+	return hdr.NetOffset(tags), etherType, tags, nil
 }
