@@ -23,8 +23,12 @@ import (
 
 const capDir = "../testdata/captures"
 
-// captureFacts are what shared/captures/MANIFEST.md says about each file
-// (counted there with tshark and an independent scanner).
+// captureFacts are what we know of each capture without our decoders:
+// the frame counts, link types and ECN codepoints that
+// testdata/captures/README.md records, and the per-opcode counts (which
+// the README gives only for the WRITE-only capture) and RoCE frame counts
+// as tshark 4.0 shows them ("tshark -r FILE --disable-protocol tftp -T
+// fields -e infiniband.bth.opcode").
 type captureFacts struct {
 	name        string
 	frames      int
@@ -35,7 +39,7 @@ type captureFacts struct {
 	ecn         map[uint64]int // ip.dsfield.ecn histogram over IPv4 frames (nil: not checked)
 }
 
-var manifest = []captureFacts{
+var captures = []captureFacts{
 	{name: "rocev2_ipv4_rc_send_imm_tcp_bootstrap.pcap", frames: 123, roce: 105,
 		opcodes: map[uint64]int{0: 33, 3: 33, 5: 2, 17: 37}},
 	{name: "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap", frames: 4004, roce: 4000,
@@ -110,12 +114,12 @@ func num(t *testing.T, m map[string]any, key string) (uint64, bool) {
 }
 
 func TestCapturesJSON(t *testing.T) {
-	for _, c := range manifest {
+	for _, c := range captures {
 		t.Run(c.name, func(t *testing.T) {
 			out, st := runDump(t, filepath.Join(capDir, c.name), dump.Options{JSON: true})
 			objs := parseLines(t, out)
 			if len(objs) != c.frames || st.Frames != c.frames {
-				t.Fatalf("%d objects, %d frames counted, manifest says %d", len(objs), st.Frames, c.frames)
+				t.Fatalf("%d objects, %d frames counted, want %d", len(objs), st.Frames, c.frames)
 			}
 			if st.RoCE != c.roce || st.InfiniBand != c.ib || st.Unsupported != c.unsupported || st.Malformed != 0 || st.BadICRC != 0 {
 				t.Errorf("stats %+v, want %d RoCE, %d IB, %d unsupported, none malformed or bad", st, c.roce, c.ib, c.unsupported)
@@ -141,13 +145,13 @@ func TestCapturesJSON(t *testing.T) {
 				}
 			}
 			if good != c.roce+c.ib {
-				t.Errorf("%d frames with a good ICRC, manifest says %d", good, c.roce+c.ib)
+				t.Errorf("%d frames with a good ICRC, want %d", good, c.roce+c.ib)
 			}
 			if c.opcodes != nil && !equalHist(ops, c.opcodes) {
-				t.Errorf("opcodes %v, manifest says %v", ops, c.opcodes)
+				t.Errorf("opcodes %v, want %v", ops, c.opcodes)
 			}
 			if c.ecn != nil && !equalHist(ecn, c.ecn) {
-				t.Errorf("ECN %v, manifest says %v", ecn, c.ecn)
+				t.Errorf("ECN %v, want %v", ecn, c.ecn)
 			}
 		})
 	}
@@ -166,12 +170,12 @@ func equalHist(a, b map[uint64]int) bool {
 }
 
 func TestCapturesText(t *testing.T) {
-	for _, c := range manifest {
+	for _, c := range captures {
 		t.Run(c.name, func(t *testing.T) {
 			out, _ := runDump(t, filepath.Join(capDir, c.name), dump.Options{})
 			lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 			if len(lines) != c.frames {
-				t.Fatalf("%d lines, manifest says %d frames", len(lines), c.frames)
+				t.Fatalf("%d lines, want %d frames", len(lines), c.frames)
 			}
 			var roceLines, ibLines, other, unsup int
 			for _, l := range lines {

@@ -87,7 +87,8 @@ func sameValue(key string, ours any, theirs string) bool {
 // by field. It returns the number of values compared, per key.
 func compareTshark(t *testing.T, path string) map[string]int {
 	t.Helper()
-	// tshark takes UDP port 69 for TFTP (see the manifest): disable it.
+	// tshark takes UDP port 69 for TFTP (see testdata/captures/README.md):
+	// disable it.
 	ts := oracle.Tshark(t, path, "--disable-protocol", "tftp")
 	out, _ := runDump(t, path, dump.Options{JSON: true})
 	objs := parseLines(t, out)

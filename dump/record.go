@@ -266,17 +266,20 @@ func (r *Record) decodeERF(data []byte) {
 // decodeIB decodes a native InfiniBand packet: LRH, optional GRH,
 // transport packet through the ICRC, then the VCRC.
 func (r *Record) decodeIB(b []byte) {
-	if len(b) < ib.LRHLen {
+	l := &r.LRH
+	if len(b) < ib.LRHLen || l.Decode(b) != nil {
 		r.Kind, r.Err = KindMalformed, errLRHShort
 		return
 	}
-	l := &r.LRH
-	if err := l.DecodeFromBytes(b, gopacket.NilDecodeFeedback); err != nil {
-		// The eight bytes are there: PktLen is what is wrong.
+	end := int(l.PktLen) * 4
+	if end < ib.LRHLen || end > len(b) {
 		r.Kind, r.Err = KindMalformed, errLRHLen
 		return
 	}
-	end := int(l.PktLen) * 4 // DecodeFromBytes read the VCRC after it
+	l.VCRC = 0 // the VCRC follows the PktLen words, when captured
+	if len(b) >= end+2 {
+		l.VCRC = binary.BigEndian.Uint16(b[end:])
+	}
 	bth := ib.LRHLen
 	switch l.LNH {
 	case ib.LNHIBAGlobal:

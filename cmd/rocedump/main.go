@@ -61,6 +61,55 @@ func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
 // run is the whole command: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c, ok := parseFlags(args, stderr)
+	if !ok {
+		return 2
+	}
+	in, size, name, closeIn, err := openInput(c.file, stdin)
+	if err != nil {
+		fmt.Fprintln(stderr, "rocedump:", err)
+		return 2
+	}
+	defer closeIn()
+	src, err := dump.NewSource(in)
+	if err != nil {
+		fmt.Fprintf(stderr, "rocedump: %s: %v\n", name, err)
+		return 2
+	}
+	prog := newProgress(stderr, size)
+	if prog != nil {
+		c.opt.Progress = prog.update
+	}
+	w := bufio.NewWriterSize(stdout, 64<<10)
+	var st dump.Stats
+	if c.stats {
+		an := flow.New(flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed})
+		st, err = dump.Scan(src, c.opt, func(r *dump.Record) error { an.AddRecord(r); return nil })
+		prog.clear()
+		if werr := writeSummary(w, an.Report(), st, c.opt.JSON); err == nil {
+			err = werr
+		}
+	} else {
+		st, err = dump.Dump(w, src, c.opt)
+		prog.clear()
+	}
+	if ferr := w.Flush(); err == nil && ferr != nil {
+		err = ferr
+	}
+	return exitStatus(stderr, name, st, err)
+}
+
+// config is what the command line asks for.
+type config struct {
+	opt      dump.Options // printing, filter and count
+	stats    bool         // a per-flow summary instead of the frames
+	maxFlows int          // flows the summary tracks one by one
+	file     string       // the capture; "" or "-" is standard input
+}
+
+// parseFlags reads the command line. It reports false, having said why
+// on stderr, when the command line is unusable.
+func parseFlags(args []string, stderr io.Writer) (c config, ok bool) {
 	fs := flag.NewFlagSet("rocedump", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	jsonOut := fs.Bool("json", false, "print JSON Lines, keys named as Wireshark display filters (with -stats: one JSON object)")
@@ -77,95 +126,83 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return c, false
 	}
-	opt := dump.Options{JSON: *jsonOut, Location: time.Local, Count: *count}
+	c = config{opt: dump.Options{JSON: *jsonOut, Location: time.Local, Count: *count}, stats: *stats, maxFlows: *maxFlows}
 	if *utc {
-		opt.Location = time.UTC
+		c.opt.Location = time.UTC
 	}
 	var err error
-	if opt.Speed, err = pfc.ParseSpeed(*speed); err != nil {
+	if c.opt.Speed, err = pfc.ParseSpeed(*speed); err != nil {
 		fmt.Fprintf(stderr, "rocedump: -speed: %v\n", err)
-		return 2
+		return c, false
 	}
 	if *qp != "" {
 		v, err := dump.ParseQP(*qp)
 		if err != nil {
 			fmt.Fprintln(stderr, "rocedump: -qp:", err)
-			return 2
+			return c, false
 		}
-		opt.Filter.QP, opt.Filter.HasQP = v, true
+		c.opt.Filter.QP, c.opt.Filter.HasQP = v, true
 	}
 	if *opcode != "" {
 		v, err := dump.ParseOpcode(*opcode)
 		if err != nil {
 			fmt.Fprintln(stderr, "rocedump: -opcode:", err)
-			return 2
+			return c, false
 		}
-		opt.Filter.Opcode, opt.Filter.HasOpcode = v, true
+		c.opt.Filter.Opcode, c.opt.Filter.HasOpcode = v, true
 	}
 	if *count < 0 || *maxFlows < 1 {
 		fmt.Fprintln(stderr, "rocedump: -c and -max-flows must be positive")
-		return 2
+		return c, false
 	}
-	name := *file
+	c.file = *file
 	switch {
-	case fs.NArg() > 1 || fs.NArg() == 1 && name != "":
+	case fs.NArg() > 1 || fs.NArg() == 1 && c.file != "":
 		fs.Usage()
-		return 2
+		return c, false
 	case fs.NArg() == 1:
-		name = fs.Arg(0)
+		c.file = fs.Arg(0)
 	}
-	in := stdin
-	var size int64
-	if name != "" && name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			fmt.Fprintln(stderr, "rocedump:", err)
-			return 2
-		}
-		defer f.Close()
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			size = fi.Size()
-		}
-		in = f
-	} else {
-		name = "standard input"
+	return c, true
+}
+
+// openInput opens the capture file, or takes stdin for "" and "-". It
+// returns the name to use in messages, and the file's size when it is a
+// regular file (0 otherwise) for the progress line.
+func openInput(file string, stdin io.Reader) (in io.Reader, size int64, name string, closeIn func() error, err error) {
+	if file == "" || file == "-" {
+		return stdin, 0, "standard input", func() error { return nil }, nil
 	}
-	src, err := dump.NewSource(in)
+	f, err := os.Open(file)
 	if err != nil {
-		fmt.Fprintf(stderr, "rocedump: %s: %v\n", name, err)
-		return 2
+		return nil, 0, "", nil, err
 	}
-	prog := newProgress(stderr, size)
-	if prog != nil {
-		opt.Progress = prog.update
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
 	}
-	w := bufio.NewWriterSize(stdout, 64<<10)
-	var st dump.Stats
-	if *stats {
-		an := flow.New(flow.Config{MaxFlows: *maxFlows, Speed: opt.Speed})
-		st, err = dump.Scan(src, opt, func(r *dump.Record) error { an.AddRecord(r); return nil })
-		prog.clear()
-		rep := an.Report()
-		var werr error
-		if *jsonOut {
-			werr = rep.WriteJSON(w)
-		} else {
-			werr = rep.WriteText(w)
-			fmt.Fprintf(w, "frames %d: RoCE %d, InfiniBand %d, MAC Control %d, not RoCE %d, malformed %d, unsupported %d, bad ICRC %d\n",
-				st.Frames, st.RoCE, st.InfiniBand, st.MACControl, st.NotRoCE, st.Malformed, st.Unsupported, st.BadICRC)
-		}
-		if err == nil {
-			err = werr
-		}
-	} else {
-		st, err = dump.Dump(w, src, opt)
-		prog.clear()
+	return f, size, file, f.Close, nil
+}
+
+// writeSummary writes the -stats report, text or JSON; the text one ends
+// with the frame counts.
+func writeSummary(w io.Writer, rep *flow.Report, st dump.Stats, jsonOut bool) error {
+	if jsonOut {
+		return rep.WriteJSON(w)
 	}
-	if ferr := w.Flush(); err == nil && ferr != nil {
-		err = ferr
+	if err := rep.WriteText(w); err != nil {
+		return err
 	}
+	_, err := fmt.Fprintf(w, "frames %d: RoCE %d, InfiniBand %d, MAC Control %d, not RoCE %d, malformed %d, unsupported %d, bad ICRC %d\n",
+		st.Frames, st.RoCE, st.InfiniBand, st.MACControl, st.NotRoCE, st.Malformed, st.Unsupported, st.BadICRC)
+	return err
+}
+
+// exitStatus reports on stderr what went wrong, if anything, and returns
+// the exit status: 1 for frames that did not decode or a read or write
+// error, 2 for frames of a link type rocedump does not decode.
+func exitStatus(stderr io.Writer, name string, st dump.Stats, err error) int {
 	status := 0
 	if st.Malformed > 0 {
 		fmt.Fprintf(stderr, "rocedump: %s: %d of %d frames did not decode\n", name, st.Malformed, st.Frames)

@@ -15,7 +15,7 @@ import (
 
 const capDir = "../../testdata/captures"
 
-// frames per capture, from shared/captures/MANIFEST.md, and the exit
+// frames per capture, from testdata/captures/README.md, and the exit
 // status rocedump must give.
 var captures = []struct {
 	name   string
@@ -228,6 +228,6 @@ func TestTshark(t *testing.T) {
 	}
 	t.Logf("%d values compared, %d RoCE frames", compared, ib)
 	if ib != 105 || compared < 854 { // measured with tshark 4.0.17
-		t.Errorf("%d RoCE frames (manifest: 105), %d values compared", ib, compared)
+		t.Errorf("%d RoCE frames (tshark: 105), %d values compared", ib, compared)
 	}
 }

@@ -100,26 +100,11 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 		fs.Usage()
 		return 2
 	}
-	phases := []gen.Config{cfg}
-	if *scenario != "" {
-		f, err := os.Open(*scenario)
-		if err != nil {
-			fmt.Fprintln(stderr, "rocegen:", err)
-			return 2
-		}
-		phases, err = gen.ParseScenario(f, cfg)
-		f.Close()
-		if err != nil {
-			fmt.Fprintf(stderr, "rocegen: %s: %v\n", *scenario, err)
-			return 2
-		}
-	}
-	g, err := gen.NewScenario(phases)
+	g, err := newGenerator(cfg, *scenario)
 	if err != nil {
 		fmt.Fprintln(stderr, "rocegen:", err)
 		return 2
 	}
-
 	name := *out
 	if name == "" {
 		name = "-"
@@ -134,21 +119,7 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 			return 2
 		}
 	}
-	w := stdout
-	var file *os.File
-	if name != "-" {
-		if file, err = os.Create(name); err != nil {
-			fmt.Fprintln(stderr, "rocegen:", err)
-			return 1
-		}
-		w = file
-	}
-	n, err := gen.Write(w, g, ff)
-	if file != nil {
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
-	}
+	n, err := writeCapture(name, stdout, g, ff)
 	if err != nil {
 		fmt.Fprintln(stderr, "rocegen:", err)
 		return 1
@@ -161,4 +132,39 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	fmt.Fprintf(stderr, "rocegen: wrote %d frames, %d bytes (%s) to %s: %d requests, %d responses, %d CE marks, %d CNPs, %d PFC, %d bad ICRC\n",
 		n, s.Bytes, ff, where, s.Requests, s.Responses, s.CE, s.CNPs, s.PFC, s.BadICRC)
 	return 0
+}
+
+// newGenerator returns the generator of cfg, or of the phases of the
+// scenario file when one is named (each phase starting from cfg).
+func newGenerator(cfg gen.Config, scenario string) (*gen.Generator, error) {
+	phases := []gen.Config{cfg}
+	if scenario != "" {
+		f, err := os.Open(scenario)
+		if err != nil {
+			return nil, err
+		}
+		phases, err = gen.ParseScenario(f, cfg)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", scenario, err)
+		}
+	}
+	return gen.NewScenario(phases)
+}
+
+// writeCapture writes every frame of g to the file name ("-" is stdout)
+// and returns the number of frames written.
+func writeCapture(name string, stdout io.Writer, g *gen.Generator, ff gen.Format) (int, error) {
+	if name == "-" {
+		return gen.Write(stdout, g, ff)
+	}
+	file, err := os.Create(name)
+	if err != nil {
+		return 0, err
+	}
+	n, err := gen.Write(file, g, ff)
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	return n, err
 }
