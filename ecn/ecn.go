@@ -1,12 +1,12 @@
 package ecn
 
 import (
-	"encoding/binary"
 	"errors"
-	"github.com/roce-go/roce/internal/errs"
 	"strconv"
 
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/errs"
+	"github.com/roce-go/roce/internal/hdr"
 	"github.com/roce-go/roce/internal/wire"
 )
 
@@ -43,16 +43,16 @@ var (
 	// ErrNotIP means the frame's Ethertype, after up to two VLAN tags,
 	// is neither IPv4 (0x0800) nor IPv6 (0x86DD). It is returned as is,
 	// without allocating.
-	ErrNotIP = errors.New("ecn: not an IPv4 or IPv6 packet")
+	ErrNotIP = errors.New("roce: not an IPv4 or IPv6 packet")
 	// ErrRange means a DSCP above 63 or a codepoint above 3 was asked
 	// for. It is returned as is, without allocating.
-	ErrRange = errors.New("ecn: DSCP or ECN codepoint out of range")
+	ErrRange = errors.New("roce: DSCP or ECN codepoint out of range")
 )
 
 // Header sizes.
 const (
-	IPv4MinHeaderLen = 20
-	IPv6HeaderLen    = 40
+	IPv4MinHeaderLen = hdr.IPv4MinLen
+	IPv6HeaderLen    = hdr.IPv6Len
 )
 
 // ChecksumUpdate returns the Internet checksum hc updated for one 16-bit
@@ -60,12 +60,7 @@ const (
 // equation 3: HC' = ~(~HC + ~m + m') in ones' complement arithmetic.
 // Unlike RFC 1141's form it never yields 0x0000 where a full
 // recomputation yields 0xFFFF.
-func ChecksumUpdate(hc, m, m1 uint16) uint16 {
-	s := uint32(^hc) + uint32(^m) + uint32(m1)
-	s = s&0xffff + s>>16 // at most 0x2fffd before, 0x10000 after
-	s = s&0xffff + s>>16
-	return ^uint16(s)
-}
+func ChecksumUpdate(hc, m, m1 uint16) uint16 { return hdr.UpdateChecksum(hc, m, m1) }
 
 // checkIPv4 validates an IPv4 header's version and length. base is the
 // header's offset in the caller's input, for the error.
@@ -73,10 +68,10 @@ func checkIPv4(h []byte, base int) error {
 	if len(h) < IPv4MinHeaderLen {
 		return errs.New("IPv4", base, base+IPv4MinHeaderLen, base+len(h), ib.ErrTruncated)
 	}
-	if h[0]>>4 != 4 {
+	if hdr.IPv4(h).Version() != 4 {
 		return errs.New("IPv4", base, 0, 0, ib.ErrBadVersion)
 	}
-	ihl := int(h[0]&0x0f) * 4
+	ihl := hdr.IPv4(h).HeaderLen()
 	if ihl < IPv4MinHeaderLen {
 		return errs.New("IPv4", base, IPv4MinHeaderLen, ihl, ib.ErrBadLength)
 	}
@@ -91,37 +86,33 @@ func checkIPv6(h []byte, base int) error {
 	if len(h) < IPv6HeaderLen {
 		return errs.New("IPv6", base, base+IPv6HeaderLen, base+len(h), ib.ErrTruncated)
 	}
-	if h[0]>>4 != 6 {
+	if hdr.IPv6(h).Version() != 6 {
 		return errs.New("IPv6", base, 0, 0, ib.ErrBadVersion)
 	}
 	return nil
 }
 
 // setTOS writes the TOS byte of a validated IPv4 header and updates the
-// header checksum for the change of its first 16-bit word.
+// header checksum (RFC 1624). An unchanged byte leaves the checksum as it
+// is: the update of a word to itself could turn 0xFFFF into 0x0000.
 func setTOS(h []byte, tos uint8) {
-	m := binary.BigEndian.Uint16(h[0:])
-	m1 := m&0xff00 | uint16(tos)
-	if m1 == m {
-		return
+	if ip := hdr.IPv4(h); ip.TOS() != tos {
+		ip.SetTOS(tos)
 	}
-	h[1] = tos
-	binary.BigEndian.PutUint16(h[10:], ChecksumUpdate(binary.BigEndian.Uint16(h[10:]), m, m1))
 }
 
-func getTC(h []byte) uint8 { return h[0]<<4 | h[1]>>4 }
+// getTC reads the Traffic Class of a validated IPv6 header.
+func getTC(h []byte) uint8 { return hdr.IPv6(h).TrafficClass() }
 
-func setTC(h []byte, tc uint8) {
-	h[0] = h[0]&0xf0 | tc>>4
-	h[1] = h[1]&0x0f | tc<<4
-}
+// setTC writes the Traffic Class of a validated IPv6 header.
+func setTC(h []byte, tc uint8) { hdr.IPv6(h).SetTrafficClass(tc) }
 
 // IPv4TOS returns the TOS byte (DSCP<<2 | ECN) of the IPv4 header h.
 func IPv4TOS(h []byte) (uint8, error) {
 	if err := checkIPv4(h, 0); err != nil {
 		return 0, err
 	}
-	return h[1], nil
+	return hdr.IPv4(h).TOS(), nil
 }
 
 // SetIPv4TOS writes the TOS byte of the IPv4 header h and updates its
@@ -149,7 +140,7 @@ func SetIPv4ECN(h []byte, c Codepoint) error {
 	if err := checkIPv4(h, 0); err != nil {
 		return err
 	}
-	setTOS(h, h[1]&^3|uint8(c))
+	setTOS(h, hdr.IPv4(h).TOS()&^3|uint8(c))
 	return nil
 }
 
@@ -168,7 +159,7 @@ func SetIPv4DSCP(h []byte, dscp uint8) error {
 	if err := checkIPv4(h, 0); err != nil {
 		return err
 	}
-	setTOS(h, dscp<<2|h[1]&3)
+	setTOS(h, dscp<<2|hdr.IPv4(h).TOS()&3)
 	return nil
 }
 
@@ -234,19 +225,19 @@ func SetIPv6DSCP(h []byte, dscp uint8) error {
 // IP gives ErrNotIP; a header too short for its version, a version field
 // that disagrees with the Ethertype or an IPv4 IHL below 5 give errors
 // wrapping ib.ErrTruncated, ib.ErrBadVersion or ib.ErrBadLength.
-func IPHeader(frame []byte) (hdr []byte, version int, err error) {
+func IPHeader(frame []byte) (header []byte, version int, err error) {
 	off, et, _, err := wire.Skip(frame)
 	if err != nil {
 		return nil, 0, err
 	}
 	h := frame[off:]
 	switch et {
-	case wire.TypeIPv4:
+	case hdr.EtherTypeIPv4:
 		if err := checkIPv4(h, off); err != nil {
 			return nil, 0, err
 		}
 		return h, 4, nil
-	case wire.TypeIPv6:
+	case hdr.EtherTypeIPv6:
 		if err := checkIPv6(h, off); err != nil {
 			return nil, 0, err
 		}
@@ -258,7 +249,7 @@ func IPHeader(frame []byte) (hdr []byte, version int, err error) {
 // trafficClass reads the TOS or Traffic Class of a validated header.
 func trafficClass(h []byte, version int) uint8 {
 	if version == 4 {
-		return h[1]
+		return hdr.IPv4(h).TOS()
 	}
 	return getTC(h)
 }

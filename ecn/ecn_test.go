@@ -3,6 +3,7 @@ package ecn_test
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"strconv"
@@ -13,9 +14,11 @@ import (
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ecn"
 	"github.com/roce-go/roce/ib"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
-// Frames from /work/shared/docs/icrc-vectors.md, Ethernet first, no FCS.
+// Frames from docs/icrc-vectors.md, Ethernet first, no FCS.
 const (
 	// V1: RoCEv2/IPv4 SEND Only, TOS 0x02 (ECT(0)), header checksum 0xa527.
 	hexV1 = "02000000000202000000000108004502003c123440004011a527c0a80101c0a80102c00012b7002800000470ffff0000001280000001526f434520746573742076656300000085bca00f"
@@ -474,6 +477,27 @@ func TestMalformed(t *testing.T) {
 	}
 }
 
+// TestMessages checks that every error reads with the module's one
+// prefix.
+func TestMessages(t *testing.T) {
+	v1 := corpus.Hex(t, hexV1)
+	arp := corpus.Hex(t, hexARP)
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{ecn.SetFrameECN(arp, ecn.CE), "roce: not an IPv4 or IPv6 packet"},
+		{ecn.SetFrameDSCP(v1, 64), "roce: DSCP or ECN codepoint out of range"},
+		{second(ecn.FrameECN(v1[:20])), "roce: IPv4 at offset 14: truncated (want 34 bytes, have 20)"},
+		{second(ecn.IPv4TOS(v1[14:33])), "roce: IPv4 at offset 0: truncated (want 20 bytes, have 19)"},
+		{second(ecn.FrameECN(v1[:8])), "roce: Ethernet at offset 0: truncated (want 14 bytes, have 8)"},
+	} {
+		if assert.Error(t, tc.err) {
+			assert.Equal(t, tc.want, tc.err.Error())
+		}
+	}
+}
+
 func second[T any](_ T, err error) error { return err }
 
 // TestTruncationSweep cuts every test frame at every length: the functions
@@ -640,24 +664,55 @@ func TestNoAllocs(t *testing.T) {
 	v6 := corpus.Hex(t, hexV2)
 	arp := corpus.Hex(t, hexARP)
 	var i int
-	for name, fn := range map[string]func(){
-		"MarkCE/v4": func() {
-			v4[19] = 0x02
-			ecn.MarkCE(v4)
+	// Every row returns an error unless its call did what the row says.
+	for name, fn := range map[string]func() error{
+		"MarkCE/v4": func() error {
+			v4[19] = 0x02 // ECT(0), then marked
+			if marked, err := ecn.MarkCE(v4); !marked || err != nil || v4[19] != 0x03 {
+				return fmt.Errorf("MarkCE = %v, %v; TOS %#x", marked, err, v4[19])
+			}
+			return nil
 		},
-		"MarkCE/v6": func() {
-			v6[15] = 0x21
-			ecn.MarkCE(v6)
+		"MarkCE/v6": func() error {
+			v6[15] = 0x21 // Traffic Class 0x02, ECT(0)
+			if marked, err := ecn.MarkCE(v6); !marked || err != nil {
+				return fmt.Errorf("MarkCE = %v, %v", marked, err)
+			}
+			return nil
 		},
-		"SetFrameECN":  func() { i++; ecn.SetFrameECN(v4, ecn.Codepoint(i&3)) },
-		"SetFrameDSCP": func() { i++; ecn.SetFrameDSCP(v6, uint8(i&63)) },
-		"FrameECN":     func() { ecn.FrameECN(v4) },
-		"SetIPv4TOS":   func() { i++; ecn.SetIPv4TOS(v4[18:], uint8(i)) },
-		"MarkCE/ARP":   func() { ecn.MarkCE(arp) },
-		"ErrRange":     func() { ecn.SetFrameDSCP(v4, 64) },
+		"SetFrameECN":  func() error { i++; return ecn.SetFrameECN(v4, ecn.Codepoint(i&3)) },
+		"SetFrameDSCP": func() error { i++; return ecn.SetFrameDSCP(v6, uint8(i&63)) },
+		"FrameECN":     func() error { _, err := ecn.FrameECN(v4); return err },
+		"FrameDSCP/v6": func() error { _, err := ecn.FrameDSCP(v6); return err },
+		"SetIPv4TOS":   func() error { i++; return ecn.SetIPv4TOS(v4[18:], uint8(i)) },
+		"SetIPv6ECN":   func() error { i++; return ecn.SetIPv6ECN(v6[14:], ecn.Codepoint(i&3)) },
+		"ChecksumUpdate": func() error {
+			if c := ecn.ChecksumUpdate(0xdd2f, 0x5555, 0x3285); c != 0x0000 {
+				return fmt.Errorf("ChecksumUpdate = %#04x", c) // RFC 1624, section 4
+			}
+			return nil
+		},
+		"MarkCE/ARP": func() error {
+			if _, err := ecn.MarkCE(arp); err != ecn.ErrNotIP {
+				return fmt.Errorf("MarkCE(ARP) = %v, want ErrNotIP itself", err)
+			}
+			return nil
+		},
+		"ErrRange": func() error {
+			if err := ecn.SetFrameDSCP(v4, 64); err != ecn.ErrRange {
+				return fmt.Errorf("SetFrameDSCP(64) = %v, want ErrRange itself", err)
+			}
+			return nil
+		},
 	} {
-		if n := testing.AllocsPerRun(1000, fn); n != 0 {
-			t.Errorf("%s: %v allocations per run, want 0", name, n)
-		}
+		require.NoError(t, fn(), name)
+		var err error
+		n := testing.AllocsPerRun(1000, func() {
+			if e := fn(); e != nil {
+				err = e
+			}
+		})
+		assert.NoError(t, err, name)
+		assert.Zero(t, n, "%s: allocations per run", name)
 	}
 }
