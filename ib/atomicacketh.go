@@ -25,6 +25,17 @@ func (h *AtomicAckETH) put(b []byte) {
 	binary.BigEndian.PutUint64(b[:8], h.OrigRemData)
 }
 
+// do decodes, encodes or checks the header for Packet.
+func (h *AtomicAckETH) do(op ethOp, b []byte) error {
+	switch op {
+	case ethParse:
+		h.parse(b)
+	case ethPut:
+		h.put(b)
+	}
+	return nil
+}
+
 // LayerType returns LayerTypeAtomicAckETH.
 func (h *AtomicAckETH) LayerType() gopacket.LayerType { return LayerTypeAtomicAckETH }
 

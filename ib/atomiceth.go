@@ -44,6 +44,17 @@ func (h *AtomicETH) put(b []byte) {
 	binary.BigEndian.PutUint64(b[20:28], h.CompareData)
 }
 
+// do decodes, encodes or checks the header for Packet.
+func (h *AtomicETH) do(op ethOp, b []byte) error {
+	switch op {
+	case ethParse:
+		h.parse(b)
+	case ethPut:
+		h.put(b)
+	}
+	return nil
+}
+
 // LayerType returns LayerTypeAtomicETH.
 func (h *AtomicETH) LayerType() gopacket.LayerType { return LayerTypeAtomicETH }
 

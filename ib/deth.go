@@ -38,6 +38,19 @@ func (h *DETH) put(b []byte) {
 	put24(b[5:8], h.SrcQP)
 }
 
+// do decodes, encodes or checks the header for Packet.
+func (h *DETH) do(op ethOp, b []byte) error {
+	switch op {
+	case ethParse:
+		h.parse(b)
+	case ethPut:
+		h.put(b)
+	case ethCheck:
+		return h.check()
+	}
+	return nil
+}
+
 // LayerType returns LayerTypeDETH.
 func (h *DETH) LayerType() gopacket.LayerType { return LayerTypeDETH }
 

@@ -39,6 +39,19 @@ func (h *FETH) put(b []byte) {
 	binary.BigEndian.PutUint32(b[:4], h.Resv<<6|uint32(h.SEL&3)<<4|uint32(h.PLT&0x0f))
 }
 
+// do decodes, encodes or checks the header for Packet.
+func (h *FETH) do(op ethOp, b []byte) error {
+	switch op {
+	case ethParse:
+		h.parse(b)
+	case ethPut:
+		h.put(b)
+	case ethCheck:
+		return h.check()
+	}
+	return nil
+}
+
 // LayerType returns LayerTypeFETH.
 func (h *FETH) LayerType() gopacket.LayerType { return LayerTypeFETH }
 

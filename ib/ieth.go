@@ -24,6 +24,17 @@ func (h *IETH) put(b []byte) {
 	binary.BigEndian.PutUint32(b[:4], h.RKey)
 }
 
+// do decodes, encodes or checks the header for Packet.
+func (h *IETH) do(op ethOp, b []byte) error {
+	switch op {
+	case ethParse:
+		h.parse(b)
+	case ethPut:
+		h.put(b)
+	}
+	return nil
+}
+
 // LayerType returns LayerTypeIETH.
 func (h *IETH) LayerType() gopacket.LayerType { return LayerTypeIETH }
 

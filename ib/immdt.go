@@ -25,6 +25,17 @@ func (h *ImmDt) put(b []byte) {
 	binary.BigEndian.PutUint32(b[:4], h.Data)
 }
 
+// do decodes, encodes or checks the header for Packet.
+func (h *ImmDt) do(op ethOp, b []byte) error {
+	switch op {
+	case ethParse:
+		h.parse(b)
+	case ethPut:
+		h.put(b)
+	}
+	return nil
+}
+
 // LayerType returns LayerTypeImmDt.
 func (h *ImmDt) LayerType() gopacket.LayerType { return LayerTypeImmDt }
 

@@ -50,71 +50,26 @@ const (
 )
 
 // headerInfo is the one table of the extended headers: each row gives
-// the header's name and size, its gopacket layer type, and how the codecs
-// reach it. The func columns are what would otherwise be switch ladders
-// over the header kinds: parse and put read and write the header's field
-// of a Packet, check reports a field that does not fit (nil when every
-// value of every field fits), and layer makes a fresh gopacket layer.
+// the header's name and size, its gopacket layer type and how to make a
+// fresh gopacket layer of it. Packet.eth maps a Header to the field of a
+// Packet that holds it.
 var headerInfo = [numHeaders]struct {
 	name  string
 	size  int
 	layer gopacket.LayerType
-	parse func(p *Packet, b []byte)
-	put   func(p *Packet, b []byte)
-	check func(p *Packet) error
 	new   func(e eth) ethLayer
 }{
-	NoHeader: {layer: gopacket.LayerTypePayload},
-	HeaderRDETH: {"RDETH", RDETHLen, layerTypeRDETH,
-		func(p *Packet, b []byte) { p.RDETH.parse(b) },
-		func(p *Packet, b []byte) { p.RDETH.put(b) },
-		func(p *Packet) error { return p.RDETH.check() },
-		func(e eth) ethLayer { return &RDETH{eth: e} }},
-	HeaderDETH: {"DETH", DETHLen, layerTypeDETH,
-		func(p *Packet, b []byte) { p.DETH.parse(b) },
-		func(p *Packet, b []byte) { p.DETH.put(b) },
-		func(p *Packet) error { return p.DETH.check() },
-		func(e eth) ethLayer { return &DETH{eth: e} }},
-	HeaderXRCETH: {"XRCETH", XRCETHLen, layerTypeXRCETH,
-		func(p *Packet, b []byte) { p.XRCETH.parse(b) },
-		func(p *Packet, b []byte) { p.XRCETH.put(b) },
-		func(p *Packet) error { return p.XRCETH.check() },
-		func(e eth) ethLayer { return &XRCETH{eth: e} }},
-	HeaderRETH: {"RETH", RETHLen, layerTypeRETH,
-		func(p *Packet, b []byte) { p.RETH.parse(b) },
-		func(p *Packet, b []byte) { p.RETH.put(b) },
-		nil, // every value fits
-		func(e eth) ethLayer { return &RETH{eth: e} }},
-	HeaderAtomicETH: {"AtomicETH", AtomicETHLen, layerTypeAtomicETH,
-		func(p *Packet, b []byte) { p.AtomicETH.parse(b) },
-		func(p *Packet, b []byte) { p.AtomicETH.put(b) },
-		nil,
-		func(e eth) ethLayer { return &AtomicETH{eth: e} }},
-	HeaderAtomicAckETH: {"AtomicAckETH", AtomicAckETHLen, layerTypeAtomicAckETH,
-		func(p *Packet, b []byte) { p.AtomicAckETH.parse(b) },
-		func(p *Packet, b []byte) { p.AtomicAckETH.put(b) },
-		nil,
-		func(e eth) ethLayer { return &AtomicAckETH{eth: e} }},
-	HeaderAETH: {"AETH", AETHLen, layerTypeAETH,
-		func(p *Packet, b []byte) { p.AETH.parse(b) },
-		func(p *Packet, b []byte) { p.AETH.put(b) },
-		func(p *Packet) error { return p.AETH.check() },
-		func(e eth) ethLayer { return &AETH{eth: e} }},
-	HeaderImmDt: {"ImmDt", ImmDtLen, layerTypeImmDt,
-		func(p *Packet, b []byte) { p.ImmDt.parse(b) },
-		func(p *Packet, b []byte) { p.ImmDt.put(b) },
-		nil,
-		func(e eth) ethLayer { return &ImmDt{eth: e} }},
-	HeaderIETH: {"IETH", IETHLen, layerTypeIETH,
-		func(p *Packet, b []byte) { p.IETH.parse(b) },
-		func(p *Packet, b []byte) { p.IETH.put(b) },
-		nil,
-		func(e eth) ethLayer { return &IETH{eth: e} }},
-	HeaderFETH: {"FETH", FETHLen, layerTypeFETH,
-		func(p *Packet, b []byte) { p.FETH.parse(b) },
-		func(p *Packet, b []byte) { p.FETH.put(b) },
-		func(p *Packet) error { return p.FETH.check() },
-		func(e eth) ethLayer { return &FETH{eth: e} }},
+	NoHeader:           {layer: gopacket.LayerTypePayload},
+	HeaderRDETH:        {"RDETH", RDETHLen, layerTypeRDETH, func(e eth) ethLayer { return &RDETH{eth: e} }},
+	HeaderDETH:         {"DETH", DETHLen, layerTypeDETH, func(e eth) ethLayer { return &DETH{eth: e} }},
+	HeaderXRCETH:       {"XRCETH", XRCETHLen, layerTypeXRCETH, func(e eth) ethLayer { return &XRCETH{eth: e} }},
+	HeaderRETH:         {"RETH", RETHLen, layerTypeRETH, func(e eth) ethLayer { return &RETH{eth: e} }},
+	HeaderAtomicETH:    {"AtomicETH", AtomicETHLen, layerTypeAtomicETH, func(e eth) ethLayer { return &AtomicETH{eth: e} }},
+	HeaderAtomicAckETH: {"AtomicAckETH", AtomicAckETHLen, layerTypeAtomicAckETH, func(e eth) ethLayer { return &AtomicAckETH{eth: e} }},
+	HeaderAETH:         {"AETH", AETHLen, layerTypeAETH, func(e eth) ethLayer { return &AETH{eth: e} }},
+	HeaderImmDt:        {"ImmDt", ImmDtLen, layerTypeImmDt, func(e eth) ethLayer { return &ImmDt{eth: e} }},
+	HeaderIETH:         {"IETH", IETHLen, layerTypeIETH, func(e eth) ethLayer { return &IETH{eth: e} }},
+	HeaderFETH:         {"FETH", FETHLen, layerTypeFETH, func(e eth) ethLayer { return &FETH{eth: e} }},
 }
 
 // String returns the header's IBTA name.

@@ -49,9 +49,9 @@ func (p *Packet) Decode(b []byte) error {
 	p.Payload = b[hdrEnd:padStart]
 	off := BTHLen
 	for hs := p.BTH.hdrs; hs.v&0x70000 != 0; hs = hs.next() {
-		h := &headerInfo[hs.At(0)]
-		h.parse(p, b[off:])
-		off += h.size
+		h := hs.At(0)
+		p.eth(h, ethParse, b[off:])
+		off += h.Len()
 	}
 	return nil
 }
@@ -92,9 +92,9 @@ func (p *Packet) AppendTo(b []byte) ([]byte, error) {
 	p.BTH.put(out)
 	off := BTHLen
 	for hs := p.Headers(); hs.Len() > 0; hs = hs.next() {
-		h := &headerInfo[hs.At(0)]
-		h.put(p, out[off:])
-		off += h.size
+		h := hs.At(0)
+		p.eth(h, ethPut, out[off:])
+		off += h.Len()
 	}
 	off += copy(out[off:], p.Payload)
 	if pad := out[off : n-ICRCLen]; known && len(p.BTH.Pad) == len(pad) {
@@ -122,10 +122,8 @@ func (p *Packet) Validate() error {
 		return err
 	}
 	for ; hs.Len() > 0; hs = hs.next() {
-		if check := headerInfo[hs.At(0)].check; check != nil {
-			if err := check(p); err != nil {
-				return err
-			}
+		if err := p.eth(hs.At(0), ethCheck, nil); err != nil {
+			return err
 		}
 	}
 	return checkPayload(op, rule, len(p.Payload), 0)
@@ -139,6 +137,47 @@ func checkPayload(op Opcode, rule PayloadRule, n, pad int) error {
 		return errs.Field("Packet.Payload", uint64(n+pad), "bytes: "+op.String()+" carries no payload", ErrBadLength)
 	case rule == PayloadExact8 && n != 8:
 		return errs.Field("Packet.Payload", uint64(n), "bytes: "+op.String()+" carries exactly 8", ErrBadLength)
+	}
+	return nil
+}
+
+// ethOp is what Packet.eth does with an extended header.
+type ethOp uint8
+
+const (
+	ethParse ethOp = iota // decode the header from b
+	ethPut                // encode the header into b
+	ethCheck              // report a field that does not fit
+)
+
+// eth does op with the field of p that holds header h. It is the one
+// place that maps a Header to a field of Packet. It is a switch rather
+// than a column of functions in headerInfo because a call through a
+// function value makes escape analysis assume that p escapes: every
+// Packet, and every roce.Frame, declared in a function would move to the
+// heap, an allocation per decode.
+func (p *Packet) eth(h Header, op ethOp, b []byte) error {
+	switch h {
+	case HeaderRDETH:
+		return p.RDETH.do(op, b)
+	case HeaderDETH:
+		return p.DETH.do(op, b)
+	case HeaderXRCETH:
+		return p.XRCETH.do(op, b)
+	case HeaderRETH:
+		return p.RETH.do(op, b)
+	case HeaderAtomicETH:
+		return p.AtomicETH.do(op, b)
+	case HeaderAtomicAckETH:
+		return p.AtomicAckETH.do(op, b)
+	case HeaderAETH:
+		return p.AETH.do(op, b)
+	case HeaderImmDt:
+		return p.ImmDt.do(op, b)
+	case HeaderIETH:
+		return p.IETH.do(op, b)
+	case HeaderFETH:
+		return p.FETH.do(op, b)
 	}
 	return nil
 }

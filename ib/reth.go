@@ -38,6 +38,17 @@ func (h *RETH) put(b []byte) {
 	binary.BigEndian.PutUint32(b[12:16], h.DMALen)
 }
 
+// do decodes, encodes or checks the header for Packet.
+func (h *RETH) do(op ethOp, b []byte) error {
+	switch op {
+	case ethParse:
+		h.parse(b)
+	case ethPut:
+		h.put(b)
+	}
+	return nil
+}
+
 // LayerType returns LayerTypeRETH.
 func (h *RETH) LayerType() gopacket.LayerType { return LayerTypeRETH }
 

@@ -31,6 +31,19 @@ func (h *XRCETH) put(b []byte) {
 	put24(b[1:4], h.XRCSRQ)
 }
 
+// do decodes, encodes or checks the header for Packet.
+func (h *XRCETH) do(op ethOp, b []byte) error {
+	switch op {
+	case ethParse:
+		h.parse(b)
+	case ethPut:
+		h.put(b)
+	case ethCheck:
+		return h.check()
+	}
+	return nil
+}
+
 // LayerType returns LayerTypeXRCETH.
 func (h *XRCETH) LayerType() gopacket.LayerType { return LayerTypeXRCETH }
 
