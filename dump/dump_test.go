@@ -19,6 +19,8 @@ import (
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const capDir = "../testdata/captures"
@@ -147,26 +149,14 @@ func TestCapturesJSON(t *testing.T) {
 			if good != c.roce+c.ib {
 				t.Errorf("%d frames with a good ICRC, want %d", good, c.roce+c.ib)
 			}
-			if c.opcodes != nil && !equalHist(ops, c.opcodes) {
-				t.Errorf("opcodes %v, want %v", ops, c.opcodes)
+			if c.opcodes != nil {
+				assert.Equal(t, c.opcodes, ops, "opcode histogram")
 			}
-			if c.ecn != nil && !equalHist(ecn, c.ecn) {
-				t.Errorf("ECN %v, want %v", ecn, c.ecn)
+			if c.ecn != nil {
+				assert.Equal(t, c.ecn, ecn, "ECN histogram")
 			}
 		})
 	}
-}
-
-func equalHist(a, b map[uint64]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 func TestCapturesText(t *testing.T) {
@@ -340,9 +330,8 @@ func TestMalformedAndBadICRC(t *testing.T) {
 	short := good[:len(good)-10] // cut inside the RETH: IPv4 total length now exceeds the frame
 	ci.CaptureLength = len(short)
 	rec.Decode(2, ci, dump.LinkTypeEthernet, short)
-	if rec.Kind != dump.KindMalformed || !errors.Is(rec.Err, ib.ErrTruncated) {
-		t.Fatalf("truncated frame: kind %v, error %v", rec.Kind, rec.Err)
-	}
+	require.Equal(t, dump.KindMalformed, rec.Kind, "truncated frame")
+	require.ErrorIs(t, rec.Err, ib.ErrTruncated)
 	m = parseLines(t, rec.AppendJSON(nil))[0]
 	if e, _ := m["_error"].(string); !strings.Contains(e, "truncated") {
 		t.Errorf("_error = %q", e)

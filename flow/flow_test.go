@@ -12,6 +12,8 @@ import (
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/pfc"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var (
@@ -322,9 +324,9 @@ func TestAllocs(t *testing.T) {
 	rec.Decode(1, gopacket.CaptureInfo{Length: len(w)}, dump.LinkTypeEthernet, w)
 	rec2.Decode(2, gopacket.CaptureInfo{Length: len(ack)}, dump.LinkTypeEthernet, ack)
 	rec3.Decode(3, gopacket.CaptureInfo{Length: len(p)}, dump.LinkTypeEthernet, p)
-	if rec.Kind != dump.KindRoCE || rec2.Kind != dump.KindRoCE || rec3.Kind != dump.KindMACControl {
-		t.Fatalf("frames decode as %v, %v, %v; want RoCE, RoCE, MAC Control", rec.Kind, rec2.Kind, rec3.Kind)
-	}
+	require.Equal(t, dump.KindRoCE, rec.Kind)
+	require.Equal(t, dump.KindRoCE, rec2.Kind)
+	require.Equal(t, dump.KindMACControl, rec3.Kind)
 	an.AddRecord(&rec)
 	an.AddRecord(&rec2)
 	an.AddRecord(&rec3)
@@ -337,17 +339,14 @@ func TestAllocs(t *testing.T) {
 		an.AddRecord(&rec2)
 		an.AddRecord(&rec3)
 	})
-	if n != 0 {
-		t.Errorf("%v allocations per frame", n)
-	}
+	assert.Zero(t, n, "allocations per frame")
 	// AllocsPerRun calls the function once more than runs, to warm up.
 	const fed = 1 + runs + 1
 	r := an.Report()
-	if len(r.Flows) != 2 || len(r.PFC) != 1 {
-		t.Fatalf("%d flows and %d PFC rows, want 2 and 1", len(r.Flows), len(r.PFC))
-	}
-	if w, a := r.Flows[0], r.Flows[1]; w.Frames != fed || w.CE != fed || a.Frames != fed || r.PFC[0].Frames != fed {
-		t.Errorf("write frames %d (CE %d), ACK frames %d, PFC frames %d; want %d each",
-			w.Frames, w.CE, a.Frames, r.PFC[0].Frames, fed)
-	}
+	require.Len(t, r.Flows, 2)
+	require.Len(t, r.PFC, 1)
+	assert.EqualValues(t, fed, r.Flows[0].Frames, "WRITE frames")
+	assert.EqualValues(t, fed, r.Flows[0].CE, "CE marks")
+	assert.EqualValues(t, fed, r.Flows[1].Frames, "ACK frames")
+	assert.EqualValues(t, fed, r.PFC[0].Frames, "PFC frames")
 }

@@ -698,11 +698,13 @@ func TestAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := 0; i < 10000; i++ {
-			g.Next()
+			if !g.Next() {
+				t.Fatalf("%v: generator ended: %v", op, g.Err())
+			}
 		}
 		allocs := testing.AllocsPerRun(20000, func() {
-			if !g.Next() {
-				t.Fatal("generator ended")
+			if !g.Next() || len(g.Frame()) == 0 {
+				t.Fatalf("%v: generator ended: %v", op, g.Err())
 			}
 			_ = g.CaptureInfo()
 		})
