@@ -14,11 +14,18 @@
 //   - FuzzGRH and FuzzLRH: the GRH (DecodeFromBytes, Decode, Encode) and
 //     the native InfiniBand LRH, each also as the first layer of
 //     gopacket.NewPacket.
-//   - FuzzRoCEv1Frame, FuzzRoCEv2IPv4Frame, FuzzRoCEv2IPv6Frame: an
-//     Ethernet frame through roce.Frame.Decode, roce.VerifyFrame,
-//     gopacket.NewPacket and the roce.Layers parser. The three run the
-//     same checks and differ in their seeds (frames of their
-//     encapsulation first).
+//   - FuzzFrameDecode: an Ethernet frame through roce.Frame.Decode,
+//     roce.VerifyFrame, gopacket.NewPacket and the roce.Layers parser,
+//     which must agree.
+//   - FuzzFrameRoundTrip: a frame Frame.Decode accepts through
+//     Frame.AppendTo and Decode again: accepted, self-verifying, equal,
+//     and a fixed point.
+//   - FuzzFrameBuild: the input sets the fields of a roce.Frame (every
+//     exported integer and bool in declaration order, the rest is the
+//     payload), so values the wire cannot carry (a 25-bit DestQP, VLAN
+//     PCP 9, a non-mapped GID on IPv4) reach Frame.AppendTo, which must
+//     either refuse them with a *ib.FieldError or write a frame that
+//     decodes back to them.
 //   - FuzzMACControl: the body of a MAC Control frame (pfc), alone and
 //     behind an Ethernet header through gopacket.NewPacket.
 //   - FuzzCNP: cnp.IsCNP, cnp.Decode, cnp.Check and cnp.Reply (with fuzzed
@@ -52,6 +59,8 @@
 //     BTH layer; roce.Frame, NewPacket and the parser on the BTH;
 //     VerifyFrame and Frame.VerifyICRC; cnp.IsCNP and cnp.Decode; GRH
 //     Decode and DecodeFromBytes; MACControl with and without feedback).
+//   - Builders: whatever Frame.AppendTo accepts decodes back to the values
+//     it was given (FuzzFrameBuild); what it refuses gets a *ib.FieldError.
 //   - Round trips: the gopacket layers re-serialize to the input byte for
 //     byte (BTH with its extended headers and payload, each extended
 //     header, GRH, LRH with its VCRC, MACControl); ib.Packet.AppendTo and
