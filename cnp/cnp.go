@@ -2,20 +2,22 @@ package cnp
 
 import (
 	"errors"
-	"github.com/roce-go/roce/internal/errs"
+	"strconv"
 
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/errs"
+	"github.com/roce-go/roce/internal/hdr"
 	"github.com/roce-go/roce/internal/wire"
 )
 
 // Sizes of a CNP.
 const (
-	ReservedLen  = 16                                   // reserved bytes after the BTH
-	PacketLen    = ib.BTHLen + ReservedLen + ib.ICRCLen // BTH through ICRC: 32 bytes
-	UDPLen       = 8 + PacketLen                        // UDP Length field: 40
-	FrameLenIPv4 = 14 + 20 + UDPLen                     // untagged IPv4 frame: 74 bytes
-	FrameLenIPv6 = 14 + 40 + UDPLen                     // untagged IPv6 frame: 94 bytes
+	ReservedLen  = 16                                        // reserved bytes after the BTH
+	PacketLen    = ib.BTHLen + ReservedLen + ib.ICRCLen      // BTH through ICRC: 32 bytes
+	UDPLen       = hdr.UDPLen + PacketLen                    // UDP Length field: 40
+	FrameLenIPv4 = hdr.EthernetLen + hdr.IPv4MinLen + UDPLen // untagged IPv4 frame: 74 bytes
+	FrameLenIPv6 = hdr.EthernetLen + hdr.IPv6Len + UDPLen    // untagged IPv6 frame: 94 bytes
 )
 
 // DefaultPKey is the P_Key of a CNP in every public example (Scapy's
@@ -23,22 +25,23 @@ const (
 // partition.
 const DefaultPKey = 0xFFFF
 
+// The sentinels of this package. Decode and Check wrap ErrNotCNP and
+// ErrBadField in an *ib.FieldError naming the field; Reply returns the
+// others as they are, without allocating.
 var (
 	// ErrNotCNP means a well-formed RoCE frame is not a RoCEv2 CNP: its
 	// opcode is not 0x81, or it is RoCEv1.
-	ErrNotCNP = errors.New("cnp: not a RoCEv2 CNP")
+	ErrNotCNP = errors.New("roce: not a RoCEv2 CNP")
 	// ErrBadField means a CNP field breaks the rules of Annex A17.9.3
 	// (BECN clear, PSN not zero, a reserved byte set, ...).
-	ErrBadField = errors.New("cnp: CNP field out of rule")
-	// ErrNotCE means Reply was given a frame that is not CE-marked. It is
-	// returned as is, without allocating.
-	ErrNotCE = errors.New("cnp: frame is not CE-marked")
-	// ErrIsCNP means Reply was given a CNP: CNPs are not answered. It is
-	// returned as is, without allocating.
-	ErrIsCNP = errors.New("cnp: frame is a CNP")
+	ErrBadField = errors.New("roce: CNP field out of rule")
+	// ErrNotCE means Reply was given a frame that is not CE-marked.
+	ErrNotCE = errors.New("roce: frame is not CE-marked")
+	// ErrIsCNP means Reply was given a CNP: CNPs are not answered.
+	ErrIsCNP = errors.New("roce: frame is a CNP")
 	// ErrRange means an argument or option is out of range: a QP number
 	// above 24 bits, a DSCP above 63, a priority above 7.
-	ErrRange = errors.New("cnp: value out of range")
+	ErrRange = errors.New("roce: value out of range")
 )
 
 // IsCNP reports whether frame (Ethernet first, with up to two VLAN tags)
@@ -55,16 +58,19 @@ func IsCNP(frame []byte) bool {
 
 // Decode decodes frame into f as roce.Frame.Decode does, then checks that
 // it is a RoCEv2 CNP of the right length. A RoCE frame of another opcode,
-// or a RoCEv1 frame, gives an error wrapping ErrNotCNP; a CNP whose
-// transport packet is not 32 bytes one wrapping ib.ErrBadLength. It does
-// not check the other CNP fields (see Check) nor the ICRC (see
-// roce.Frame.VerifyICRC).
+// or a RoCEv1 frame, gives an *ib.FieldError wrapping ErrNotCNP; a CNP
+// whose transport packet is not 32 bytes an error wrapping
+// ib.ErrBadLength. It does not check the other CNP fields (see Check) nor
+// the ICRC (see roce.Frame.VerifyICRC).
 func Decode(f *roce.Frame, frame []byte) error {
 	if err := f.Decode(frame); err != nil {
 		return err
 	}
-	if f.Encap == ib.RoCEv1 || f.Packet.BTH.OpCode != ib.OpCNP {
-		return errs.New("BTH", 0, 0, 0, ErrNotCNP)
+	if f.Encap == ib.RoCEv1 {
+		return errs.Field("Encap", uint64(f.Encap), "is RoCEv1; a CNP is RoCEv2", ErrNotCNP)
+	}
+	if op := f.Packet.BTH.OpCode; op != ib.OpCNP {
+		return errs.Field("BTH.OpCode", uint64(op), "("+op.String()+") is not the CNP opcode 0x81", ErrNotCNP)
 	}
 	if n := int(f.GRH.PayLen); n != PacketLen {
 		return errs.New("CNP", 0, PacketLen, n, ib.ErrBadLength)
@@ -75,20 +81,29 @@ func Decode(f *roce.Frame, frame []byte) error {
 // Check reports the first field of a decoded CNP that breaks the rules
 // of a conforming CNP: BECN must be set; SE, M, PadCnt, TVer, FECN,
 // Resv6a, AckReq, Resv7 and PSN zero; the 16 reserved bytes zero. The
-// error wraps ErrBadField and gives the field's byte offset in the BTH.
-// Receivers should accept such CNPs anyway; Check is for senders and
-// tests. The P_Key is not checked. It allocates only on failure.
+// error is an *ib.FieldError naming the field and its value, wrapping
+// ErrBadField (or ErrNotCNP for another opcode, ib.ErrBadLength for a
+// payload that is not 16 bytes). Receivers should accept such CNPs
+// anyway; Check is for senders and tests. The P_Key is not checked. It
+// allocates only on failure.
 func Check(f *roce.Frame) error {
 	h := &f.Packet.BTH
-	switch {
-	case h.OpCode != ib.OpCNP:
-		return errs.New("BTH", 0, 0, 0, ErrNotCNP)
-	case h.SE || h.MigReq || h.PadCnt != 0 || h.TVer != 0:
-		return errs.New("BTH", 1, 0, 0, ErrBadField)
-	case !h.BECN || h.FECN || h.Resv6a != 0:
-		return errs.New("BTH", 4, 0, 0, ErrBadField)
-	case h.AckReq || h.Resv7 != 0 || h.PSN != 0:
-		return errs.New("BTH", 8, 0, 0, ErrBadField)
+	if h.OpCode != ib.OpCNP {
+		return errs.Field("BTH.OpCode", uint64(h.OpCode), "("+h.OpCode.String()+") is not the CNP opcode 0x81", ErrNotCNP)
+	}
+	for _, c := range [...]struct {
+		field string
+		v     uint64
+		want  uint64
+	}{
+		{"BTH.SE", b2u(h.SE), 0}, {"BTH.MigReq", b2u(h.MigReq), 0}, {"BTH.PadCnt", uint64(h.PadCnt), 0},
+		{"BTH.TVer", uint64(h.TVer), 0}, {"BTH.FECN", b2u(h.FECN), 0}, {"BTH.BECN", b2u(h.BECN), 1},
+		{"BTH.Resv6a", uint64(h.Resv6a), 0}, {"BTH.AckReq", b2u(h.AckReq), 0}, {"BTH.Resv7", uint64(h.Resv7), 0},
+		{"BTH.PSN", uint64(h.PSN), 0},
+	} {
+		if c.v != c.want {
+			return errs.Field(c.field, c.v, "must be "+strconv.FormatUint(c.want, 10)+" in a CNP", ErrBadField)
+		}
 	}
 	p := f.Packet.Payload
 	if len(p)+len(h.Pad) != ReservedLen {
@@ -96,10 +111,17 @@ func Check(f *roce.Frame) error {
 	}
 	for i, c := range p {
 		if c != 0 {
-			return errs.New("CNP", ib.BTHLen+i, 0, 0, ErrBadField)
+			return errs.Field("reserved byte "+strconv.Itoa(i), uint64(c), "must be 0 in a CNP", ErrBadField)
 		}
 	}
 	return nil
+}
+
+func b2u(v bool) uint64 {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // reserved is the payload FillPacket points at. Never written.
@@ -109,14 +131,15 @@ var reserved [ReservedLen]byte
 // 0x81, P_Key 0xFFFF, BECN set, PSN 0, every other BTH field zero, and the
 // 16 reserved bytes as payload. p.Payload then points at a shared array of
 // zeros: read it, do not write to it. Set the addresses of the roce.Frame
-// holding p and call its AppendTo to encode the CNP with its ICRC.
+// holding p and call its AppendTo to encode the CNP with its ICRC;
+// AppendTo refuses a destQP that does not fit 24 bits.
 func FillPacket(p *ib.Packet, destQP uint32) {
 	*p = ib.Packet{
 		BTH: ib.BTH{
 			OpCode: ib.OpCNP,
 			PKey:   DefaultPKey,
 			BECN:   true,
-			DestQP: destQP & 0xffffff,
+			DestQP: destQP,
 		},
 		Payload: reserved[:ReservedLen:ReservedLen],
 	}

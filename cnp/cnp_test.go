@@ -16,9 +16,11 @@ import (
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/oracle"
 	"github.com/roce-go/roce/rocev2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
-// Vectors from /work/shared/docs/icrc-vectors.md, Ethernet first, no FCS.
+// Vectors from docs/icrc-vectors.md, Ethernet first, no FCS.
 const (
 	// V4: CNP over RoCEv2/IPv4, 192.168.1.2 -> 192.168.1.1, TOS 0xC2,
 	// UDP 49153 -> 4791, DestQP 0x34, BECN, ICRC 0d07721e.
@@ -532,18 +534,109 @@ func TestNoAllocs(t *testing.T) {
 	p := cnp.NewPacer(1024, cnp.DefaultInterval)
 	var now int64
 	var qp uint32
-	for name, fn := range map[string]func(){
-		"Reply/IPv4":  func() { cnp.Reply(buf[:0], ce, 0x1234, nil) },
-		"Reply/IPv6":  func() { cnp.Reply(buf[:0], ce6, 0x1234, nil) },
-		"Reply/notCE": func() { cnp.Reply(buf[:0], notCE, 0x1234, nil) },
-		"IsCNP":       func() { cnp.IsCNP(v4) },
-		"Pacer.Allow": func() { now += 100; qp = (qp + 1) % 5000; p.Allow(qp, now) },
-		"Check":       func() { var f roce.Frame; f.Decode(v4); cnp.Check(&f) },
-		"Decode(CNP)": func() { var f roce.Frame; cnp.Decode(&f, v4) },
-		"Reply/IsCNP": func() { c := v4; cnp.Reply(buf[:0], c, 1, &cnp.Options{AnyECN: true, HopLimit: 1, Priority: -1}) },
-	} {
-		if n := testing.AllocsPerRun(1000, fn); n != 0 {
-			t.Errorf("%s: %v allocations per run, want 0", name, n)
+	var f roce.Frame
+	reply := func(rx []byte, o *cnp.Options, n int) error {
+		out, err := cnp.Reply(buf[:0], rx, 0x1234, o)
+		if err == nil && len(out) != n {
+			err = fmt.Errorf("Reply wrote %d bytes, want %d", len(out), n)
 		}
+		return err
 	}
+	// Every row returns an error unless its call did what the row says.
+	for name, fn := range map[string]func() error{
+		"Reply/IPv4":      func() error { return reply(ce, nil, cnp.FrameLenIPv4) },
+		"Reply/IPv6+VLAN": func() error { return reply(ce6, nil, cnp.FrameLenIPv6+4) },
+		"Reply/notCE": func() error {
+			if err := reply(notCE, nil, 0); err != cnp.ErrNotCE {
+				return fmt.Errorf("Reply(not CE) = %v, want ErrNotCE itself", err)
+			}
+			return nil
+		},
+		"Reply/IsCNP": func() error {
+			if err := reply(v4, &cnp.Options{AnyECN: true, HopLimit: 1, Priority: -1}, 0); err != cnp.ErrIsCNP {
+				return fmt.Errorf("Reply(CNP) = %v, want ErrIsCNP itself", err)
+			}
+			return nil
+		},
+		"IsCNP": func() error {
+			if !cnp.IsCNP(v4) || cnp.IsCNP(ce) {
+				return errors.New("IsCNP wrong")
+			}
+			return nil
+		},
+		"Pacer.Allow": func() error { now += 100; qp = (qp + 1) % 5000; p.Allow(qp, now); return nil },
+		"Check": func() error {
+			if err := f.Decode(v4); err != nil {
+				return err
+			}
+			return cnp.Check(&f)
+		},
+		"Decode(CNP)": func() error { return cnp.Decode(&f, v4) },
+		"FillPacket+AppendTo": func() error {
+			cnp.FillPacket(&f.Packet, 0x34)
+			out, err := f.AppendTo(buf[:0])
+			if err == nil && !cnp.IsCNP(out) {
+				err = errors.New("not a CNP")
+			}
+			return err
+		},
+	} {
+		require.NoError(t, fn(), name)
+		var err error
+		n := testing.AllocsPerRun(1000, func() {
+			if e := fn(); e != nil {
+				err = e
+			}
+		})
+		assert.NoError(t, err, name)
+		assert.Zero(t, n, "%s: allocations per run", name)
+	}
+}
+
+// TestMessages checks what the errors say: the field, the value, one
+// prefix.
+func TestMessages(t *testing.T) {
+	var f roce.Frame
+	v4 := corpus.Hex(t, hexV4)
+	for _, tc := range []struct {
+		name   string
+		mutate func(b []byte) // of the CNP V4 before decoding
+		fix    func(f *roce.Frame)
+		want   string
+		is     error
+	}{
+		{"BECN clear", func(b []byte) { b[46] = 0 }, nil, "roce: BTH.BECN 0x0 must be 1 in a CNP", cnp.ErrBadField},
+		{"PSN 1", func(b []byte) { b[53] = 1 }, nil, "roce: BTH.PSN 0x1 must be 0 in a CNP", cnp.ErrBadField},
+		{"reserved", func(b []byte) { b[62] = 0xab }, nil, "roce: reserved byte 8 0xab must be 0 in a CNP", cnp.ErrBadField},
+		{"opcode", nil, func(f *roce.Frame) { f.Packet.BTH.OpCode = ib.OpRCSendOnly },
+			"roce: BTH.OpCode 0x4 (RC SEND Only) is not the CNP opcode 0x81", cnp.ErrNotCNP},
+	} {
+		b := append([]byte(nil), v4...)
+		if tc.mutate != nil {
+			tc.mutate(b)
+		}
+		require.NoError(t, cnp.Decode(&f, b), tc.name)
+		if tc.fix != nil {
+			tc.fix(&f)
+		}
+		err := cnp.Check(&f)
+		require.ErrorIs(t, err, tc.is, tc.name)
+		var fe *ib.FieldError
+		require.ErrorAs(t, err, &fe, tc.name)
+		assert.Equal(t, tc.want, err.Error(), tc.name)
+	}
+	err := cnp.Decode(&f, corpus.Hex(t, hexV1))
+	require.ErrorIs(t, err, cnp.ErrNotCNP)
+	assert.Equal(t, "roce: BTH.OpCode 0x4 (RC SEND Only) is not the CNP opcode 0x81", err.Error())
+	err = cnp.Decode(&f, corpus.Hex(t, hexV3))
+	require.ErrorIs(t, err, cnp.ErrNotCNP)
+	assert.Equal(t, "roce: Encap 0x1 is RoCEv1; a CNP is RoCEv2", err.Error())
+	_, err = cnp.Reply(nil, corpus.Hex(t, hexV1)[:20], 1, nil)
+	assert.Equal(t, "roce: IPv4 at offset 14: truncated (want 34 bytes, have 20)", err.Error())
+	_, err = cnp.Reply(nil, corpus.Hex(t, hexV1), 1, nil)
+	assert.Equal(t, "roce: frame is not CE-marked", err.Error())
+	// FillPacket does not cut a QP number to 24 bits; AppendTo refuses it.
+	cnp.FillPacket(&f.Packet, 1<<24)
+	_, err = f.AppendTo(nil)
+	assert.ErrorIs(t, err, ib.ErrBadValue)
 }

@@ -22,9 +22,11 @@
 // Reply keeps no reference to its input or output.
 //
 // Allocation contract: IsCNP, Reply (given capacity in its destination),
-// Pacer.Allow, Decode and Check (on a conforming CNP) allocate nothing, and neither do Reply's refusals
-// of frames that are not CE-marked or are CNPs themselves (ErrNotCE and
-// ErrIsCNP are returned as they are). Errors for malformed frames allocate
-// one *ib.Error, as everywhere in this module. NewPacer allocates its table
+// Pacer.Allow, Decode and Check (on a conforming CNP) allocate nothing,
+// and neither do Reply's refusals of frames that are not CE-marked or are
+// CNPs themselves (ErrNotCE and ErrIsCNP are returned as they are).
+// Errors for malformed frames allocate one *ib.Error, and a field that
+// breaks a CNP rule one *ib.FieldError naming it, as everywhere in this
+// module; every message starts "roce: ". NewPacer allocates its table
 // once. Nothing panics on short or malformed input.
 package cnp

@@ -1,12 +1,11 @@
 package cnp
 
 import (
-	"encoding/binary"
-	"github.com/roce-go/roce/internal/errs"
-	"slices"
-
+	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ecn"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/errs"
+	"github.com/roce-go/roce/internal/hdr"
 	"github.com/roce-go/roce/internal/wire"
 	"github.com/roce-go/roce/rocev2"
 )
@@ -15,7 +14,7 @@ import (
 // (CS6). It is the cnp_dscp that NVIDIA ConnectX firmware ships (public
 // `mlxconfig query` dumps of ConnectX-5 firmware 16.35 show CNP_DSCP_P1
 // 48) and the CNP DSCP of Broadcom's Thor2 deployment guides; see
-// /work/shared/docs/wire-format.md section 7.
+// docs/wire-format.md, section 7.
 const DefaultDSCP = 48
 
 // DefaultHopLimit is the TTL or Hop Limit of a CNP built by Reply.
@@ -96,112 +95,74 @@ func Reply(dst, rx []byte, destQP uint32, o *Options) ([]byte, error) {
 	if o == nil {
 		o = &defaultOptions
 	}
-	if destQP > 0xffffff || o.DSCP > ecn.MaxDSCP || o.ECN > ecn.CE || o.Priority > 7 || o.Priority < KeepPriority {
+	if destQP > 0xffffff || o.DSCP > ecn.MaxDSCP || o.ECN > ecn.CE || o.Priority > hdr.MaxPCP || o.Priority < KeepPriority {
 		return dst, ErrRange
 	}
-	var l wire.Layout
-	if err := wire.Locate(rx, &l); err != nil {
+	var f roce.Frame
+	if err := replyFrame(&f, rx, destQP, o); err != nil {
 		return dst, err
 	}
-	ipLen := rocev2.IPv6HeaderLen
-	switch l.Enc {
-	case ib.RoCEv2IPv4:
-		if l.UDP-l.Net != rocev2.IPv4HeaderLen {
-			return dst, errs.New("IPv4", l.Net, 0, 0, ib.ErrUnsupported) // options
-		}
-		ipLen = rocev2.IPv4HeaderLen
-	case ib.RoCEv2IPv6:
-	default:
-		return dst, errs.New("Reply", l.EtherType, 0, 0, ib.ErrUnsupported) // RoCEv1
-	}
-	if l.End-l.BTH < ib.BTHLen+ib.ICRCLen {
-		return dst, errs.New("BTH", l.BTH, ib.BTHLen+ib.ICRCLen, l.End-l.BTH, ib.ErrBadLength)
-	}
-	if ib.Opcode(rx[l.BTH]) == ib.OpCNP {
-		return dst, ErrIsCNP
-	}
-	net := rx[l.Net:l.UDP]
-	var tc uint8
-	if ipLen == rocev2.IPv4HeaderLen {
-		tc = net[1]
-	} else {
-		tc = net[0]<<4 | net[1]>>4
-	}
-	if !o.AnyECN && ecn.Codepoint(tc&3) != ecn.CE {
-		return dst, ErrNotCE
-	}
-	sport := o.SrcPort
-	var flow uint32
-	if ipLen == rocev2.IPv6HeaderLen {
-		flow = binary.BigEndian.Uint32(net) & 0xfffff
-	}
-	if sport == 0 {
-		if flow != 0 {
-			sport = rocev2.FlowLabelToUDPSrcPort(flow)
-		} else {
-			sport = binary.BigEndian.Uint16(rx[l.UDP:])
-		}
-	}
-
-	n := l.Net + ipLen + UDPLen
-	start := len(dst)
-	dst = slices.Grow(dst, n)
-	out := dst[start : start+n]
-	copy(out[0:6], rx[6:12])
-	copy(out[6:12], rx[0:6])
-	copy(out[12:l.Net], rx[12:l.Net]) // VLAN tags and Ethertype
-	if o.Priority != KeepPriority {
-		for i := range l.Tags {
-			t := out[12+4*i+2:]
-			t[0] = t[0]&0x1f | uint8(o.Priority)<<5
-		}
-	}
-	ip := out[l.Net : l.Net+ipLen]
-	tos := o.DSCP<<2 | uint8(o.ECN)
-	if ipLen == rocev2.IPv4HeaderLen {
-		ip[0], ip[1] = 0x45, tos
-		binary.BigEndian.PutUint16(ip[2:], rocev2.IPv4HeaderLen+UDPLen)
-		binary.BigEndian.PutUint32(ip[4:], 0x00004000) // ID 0, DF
-		ip[8], ip[9] = o.HopLimit, 17
-		ip[10], ip[11] = 0, 0
-		copy(ip[12:16], net[16:20])
-		copy(ip[16:20], net[12:16])
-		binary.BigEndian.PutUint16(ip[10:], ipv4Checksum(ip))
-	} else {
-		binary.BigEndian.PutUint32(ip, 6<<28|uint32(tos)<<20|flow)
-		binary.BigEndian.PutUint16(ip[4:], UDPLen)
-		ip[6], ip[7] = 17, o.HopLimit
-		copy(ip[8:24], net[24:40])
-		copy(ip[24:40], net[8:24])
-	}
-	udp := out[l.Net+ipLen:]
-	binary.BigEndian.PutUint16(udp[0:], sport)
-	binary.BigEndian.PutUint16(udp[2:], uint16(rocev2.Port))
-	binary.BigEndian.PutUint16(udp[4:], UDPLen)
-	udp[6], udp[7] = 0, 0
-	bth := udp[8:]
-	bth[0], bth[1] = uint8(ib.OpCNP), 0
-	binary.BigEndian.PutUint16(bth[2:], o.PKey)
-	binary.BigEndian.PutUint32(bth[4:], 0x40<<24|destQP) // BECN, DestQP
-	binary.BigEndian.PutUint32(bth[8:], 0)               // AckReq, PSN
-	clear(bth[ib.BTHLen : ib.BTHLen+ReservedLen])
-	if err := ib.PutICRC(l.Enc, out[l.Net:]); err != nil {
-		return dst[:start], err
-	}
-	if ipLen == rocev2.IPv6HeaderLen {
-		binary.BigEndian.PutUint16(udp[6:], rocev2.UDPChecksum(ip, udp))
-	}
-	return dst[:start+n], nil
+	return f.AppendTo(dst)
 }
 
-// ipv4Checksum returns the header checksum of a 20-byte IPv4 header whose
-// checksum field is zero.
-func ipv4Checksum(h []byte) uint16 {
-	var s uint32
-	for i := 0; i < rocev2.IPv4HeaderLen; i += 2 {
-		s += uint32(binary.BigEndian.Uint16(h[i:]))
+// replyFrame fills f with the CNP that answers rx, or says why there is
+// none. The options are in range.
+func replyFrame(f *roce.Frame, rx []byte, destQP uint32, o *Options) error {
+	var l wire.Layout
+	if err := wire.Locate(rx, &l); err != nil {
+		return err
 	}
-	s = s&0xffff + s>>16
-	s = s&0xffff + s>>16
-	return ^uint16(s)
+	// The received network header as the GRH it maps to.
+	g := &f.GRH
+	switch l.Enc {
+	case ib.RoCEv2IPv4:
+		if l.UDP-l.Net != hdr.IPv4MinLen {
+			return errs.New("IPv4", l.Net, 0, 0, ib.ErrUnsupported) // options
+		}
+		rocev2.GRHFromIPv4Header(g, rx[l.Net:])
+	case ib.RoCEv2IPv6:
+		rocev2.GRHFromIPv6Header(g, rx[l.Net:])
+	default:
+		return errs.New("Reply", l.EtherType, 0, 0, ib.ErrUnsupported) // RoCEv1
+	}
+	if l.End-l.BTH < ib.BTHLen+ib.ICRCLen {
+		return errs.New("BTH", l.BTH, ib.BTHLen+ib.ICRCLen, l.End-l.BTH, ib.ErrBadLength)
+	}
+	if ib.Opcode(rx[l.BTH]) == ib.OpCNP { // the opcode is the BTH's first byte
+		return ErrIsCNP
+	}
+	if !o.AnyECN && ecn.Codepoint(g.TClass&3) != ecn.CE {
+		return ErrNotCE
+	}
+	sport := o.SrcPort
+	if sport == 0 {
+		if g.FlowLabel != 0 {
+			sport = rocev2.FlowLabelToUDPSrcPort(g.FlowLabel)
+		} else {
+			sport = hdr.UDP(rx[l.UDP:]).SrcPort()
+		}
+	}
+
+	// Back to the sender: addresses swapped, the same tags and flow label.
+	eth := hdr.Ethernet(rx)
+	f.Dst, f.Src = eth.Src(), eth.Dst()
+	f.NumVLANs = l.Tags
+	for i := range l.Tags {
+		t := hdr.VLANTag(rx[hdr.TagOffset(i):])
+		pcp := t.PCP()
+		if o.Priority != KeepPriority {
+			pcp = uint8(o.Priority)
+		}
+		f.VLANs[i] = roce.VLAN{TPID: t.TPID(), PCP: pcp, DEI: t.DEI(), ID: t.VID()}
+	}
+	f.Encap = l.Enc
+	g.SGID, g.DGID = g.DGID, g.SGID
+	g.TClass = o.DSCP<<2 | uint8(o.ECN)
+	g.HopLmt = o.HopLimit
+	f.IPv4Flags = hdr.IPv4FlagDF // and ID 0
+	f.SrcPort, f.DstPort = sport, hdr.RoCEv2Port
+	f.UDPChecksum = l.Enc == ib.RoCEv2IPv6
+	FillPacket(&f.Packet, destQP)
+	f.Packet.BTH.PKey = o.PKey
+	return nil
 }
