@@ -19,17 +19,51 @@
 // Packet decodes the same bytes in one pass, without gopacket's dispatch,
 // and encodes them back.
 //
+// The gopacket contract. Every DecodeFromBytes (LRH, GRH, BTH and each
+// extended header):
+//   - accepts a nil gopacket.DecodeFeedback, and calls SetTruncated on a
+//     non-nil one when the input is cut short;
+//   - resets its receiver: after an error nothing of the previously
+//     decoded packet remains (fields zero, Contents and Payload nil),
+//     except that an extended header of a Layers set keeps its link to
+//     the set's BTH;
+//   - never panics, whatever the input; a short input gives an error
+//     matching ErrTruncated and io.ErrUnexpectedEOF.
+//
+// Packet.Decode likewise leaves its Packet zeroed on an error. GRH and LRH
+// also have a plain Decode and Encode, without gopacket, for code that
+// finds their bytes itself.
+//
+// Builders validate. Packet.AppendTo (through Packet.Validate), every
+// SerializeTo, GRH.Encode and LRH.Encode refuse, before writing anything,
+// a value that does not fit its field (a 24-bit DestQP, PSN, SrcQP,
+// XRCSRQ, EECnxt or MSN above 0xFFFFFF, a 4-bit TVer above 15, ...) and
+// what the decoder would refuse (a payload on an opcode that carries
+// none, an ATOMIC WRITE payload other than 8 bytes, a GRH IPVer other
+// than 6). The error is a *FieldError naming the field and the value,
+// "roce: BTH.DestQP 0x1000000 does not fit 24 bits", and wrapping
+// ErrBadValue (ErrBadLength for a payload or length, ErrBadVersion for
+// IPVer). With gopacket.SerializeOptions.FixLengths, SerializeTo sets the
+// length fields (BTH PadCnt, GRH PayLen, LRH PktLen) and refuses lengths
+// they cannot hold; the GRH also gets IPVer 6 and NxtHdr 0x1B when they
+// are zero.
+//
 // Aliasing: decoded byte slices (Payload, Pad, the layers' Contents and
 // Payload) point into the input; they are valid until it is reused.
 //
-// Allocation contract: decoding (DecodeFromBytes, Packet.Decode), encoding
-// into a buffer with room (Packet.AppendTo, SerializeTo with a prepared
-// gopacket.SerializeBuffer) and the ICRC functions allocate nothing. Only
-// errors for malformed input allocate, to say which layer and where; the
-// error for a bad ICRC is preallocated.
+// Allocation contract: decoding (DecodeFromBytes, Packet.Decode, GRH and
+// LRH Decode), encoding into a buffer with room (Packet.AppendTo,
+// SerializeTo with a reused gopacket.SerializeBuffer, GRH and LRH Encode),
+// validating and the ICRC functions allocate nothing, and no method of
+// Packet makes a Packet escape to the heap. Only errors allocate, to say
+// which layer or field and where; CheckICRC reports a bad ICRC without
+// allocating, VerifyICRC with an *ICRCError carrying the computed and
+// received values.
 //
 // Errors wrap the exported sentinels (ErrTruncated, ErrBadLength,
-// ErrBadPad, ErrBadVersion, ErrBadICRC, ErrUnsupported, ErrNotRoCE), so
-// errors.Is matches them; ErrTruncated also matches io.ErrUnexpectedEOF.
-// An *Error says which layer failed and at which offset.
+// ErrBadPad, ErrBadVersion, ErrBadICRC, ErrUnsupported, ErrNotRoCE,
+// ErrBadValue), so errors.Is matches them; ErrTruncated also matches
+// io.ErrUnexpectedEOF. An *Error says which layer failed and at which
+// offset, a *FieldError which field a builder refused, an *ICRCError the
+// computed and received ICRC. Every message starts with "roce: ".
 package ib

@@ -2,13 +2,16 @@ package ib_test
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/roce-go/roce/ib"
 )
 
 func ExampleOpcode() {
-	for _, op := range []ib.Opcode{0x0b, 0x4b, 0x65, 0xac, 0x81, 0xc0} {
+	for _, op := range []ib.Opcode{ib.OpRCRDMAWriteOnlyWithImmediate, ib.OpRDRDMAWriteOnlyWithImmediate,
+		ib.OpUDSendOnlyWithImmediate, ib.OpXRCRDMAReadRequest, ib.OpCNP, 0xc0} {
 		fmt.Printf("%#02x %-34s [%s]\n", uint8(op), op, op.Headers())
 	}
 	// Output:
@@ -49,4 +52,89 @@ func ExampleComputeICRC() {
 	// computed 0x2d7b8b03, received 0x2d7b8b03
 	// after CE marking: <nil>
 	// after corruption: roce: bad ICRC (computed 0x239c63d2, received 0x2d7b8b03)
+}
+
+// Classify opcodes by the columns of the opcode table rather than by their
+// numbers or names.
+func ExampleOpcode_Is() {
+	for _, op := range []ib.Opcode{ib.OpRCRDMAWriteFirst, ib.OpUCRDMAWriteLastWithImmediate,
+		ib.OpRCRDMAReadResponseOnly, ib.OpXRCAcknowledge, ib.OpRDCmpSwap} {
+		fmt.Printf("%-34s write %-5v ends a message %-5v full MTU %-5v immediate %-5v request %v\n", op,
+			op.Is(ib.ClassWrite), op.Is(ib.ClassEndsMessage), op.Is(ib.ClassFullMTU),
+			op.Is(ib.ClassImmediate), op.IsRequest())
+	}
+	// Output:
+	// RC RDMA WRITE First                write true  ends a message false full MTU true  immediate false request true
+	// UC RDMA WRITE Last with Immediate  write true  ends a message true  full MTU false immediate true  request true
+	// RC RDMA READ Response Only         write false ends a message true  full MTU false immediate false request false
+	// XRC Acknowledge                    write false ends a message false full MTU false immediate false request false
+	// RD CmpSwap                         write false ends a message false full MTU false immediate false request true
+}
+
+// The same operation on another transport.
+func ExampleMakeOpcode() {
+	op := ib.MakeOpcode(ib.UC, ib.RDMAWriteOnly)
+	fmt.Println(op, op == ib.OpUCRDMAWriteOnly, op.Headers())
+	fmt.Println(ib.MakeOpcode(ib.UD, ib.RDMAWriteOnly).Known()) // UD has no RDMA
+	// Output:
+	// UC RDMA WRITE Only true RETH
+	// false
+}
+
+// AppendTo refuses what the decoder would refuse or what does not fit its
+// field, and says which field.
+func ExamplePacket_AppendTo() {
+	for _, p := range []ib.Packet{
+		{BTH: ib.BTH{OpCode: ib.OpRCSendOnly, DestQP: 0x1000000}},
+		{BTH: ib.BTH{OpCode: ib.OpUDSendOnly, DestQP: 1}, DETH: ib.DETH{QKey: 0x80010000, SrcQP: 0xfffffff}},
+		{BTH: ib.BTH{OpCode: ib.OpRCAcknowledge}, Payload: []byte("data")},
+		{BTH: ib.BTH{OpCode: ib.OpRCAtomicWrite}, Payload: make([]byte, 9)},
+		{BTH: ib.BTH{OpCode: ib.OpRCSendOnly, DestQP: 0x12, PSN: 1}, Payload: []byte("hello")},
+	} {
+		b, err := p.AppendTo(nil)
+		var fe *ib.FieldError
+		switch {
+		case errors.As(err, &fe):
+			fmt.Printf("%v\n  field %s, value %#x, ErrBadValue %v, ErrBadLength %v\n", err, fe.Field, fe.Value,
+				errors.Is(err, ib.ErrBadValue), errors.Is(err, ib.ErrBadLength))
+		case err == nil:
+			fmt.Printf("%d bytes, PadCnt %d\n", len(b), p.BTH.PadCnt)
+		}
+	}
+	// Output:
+	// roce: BTH.DestQP 0x1000000 does not fit 24 bits
+	//   field BTH.DestQP, value 0x1000000, ErrBadValue true, ErrBadLength false
+	// roce: DETH.SrcQP 0xfffffff does not fit 24 bits
+	//   field DETH.SrcQP, value 0xfffffff, ErrBadValue true, ErrBadLength false
+	// roce: Packet.Payload 0x4 bytes: RC Acknowledge carries no payload
+	//   field Packet.Payload, value 0x4, ErrBadValue false, ErrBadLength true
+	// roce: Packet.Payload 0x9 bytes: RC ATOMIC WRITE carries exactly 8
+	//   field Packet.Payload, value 0x9, ErrBadValue false, ErrBadLength true
+	// 24 bytes, PadCnt 3
+}
+
+// Decoders take a nil gopacket.DecodeFeedback, and a truncated input is an
+// error matching ErrTruncated (and io.ErrUnexpectedEOF), never a panic.
+func ExampleBTH_DecodeFromBytes() {
+	var h ib.BTH
+	err := h.DecodeFromBytes([]byte{0x04, 0x00, 0xff, 0xff, 0, 0, 0, 0x12}, nil)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, ib.ErrTruncated), errors.Is(err, io.ErrUnexpectedEOF))
+	// Output:
+	// roce: BTH at offset 0: truncated (want 16 bytes, have 8)
+	// true true
+}
+
+// Read the Local Route Header of a native InfiniBand packet without
+// gopacket.
+func ExampleLRH_Decode() {
+	pkt, _ := hex.DecodeString("00020001000700020400ffff000000120000000149422121b55ebbaf")
+	var h ib.LRH
+	if err := h.Decode(pkt); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("VL %d SL %d LNH %d DLID %d SLID %d, %d bytes\n", h.VL, h.SL, h.LNH, h.DLID, h.SLID, 4*int(h.PktLen))
+	// Output:
+	// VL 0 SL 0 LNH 2 DLID 1 SLID 2, 28 bytes
 }

@@ -1,0 +1,119 @@
+package ib
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/gopacket"
+)
+
+// TestNoAllocs holds the allocation contract of the package doc: decoding,
+// encoding into a buffer with room, validating and the ICRC functions
+// allocate nothing. Each closure returns its call's error, so a call that
+// fails (and might skip its work) fails the test instead of passing it.
+func TestNoAllocs(t *testing.T) {
+	var l Layers
+	cases := contractCases(&l)
+	icrc := map[Encapsulation][]byte{}
+	for _, v := range icrcVectors {
+		icrc[v.enc] = mustHex(t, v.frame)[v.netOff:]
+	}
+	native := mustHex(t, "00020001000700020400ffff000000120000000149422121b55ebbaf")
+	nativeGlobal := append([]byte{0, LNHIBAGlobal, 0, 1, 0, 0, 0, 2}, icrc[RoCEv1]...)
+	write := cases[0].full // an RC Acknowledge
+	var pkt Packet
+	if err := pkt.Decode(write); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := append([]byte(nil), icrc[RoCEv2IPv4]...)
+	corrupt[len(corrupt)-5] ^= 1 // the last byte the ICRC covers
+	out := make([]byte, 0, 256)
+	buf := gopacket.NewSerializeBuffer()
+	serialize := func(l gopacket.SerializableLayer, before int, opts gopacket.SerializeOptions) func() error {
+		return func() error {
+			if err := buf.Clear(); err != nil {
+				return err
+			}
+			if b, err := buf.AppendBytes(before); err != nil {
+				return err
+			} else {
+				clear(b)
+			}
+			return l.SerializeTo(buf, opts)
+		}
+	}
+	fix := gopacket.SerializeOptions{FixLengths: true}
+	rows := map[string]func() error{
+		"Packet.Decode": func() error { return pkt.Decode(write) },
+		"Packet.Decode (local Packet)": func() error {
+			var p Packet
+			return p.Decode(write)
+		},
+		"Packet.AppendTo": func() error { _, err := pkt.AppendTo(out[:0]); return err },
+		"Packet.AppendTo (local Packet)": func() error {
+			p := Packet{BTH: BTH{OpCode: OpRCRDMAWriteOnly, DestQP: 7}, Payload: write}
+			_, err := p.AppendTo(out[:0])
+			return err
+		},
+		"Packet.Validate":   func() error { return pkt.Validate() },
+		"GRH.Decode":        func() error { return l.GRH.Decode(cases[1].full) },
+		"GRH.Encode":        func() error { return l.GRH.Encode(out[:GRHLen]) },
+		"LRH.Decode":        func() error { return l.LRH.Decode(cases[2].full) },
+		"LRH.Encode":        func() error { return l.LRH.Encode(out[:LRHLen]) },
+		"ComputeNativeICRC": func() error { _, err := ComputeNativeICRC(native); return err },
+		"ComputeNativeICRC/global": func() error {
+			_, err := ComputeNativeICRC(nativeGlobal)
+			return err
+		},
+		"VerifyNativeICRC": func() error { return VerifyNativeICRC(native) },
+		"CheckICRC/mismatch": func() error {
+			_, _, ok, err := CheckICRC(RoCEv2IPv4, corrupt)
+			if ok {
+				return errors.New("no mismatch")
+			}
+			return err
+		},
+	}
+	for enc, p := range icrc {
+		rows["ComputeICRC/"+enc.String()] = func() error { _, err := ComputeICRC(enc, p); return err }
+		rows["VerifyICRC/"+enc.String()] = func() error { return VerifyICRC(enc, p) }
+		rows["CheckICRC/"+enc.String()] = func() error {
+			_, _, ok, err := CheckICRC(enc, p)
+			if !ok && err == nil {
+				return errors.New("mismatch")
+			}
+			return err
+		}
+	}
+	for _, c := range cases {
+		rows[c.name+".DecodeFromBytes"] = func() error { return c.l.DecodeFromBytes(c.full, gopacket.NilDecodeFeedback) }
+		rows[c.name+".DecodeFromBytes (nil feedback)"] = func() error { return c.l.DecodeFromBytes(c.full, nil) }
+	}
+	// SerializeTo into a reused buffer, each with what must come before
+	// it: the BTH its AETH, the GRH and LRH a transport packet.
+	for _, c := range cases {
+		if err := c.l.DecodeFromBytes(c.full, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows["BTH.SerializeTo"] = serialize(&l.BTH, AETHLen, fix)
+	rows["GRH.SerializeTo"] = serialize(&l.GRH, 20, fix)
+	rows["LRH.SerializeTo"] = serialize(&l.LRH, 20, fix)
+	for _, c := range cases[3:] {
+		rows[c.name+".SerializeTo"] = serialize(c.l.(gopacket.SerializableLayer), 0, gopacket.SerializeOptions{})
+	}
+	for name, fn := range rows {
+		var err error
+		n := testing.AllocsPerRun(100, func() {
+			if e := fn(); e != nil {
+				err = e
+			}
+		})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if n != 0 {
+			t.Errorf("%s: %v allocations per run, want 0", name, n)
+		}
+	}
+}
