@@ -9,9 +9,15 @@
 // included, into a caller's buffer: the fast path for capture tools and
 // packet generators.
 //
+// Building validates: Frame.AppendTo (through Frame.Validate) refuses a
+// frame whose fields do not fit (a VLAN PCP above 7, a 25-bit QP), that
+// Decode would refuse or read back differently (non-IPv4-mapped GIDs in a
+// RoCEv2/IPv4 frame, an IPv4 fragment, a payload on an Acknowledge), with
+// an *ib.FieldError naming the field and the value, and writes nothing.
+//
 // Allocation contract: Frame.Decode, Frame.VerifyICRC, Frame.AppendTo
 // (given capacity), VerifyFrame and FixICRC allocate nothing, and neither
 // do the DecodingLayerParser built by Layers.Parser once it is warm.
-// Decoded byte slices alias the input frame; copy them to keep them past
-// the next decode.
+// Errors allocate. Decoded byte slices alias the input frame; copy them
+// to keep them past the next decode.
 package roce
