@@ -1,6 +1,6 @@
 module github.com/roce-go/roce
 
-go 1.26.8
+go 1.24
 
 require (
 	github.com/google/go-cmp v0.7.0
