@@ -31,16 +31,12 @@ type AETH struct {
 func (h *AETH) parse(b []byte) { h.Syndrome, h.MSN = b[0], get24(b[1:4]) }
 func (h *AETH) put(b []byte)   { b[0] = h.Syndrome; put24(b[1:4], h.MSN) }
 
-// do decodes, encodes or checks the header for Packet.
+// do encodes or checks the header for Packet.eths.
 func (h *AETH) do(op ethOp, b []byte) error {
-	switch op {
-	case ethParse:
-		h.parse(b)
-	case ethPut:
-		h.put(b)
-	case ethCheck:
+	if op == ethCheck {
 		return h.check()
 	}
+	h.put(b)
 	return nil
 }
 

@@ -25,12 +25,9 @@ func (h *AtomicAckETH) put(b []byte) {
 	binary.BigEndian.PutUint64(b[:8], h.OrigRemData)
 }
 
-// do decodes, encodes or checks the header for Packet.
+// do encodes or checks the header for Packet.eths.
 func (h *AtomicAckETH) do(op ethOp, b []byte) error {
-	switch op {
-	case ethParse:
-		h.parse(b)
-	case ethPut:
+	if op == ethPut {
 		h.put(b)
 	}
 	return nil

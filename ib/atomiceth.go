@@ -44,12 +44,9 @@ func (h *AtomicETH) put(b []byte) {
 	binary.BigEndian.PutUint64(b[20:28], h.CompareData)
 }
 
-// do decodes, encodes or checks the header for Packet.
+// do encodes or checks the header for Packet.eths.
 func (h *AtomicETH) do(op ethOp, b []byte) error {
-	switch op {
-	case ethParse:
-		h.parse(b)
-	case ethPut:
+	if op == ethPut {
 		h.put(b)
 	}
 	return nil

@@ -38,16 +38,12 @@ func (h *DETH) put(b []byte) {
 	put24(b[5:8], h.SrcQP)
 }
 
-// do decodes, encodes or checks the header for Packet.
+// do encodes or checks the header for Packet.eths.
 func (h *DETH) do(op ethOp, b []byte) error {
-	switch op {
-	case ethParse:
-		h.parse(b)
-	case ethPut:
-		h.put(b)
-	case ethCheck:
+	if op == ethCheck {
 		return h.check()
 	}
+	h.put(b)
 	return nil
 }
 

@@ -39,16 +39,12 @@ func (h *FETH) put(b []byte) {
 	binary.BigEndian.PutUint32(b[:4], h.Resv<<6|uint32(h.SEL&3)<<4|uint32(h.PLT&0x0f))
 }
 
-// do decodes, encodes or checks the header for Packet.
+// do encodes or checks the header for Packet.eths.
 func (h *FETH) do(op ethOp, b []byte) error {
-	switch op {
-	case ethParse:
-		h.parse(b)
-	case ethPut:
-		h.put(b)
-	case ethCheck:
+	if op == ethCheck {
 		return h.check()
 	}
+	h.put(b)
 	return nil
 }
 

@@ -25,12 +25,9 @@ func (h *ImmDt) put(b []byte) {
 	binary.BigEndian.PutUint32(b[:4], h.Data)
 }
 
-// do decodes, encodes or checks the header for Packet.
+// do encodes or checks the header for Packet.eths.
 func (h *ImmDt) do(op ethOp, b []byte) error {
-	switch op {
-	case ethParse:
-		h.parse(b)
-	case ethPut:
+	if op == ethPut {
 		h.put(b)
 	}
 	return nil

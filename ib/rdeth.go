@@ -24,16 +24,12 @@ type RDETH struct {
 func (h *RDETH) parse(b []byte) { h.Resv8, h.EECnxt = b[0], get24(b[1:4]) }
 func (h *RDETH) put(b []byte)   { b[0] = h.Resv8; put24(b[1:4], h.EECnxt) }
 
-// do decodes, encodes or checks the header for Packet.
+// do encodes or checks the header for Packet.eths.
 func (h *RDETH) do(op ethOp, b []byte) error {
-	switch op {
-	case ethParse:
-		h.parse(b)
-	case ethPut:
-		h.put(b)
-	case ethCheck:
+	if op == ethCheck {
 		return h.check()
 	}
+	h.put(b)
 	return nil
 }
 

@@ -38,12 +38,9 @@ func (h *RETH) put(b []byte) {
 	binary.BigEndian.PutUint32(b[12:16], h.DMALen)
 }
 
-// do decodes, encodes or checks the header for Packet.
+// do encodes or checks the header for Packet.eths.
 func (h *RETH) do(op ethOp, b []byte) error {
-	switch op {
-	case ethParse:
-		h.parse(b)
-	case ethPut:
+	if op == ethPut {
 		h.put(b)
 	}
 	return nil

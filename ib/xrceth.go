@@ -31,16 +31,12 @@ func (h *XRCETH) put(b []byte) {
 	put24(b[1:4], h.XRCSRQ)
 }
 
-// do decodes, encodes or checks the header for Packet.
+// do encodes or checks the header for Packet.eths.
 func (h *XRCETH) do(op ethOp, b []byte) error {
-	switch op {
-	case ethParse:
-		h.parse(b)
-	case ethPut:
-		h.put(b)
-	case ethCheck:
+	if op == ethCheck {
 		return h.check()
 	}
+	h.put(b)
 	return nil
 }
 
