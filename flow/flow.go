@@ -216,7 +216,7 @@ func (a *Analyzer) Add(p *Packet) {
 		f.transport = tr
 	}
 	if tr == ib.RD {
-		return // RD packets name an EE context: not analysed
+		return // RD: counted, not analysed
 	}
 	f.countMessage(p)
 	if tr == ib.UD {
