@@ -97,7 +97,8 @@ func (f *Frame) decodeUntaggedIPv4(b []byte) (end int, ok bool) {
 		ipv4IP+ipLen > len(b) || udpLen < hdr.UDPLen || udpLen > ipLen-hdr.IPv4MinLen {
 		return 0, false
 	}
-	f.Dst, f.Src = eth.Dst(), eth.Src()
+	f.Dst = eth.Dst() // one at a time: a tuple assignment copies through temporaries
+	f.Src = eth.Src()
 	f.VLANs, f.NumVLANs = [wire.MaxTags]VLAN{}, 0
 	f.Encap = ib.RoCEv2IPv4
 	rocev2.GRHFromIPv4Header(&f.GRH, ip)
@@ -194,6 +195,15 @@ var vlanFields = [wire.MaxTags][3]string{
 // the length fields or a payload its opcode does not allow (see
 // ib.Packet.Validate). Validate allocates nothing when f is valid.
 func (f *Frame) Validate() error {
+	if err := f.validateFrame(); err != nil {
+		return err
+	}
+	return f.Packet.Validate()
+}
+
+// validateFrame is Validate without the transport packet's own fields,
+// which ib.Packet.AppendTo checks before it writes anything.
+func (f *Frame) validateFrame() error {
 	if f.NumVLANs < 0 || f.NumVLANs > wire.MaxTags {
 		return errs.Field("NumVLANs", uint64(f.NumVLANs), "is not 0, 1 or 2", ib.ErrBadValue)
 	}
@@ -229,9 +239,6 @@ func (f *Frame) Validate() error {
 	if f.Encap != ib.RoCEv1 && f.DstPort != 0 && f.DstPort != hdr.RoCEv2Port {
 		return errs.Field("DstPort", uint64(f.DstPort), "is not 4791 (0x12b7), the RoCEv2 port (0 writes it)", ib.ErrBadValue)
 	}
-	if err := f.Packet.Validate(); err != nil {
-		return err
-	}
 	if n, limit := f.Packet.Len(), encaps[f.Encap].maxLen; n > limit {
 		return errs.Field("Packet length", uint64(n), "does not fit the 16-bit length fields of "+f.Encap.String()+
 			" (at most "+strconv.Itoa(limit)+" bytes, BTH through ICRC)", ib.ErrBadLength)
@@ -260,13 +267,21 @@ func ipv4Mapped(field string, gid *[16]byte) error {
 // frame whose fields do not fit or that Decode would not read back as
 // it was given. It allocates only if b lacks the capacity.
 func (f *Frame) AppendTo(b []byte) ([]byte, error) {
-	if err := f.Validate(); err != nil {
+	if err := f.validateFrame(); err != nil {
 		return b, err
 	}
 	start := len(b)
 	n := f.Len()
 	b = slices.Grow(b, n)
 	out := b[start : start+n]
+	e := &encaps[f.Encap]
+	netOff := hdr.NetOffset(f.NumVLANs)
+	bth := netOff + e.netLen
+	// The transport packet first: it validates its own fields and writes
+	// nothing when it refuses them.
+	if _, err := f.Packet.AppendTo(out[:bth]); err != nil {
+		return b[:start], err
+	}
 	hdr.Ethernet(out).SetAddresses(f.Dst, f.Src)
 	for i, v := range f.VLANs[:f.NumVLANs] {
 		tpid := v.TPID
@@ -275,11 +290,9 @@ func (f *Frame) AppendTo(b []byte) ([]byte, error) {
 		}
 		hdr.VLANTag(out[hdr.TagOffset(i):]).Set(tpid, v.PCP, v.DEI, v.ID)
 	}
-	e := &encaps[f.Encap]
 	hdr.PutEtherType(out, f.NumVLANs, e.etherType)
-	netOff := hdr.NetOffset(f.NumVLANs)
 	net := out[netOff:]
-	tl := f.Packet.Len()
+	tl := n - bth
 	f.GRH.PayLen = uint16(tl)
 	f.GRH.IPVer, f.GRH.NxtHdr = 6, ib.NxtHdrBTH
 	switch f.Encap {
@@ -291,7 +304,6 @@ func (f *Frame) AppendTo(b []byte) ([]byte, error) {
 	case ib.RoCEv2IPv6:
 		rocev2.PutIPv6Header(net, &f.GRH)
 	}
-	bth := netOff + e.netLen
 	var udp hdr.UDP
 	if f.Encap != ib.RoCEv1 {
 		if f.SrcPort == 0 {
@@ -302,9 +314,6 @@ func (f *Frame) AppendTo(b []byte) ([]byte, error) {
 		}
 		udp = hdr.UDP(out[bth-hdr.UDPLen:])
 		rocev2.PutUDPHeader(udp, f.SrcPort, f.DstPort, uint16(tl))
-	}
-	if _, err := f.Packet.AppendTo(out[:bth]); err != nil {
-		return b[:start], err
 	}
 	if err := ib.PutICRC(f.Encap, net); err != nil {
 		return b[:start], err

@@ -1,6 +1,7 @@
 package rocev2
 
 import (
+	"encoding/binary"
 	"net"
 	"net/netip"
 
@@ -25,7 +26,7 @@ const (
 // IsIPv4GID reports whether gid is an IPv4-mapped address ::ffff:a.b.c.d,
 // the form RoCEv2 uses for IPv4 peers.
 func IsIPv4GID(gid [16]byte) bool {
-	return netip.AddrFrom16(gid).Is4In6()
+	return binary.BigEndian.Uint64(gid[:8]) == 0 && binary.BigEndian.Uint32(gid[8:12]) == 0xffff
 }
 
 // GIDFromAddr returns the GID of an address: IPv4 addresses become
@@ -75,11 +76,14 @@ func PutUDPHeader(b []byte, src, dst uint16, payLen uint16) {
 // GRHFromIPv4Header maps a 20-byte IPv4 header onto g: TClass = TOS,
 // HopLmt = TTL, IPv4-mapped GIDs, PayLen = Total Length - 28, FlowLabel 0.
 func GRHFromIPv4Header(g *ib.GRH, b []byte) {
-	ip := hdr.IPv4(b[:IPv4HeaderLen])
-	*g = ib.GRH{IPVer: 6, TClass: ip.TOS(), NxtHdr: ib.NxtHdrBTH, HopLmt: ip.TTL(),
-		PayLen: ip.TotalLen() - IPv4HeaderLen - UDPHeaderLen,
-		SGID:   netip.AddrFrom4(ip.Src()).As16(),
-		DGID:   netip.AddrFrom4(ip.Dst()).As16()}
+	// Written with the offsets rather than the accessors of hdr.IPv4 so
+	// that it stays small enough to inline into roce.Frame's fast path.
+	_ = b[IPv4HeaderLen-1]
+	*g = ib.GRH{IPVer: 6, TClass: b[hdr.IPv4TOS], NxtHdr: ib.NxtHdrBTH, HopLmt: b[hdr.IPv4TTL]}
+	g.PayLen = binary.BigEndian.Uint16(b[hdr.IPv4TotalLen:]) - IPv4HeaderLen - UDPHeaderLen
+	g.SGID[10], g.SGID[11], g.DGID[10], g.DGID[11] = 0xff, 0xff, 0xff, 0xff // ::ffff:a.b.c.d
+	copy(g.SGID[12:], b[hdr.IPv4Src:hdr.IPv4Src+4])
+	copy(g.DGID[12:], b[hdr.IPv4Dst:hdr.IPv4Dst+4])
 }
 
 // GRHFromIPv6Header maps a 40-byte IPv6 header onto g: TClass, FlowLabel,
