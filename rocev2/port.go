@@ -45,19 +45,21 @@ func udpErrs(mk func(int) error) (t [hdr.UDPLen]error) {
 // a Length field of 1 to 7), never a panic. A Length beyond data marks
 // the packet truncated through df, as gopacket's UDP does.
 func (u *UDP) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	u.UDP = layers.UDP{}
 	if len(data) < hdr.UDPLen {
+		u.UDP = layers.UDP{}
 		if df != nil {
 			df.SetTruncated()
 		}
 		return errUDPShort[len(data)]
 	}
 	if n := hdr.UDP(data).Length(); n != 0 && n < hdr.UDPLen {
+		u.UDP = layers.UDP{}
 		return errUDPLength[n]
 	}
 	if df == nil {
 		df = gopacket.NilDecodeFeedback
 	}
+	// layers.UDP sets every field it decodes, so no reset is needed here.
 	return u.UDP.DecodeFromBytes(data, df)
 }
 
