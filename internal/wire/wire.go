@@ -9,24 +9,6 @@ import (
 	"github.com/roce-go/roce/internal/hdr"
 )
 
-// Ethertypes by their former names in this package.
-//
-// Deprecated: use hdr.EtherTypeIPv4 and its siblings; these remain only
-// until every caller has moved.
-const (
-	TypeIPv4  = hdr.EtherTypeIPv4
-	TypeIPv6  = hdr.EtherTypeIPv6
-	TypeRoCE  = hdr.EtherTypeRoCE
-	TypeDot1Q = hdr.EtherTypeDot1Q
-	TypeQinQ  = hdr.EtherTypeQinQ
-	TypeMACC  = hdr.EtherTypeMACControl
-)
-
-// HeaderLen is hdr.EthernetLen, the length of an untagged Ethernet header.
-//
-// Deprecated: use hdr.EthernetLen.
-const HeaderLen = hdr.EthernetLen
-
 // MaxTags is how many VLAN tags Skip walks through.
 const MaxTags = 2
 
