@@ -25,12 +25,10 @@ import (
 
 const capDir = "../testdata/captures"
 
-// captureFacts are what we know of each capture without our decoders:
-// the frame counts, link types and ECN codepoints that
-// testdata/captures/README.md records, and the per-opcode counts (which
-// the README gives only for the WRITE-only capture) and RoCE frame counts
-// as tshark 4.0 shows them ("tshark -r FILE --disable-protocol tftp -T
-// fields -e infiniband.bth.opcode").
+// captureFacts are what we know of each capture without our decoders,
+// from "Facts the tests check" in testdata/captures/README.md: frames,
+// RoCE frames, opcode counts and ECN codepoints, all counted with tshark
+// and a separate scanner when the files were collected.
 type captureFacts struct {
 	name        string
 	frames      int

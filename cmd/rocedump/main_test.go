@@ -228,6 +228,6 @@ func TestTshark(t *testing.T) {
 	}
 	t.Logf("%d values compared, %d RoCE frames", compared, ib)
 	if ib != 105 || compared < 854 { // measured with tshark 4.0.17
-		t.Errorf("%d RoCE frames (tshark: 105), %d values compared", ib, compared)
+		t.Errorf("%d RoCE frames (testdata/captures/README.md: 105), %d values compared", ib, compared)
 	}
 }

@@ -119,8 +119,8 @@ func TestStatsCaptures(t *testing.T) {
 
 func TestFilters(t *testing.T) {
 	path := filepath.Join(capDir, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap")
-	// As tshark shows it: UD SEND Only x5 to QP 1, seven RC frames to QP
-	// 0x11 (READ Response Middle x2).
+	// testdata/captures/README.md: UD SEND Only x5 to QP 1, seven RC
+	// frames to QP 0x11 (READ Response Middle x2).
 	for _, tc := range []struct {
 		args []string
 		n    int
