@@ -1,7 +1,6 @@
 package roce
 
 import (
-	"encoding/binary"
 	"net/netip"
 	"slices"
 	"strconv"
@@ -247,13 +246,13 @@ func (f *Frame) validateFrame() error {
 }
 
 // ipv4Mapped refuses a GID that is not IPv4-mapped. The error shows the
-// upper 64 bits as the value and the whole GID in its reason.
+// GID as an address.
 func ipv4Mapped(field string, gid *[16]byte) error {
 	if rocev2.IsIPv4GID(*gid) {
 		return nil
 	}
-	return errs.Field(field, binary.BigEndian.Uint64(gid[:8]),
-		"("+netip.AddrFrom16(*gid).String()+") is not IPv4-mapped (RoCEv2/IPv4 needs ::ffff:a.b.c.d)", ib.ErrBadValue)
+	return &errs.FieldError{Field: field, Text: netip.AddrFrom16(*gid).String(),
+		Reason: "is not IPv4-mapped (RoCEv2/IPv4 needs ::ffff:a.b.c.d)", Err: ib.ErrBadValue}
 }
 
 // AppendTo appends the encoded frame to b and returns the extended slice.
@@ -297,7 +296,9 @@ func (f *Frame) AppendTo(b []byte) ([]byte, error) {
 	f.GRH.IPVer, f.GRH.NxtHdr = 6, ib.NxtHdrBTH
 	switch f.Encap {
 	case ib.RoCEv1:
-		f.GRH.Encode(net)
+		if err := f.GRH.Encode(net); err != nil {
+			return b[:start], err
+		}
 	case ib.RoCEv2IPv4:
 		rocev2.PutIPv4Header(net, &f.GRH, f.IPv4ID, f.IPv4Flags)
 		f.IPv4Checksum = hdr.IPv4(net).Checksum()

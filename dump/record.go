@@ -164,13 +164,7 @@ func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []b
 }
 
 var (
-	errSLLShort  = errs.New("SLL", 0, 16, 0, ib.ErrTruncated)
-	errSLL2Short = errs.New("SLL2", 0, 20, 0, ib.ErrTruncated)
-	errERFShort  = errs.New("ERF", 0, 16, 0, ib.ErrTruncated)
-	errERFType   = errs.New("ERF", 8, 0, 0, ib.ErrUnsupported)
-	errLRHShort  = errs.New("LRH", 0, ib.LRHLen, 0, ib.ErrTruncated)
-	errLRHLen    = errs.New("LRH", 4, 0, 0, ib.ErrBadLength)
-	errGRHShort  = errs.New("GRH", ib.LRHLen, ib.GRHLen, 0, ib.ErrTruncated)
+	errERFType = errs.New("ERF", 8, 0, 0, ib.ErrUnsupported)
 )
 
 // decodeSLL rebuilds the Ethernet frame a cooked header stands for.
@@ -180,7 +174,7 @@ func (r *Record) decodeSLL(data []byte) {
 	var hl int
 	if r.LinkType == LinkTypeLinuxSLL {
 		if len(data) < 16 {
-			r.Kind, r.Err = KindMalformed, errSLLShort
+			r.Kind, r.Err = KindMalformed, errs.Truncated("SLL", 0, 16, len(data))
 			return
 		}
 		s.Version, hl = 1, 16
@@ -191,7 +185,7 @@ func (r *Record) decodeSLL(data []byte) {
 		s.Protocol = binary.BigEndian.Uint16(data[14:])
 	} else {
 		if len(data) < 20 {
-			r.Kind, r.Err = KindMalformed, errSLL2Short
+			r.Kind, r.Err = KindMalformed, errs.Truncated("SLL2", 0, 20, len(data))
 			return
 		}
 		s.Version, hl = 2, 20
@@ -218,7 +212,7 @@ func (r *Record) decodeSLL(data []byte) {
 // decodeERF decodes one ERF record.
 func (r *Record) decodeERF(data []byte) {
 	if len(data) < 16 {
-		r.Kind, r.Err = KindMalformed, errERFShort
+		r.Kind, r.Err = KindMalformed, errs.Truncated("ERF", 0, 16, len(data))
 		return
 	}
 	typ := data[8]
@@ -267,13 +261,17 @@ func (r *Record) decodeERF(data []byte) {
 // transport packet through the ICRC, then the VCRC.
 func (r *Record) decodeIB(b []byte) {
 	l := &r.LRH
-	if len(b) < ib.LRHLen || l.Decode(b) != nil {
-		r.Kind, r.Err = KindMalformed, errLRHShort
+	if err := l.Decode(b); err != nil {
+		r.Kind, r.Err = KindMalformed, err
 		return
 	}
 	end := int(l.PktLen) * 4
-	if end < ib.LRHLen || end > len(b) {
-		r.Kind, r.Err = KindMalformed, errLRHLen
+	if end < ib.LRHLen {
+		r.Kind, r.Err = KindMalformed, errs.New("LRH", 4, ib.LRHLen, end, ib.ErrBadLength)
+		return
+	}
+	if end > len(b) {
+		r.Kind, r.Err = KindMalformed, errs.Truncated("LRH", 4, end, len(b))
 		return
 	}
 	l.VCRC = 0 // the VCRC follows the PktLen words, when captured
@@ -284,7 +282,7 @@ func (r *Record) decodeIB(b []byte) {
 	switch l.LNH {
 	case ib.LNHIBAGlobal:
 		if end < ib.LRHLen+ib.GRHLen {
-			r.Kind, r.Err = KindMalformed, errGRHShort
+			r.Kind, r.Err = KindMalformed, errs.Truncated("GRH", ib.LRHLen, ib.LRHLen+ib.GRHLen, end)
 			return
 		}
 		if err := r.RoCE.GRH.Decode(b[ib.LRHLen:]); err != nil {

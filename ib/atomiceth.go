@@ -9,7 +9,7 @@ import (
 // AtomicETHLen is the size of the Atomic ETH.
 const AtomicETHLen = 28
 
-// AtomicETH is the Atomic Extended Transport Header (IBTA Vol 1, 9.3.5),
+// AtomicETH is the Atomic Extended Transport Header (IBTA Vol 1, 9.3.4),
 // carried by CmpSwap and FetchAdd. Its 64-bit data fields sit at offsets
 // 12 and 20, not 8-byte aligned:
 //

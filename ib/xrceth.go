@@ -9,7 +9,7 @@ import (
 // XRCETHLen is the size of the XRC ETH.
 const XRCETHLen = 4
 
-// XRCETH is the XRC Extended Transport Header (IBTA Vol 1, 9.3.4 and Annex
+// XRCETH is the XRC Extended Transport Header (IBTA Vol 1, the XRC Annex
 // A14), first after the BTH in every XRC request:
 //
 //	+---------------+-----------------------------------------------+

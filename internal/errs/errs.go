@@ -107,6 +107,7 @@ func Truncated(layer string, off, want, have int) error {
 type FieldError struct {
 	Field  string // "BTH.DestQP", "VLANs[1].ID", "Packet.Payload", ...
 	Value  uint64 // the value refused
+	Text   string // the value as text, for values wider than 64 bits (a GID); printed in place of Value
 	Reason string // "does not fit 24 bits", ...
 	Err    error  // the sentinel
 }
@@ -114,6 +115,9 @@ type FieldError struct {
 // Error formats the error, "roce: BTH.DestQP 0x1000000 does not fit 24
 // bits".
 func (e *FieldError) Error() string {
+	if e.Text != "" {
+		return Prefix + e.Field + " " + e.Text + " " + e.Reason
+	}
 	return Prefix + e.Field + " 0x" + strconv.FormatUint(e.Value, 16) + " " + e.Reason
 }
 
