@@ -325,3 +325,62 @@ func normLines(s string) []string {
 	}
 	return out
 }
+
+// Every builder refuses what its decoder would refuse, naming the field
+// and the value; nothing is written on a refusal.
+func ExampleFrame_Validate() {
+	base := func() roce.Frame {
+		f := roce.Frame{Encap: ib.RoCEv2IPv4, GRH: ib.GRH{HopLmt: 64,
+			SGID: [16]byte{10: 0xff, 11: 0xff, 10, 0, 0, 1}, DGID: [16]byte{10: 0xff, 11: 0xff, 10, 0, 0, 2}}}
+		f.Packet.BTH = ib.BTH{OpCode: ib.OpRCSendOnly, PKey: 0xffff, DestQP: 0x12}
+		return f
+	}
+	for _, c := range []struct {
+		what   string
+		change func(f *roce.Frame)
+	}{
+		{"Acknowledge with a payload", func(f *roce.Frame) {
+			f.Packet.BTH.OpCode, f.Packet.Payload = ib.OpRCAcknowledge, []byte("data")
+		}},
+		{"READ Request with a payload", func(f *roce.Frame) {
+			f.Packet.BTH.OpCode, f.Packet.Payload = ib.OpRCRDMAReadRequest, []byte("data")
+		}},
+		{"ATOMIC WRITE of 9 bytes", func(f *roce.Frame) {
+			f.Packet.BTH.OpCode, f.Packet.Payload = ib.OpRCAtomicWrite, make([]byte, 9)
+		}},
+		{"DestQP of 25 bits", func(f *roce.Frame) { f.Packet.BTH.DestQP = 0x1000000 }},
+		{"PSN of 25 bits", func(f *roce.Frame) { f.Packet.BTH.PSN = 0x1000001 }},
+		{"VLAN PCP 9", func(f *roce.Frame) { f.NumVLANs, f.VLANs[0] = 1, roce.VLAN{PCP: 9} }},
+		{"VLAN ID 5000", func(f *roce.Frame) { f.NumVLANs, f.VLANs[0] = 1, roce.VLAN{ID: 5000} }},
+		{"three VLAN tags", func(f *roce.Frame) { f.NumVLANs = 3 }},
+		{"IPv6 GID on RoCEv2/IPv4", func(f *roce.Frame) { f.GRH.DGID = [16]byte{0: 0xfe, 1: 0x80, 15: 2} }},
+	} {
+		f := base()
+		c.change(&f)
+		buf, err := f.AppendTo(nil)
+		fmt.Printf("%s: %d bytes, %v\n", c.what, len(buf), err)
+	}
+
+	// With FixLengths, GRH.SerializeTo fills IPVer, NxtHdr and PayLen.
+	buf := gopacket.NewSerializeBuffer()
+	grh := ib.GRH{HopLmt: 64}
+	err := gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true}, &grh, gopacket.Payload("x"))
+	fmt.Println(err, grh.IPVer, grh.NxtHdr, grh.PayLen)
+
+	// A decoder given a nil DecodeFeedback and short input returns an error.
+	var bth ib.BTH
+	err = bth.DecodeFromBytes(make([]byte, 5), nil)
+	fmt.Println(errors.Is(err, ib.ErrTruncated))
+	// Output:
+	// Acknowledge with a payload: 0 bytes, roce: Packet.Payload of 4 bytes: RC Acknowledge carries no payload
+	// READ Request with a payload: 0 bytes, roce: Packet.Payload of 4 bytes: RC RDMA READ Request carries no payload
+	// ATOMIC WRITE of 9 bytes: 0 bytes, roce: Packet.Payload of 9 bytes: RC ATOMIC WRITE carries exactly 8 bytes
+	// DestQP of 25 bits: 0 bytes, roce: BTH.DestQP 0x1000000 does not fit 24 bits
+	// PSN of 25 bits: 0 bytes, roce: BTH.PSN 0x1000001 does not fit 24 bits
+	// VLAN PCP 9: 0 bytes, roce: VLANs[0].PCP 0x9 does not fit 3 bits
+	// VLAN ID 5000: 0 bytes, roce: VLANs[0].ID 0x1388 does not fit 12 bits
+	// three VLAN tags: 0 bytes, roce: NumVLANs 0x3 is not 0, 1 or 2
+	// IPv6 GID on RoCEv2/IPv4: 0 bytes, roce: GRH.DGID fe80::2 is not IPv4-mapped (RoCEv2/IPv4 needs ::ffff:a.b.c.d)
+	// <nil> 6 27 1
+	// true
+}

@@ -106,9 +106,9 @@ func ExamplePacket_AppendTo() {
 	//   field BTH.DestQP, value 0x1000000, ErrBadValue true, ErrBadLength false
 	// roce: DETH.SrcQP 0xfffffff does not fit 24 bits
 	//   field DETH.SrcQP, value 0xfffffff, ErrBadValue true, ErrBadLength false
-	// roce: Packet.Payload 0x4 bytes: RC Acknowledge carries no payload
+	// roce: Packet.Payload of 4 bytes: RC Acknowledge carries no payload
 	//   field Packet.Payload, value 0x4, ErrBadValue false, ErrBadLength true
-	// roce: Packet.Payload 0x9 bytes: RC ATOMIC WRITE carries exactly 8
+	// roce: Packet.Payload of 9 bytes: RC ATOMIC WRITE carries exactly 8 bytes
 	//   field Packet.Payload, value 0x9, ErrBadValue false, ErrBadLength true
 	// 24 bytes, PadCnt 3
 }

@@ -151,9 +151,9 @@ func (p *Packet) Validate() error {
 func checkPayload(op Opcode, rule PayloadRule, n, pad int) error {
 	switch {
 	case rule == PayloadNone && n+pad != 0:
-		return errs.Field("Packet.Payload", uint64(n+pad), "bytes: "+op.String()+" carries no payload", ErrBadLength)
+		return errs.Length("Packet.Payload", n+pad, op.String()+" carries no payload", ErrBadLength)
 	case rule == PayloadExact8 && n != 8:
-		return errs.Field("Packet.Payload", uint64(n), "bytes: "+op.String()+" carries exactly 8", ErrBadLength)
+		return errs.Length("Packet.Payload", n, op.String()+" carries exactly 8 bytes", ErrBadLength)
 	}
 	return nil
 }

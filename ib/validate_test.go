@@ -50,11 +50,11 @@ func TestPacketValidate(t *testing.T) {
 		{"FETH.Resv", Packet{BTH: BTH{OpCode: OpRCFlush}, FETH: FETH{Resv: 1 << 26}},
 			"roce: FETH.Resv 0x4000000 does not fit 26 bits", ErrBadValue},
 		{"payload on an ACK", Packet{BTH: BTH{OpCode: OpRCAcknowledge}, Payload: []byte{1, 2, 3, 4}},
-			"roce: Packet.Payload 0x4 bytes: RC Acknowledge carries no payload", ErrBadLength},
+			"roce: Packet.Payload of 4 bytes: RC Acknowledge carries no payload", ErrBadLength},
 		{"payload on a READ request", Packet{BTH: BTH{OpCode: OpRCRDMAReadRequest}, Payload: []byte{1}},
-			"roce: Packet.Payload 0x1 bytes: RC RDMA READ Request carries no payload", ErrBadLength},
+			"roce: Packet.Payload of 1 bytes: RC RDMA READ Request carries no payload", ErrBadLength},
 		{"ATOMIC WRITE of 9 bytes", Packet{BTH: BTH{OpCode: OpRCAtomicWrite}, Payload: make([]byte, 9)},
-			"roce: Packet.Payload 0x9 bytes: RC ATOMIC WRITE carries exactly 8", ErrBadLength},
+			"roce: Packet.Payload of 9 bytes: RC ATOMIC WRITE carries exactly 8 bytes", ErrBadLength},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := c.p.Validate()

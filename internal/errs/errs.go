@@ -133,6 +133,13 @@ func Fit(field string, v uint64, bits uint) error {
 	return &FieldError{Field: field, Value: v, Reason: "does not fit " + strconv.Itoa(int(bits)) + " bits", Err: ErrBadValue}
 }
 
+// Length returns a *FieldError for a field whose length, n bytes, is
+// refused: "roce: Packet.Payload of 4 bytes: RC Acknowledge carries no
+// payload".
+func Length(field string, n int, why string, err error) error {
+	return &FieldError{Field: field, Value: uint64(n), Text: "of " + strconv.Itoa(n) + " bytes:", Reason: why, Err: err}
+}
+
 // Field returns a *FieldError.
 func Field(field string, v uint64, why string, err error) error {
 	return &FieldError{Field: field, Value: v, Reason: why, Err: err}

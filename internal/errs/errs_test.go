@@ -59,8 +59,8 @@ func TestFieldError(t *testing.T) {
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, FieldError{Field: "BTH.DestQP", Value: 0x1000000, Reason: "does not fit 24 bits", Err: ErrBadValue}, *fe)
 
-	err = Field("Packet.Payload", 4, "bytes: RC Acknowledge carries no payload", ErrBadLength)
-	require.EqualError(t, err, "roce: Packet.Payload 0x4 bytes: RC Acknowledge carries no payload")
+	err = Length("Packet.Payload", 4, "RC Acknowledge carries no payload", ErrBadLength)
+	require.EqualError(t, err, "roce: Packet.Payload of 4 bytes: RC Acknowledge carries no payload")
 	require.ErrorIs(t, err, ErrBadLength)
 	require.NotErrorIs(t, err, ErrBadValue)
 
