@@ -82,8 +82,14 @@ type Record struct {
 	RoCE roce.Frame
 	Err  error // why the frame did not decode (KindMalformed, KindUnsupported)
 	// ICRCGood says whether the ICRC recomputed over the frame matches
-	// the one it carries (KindRoCE and KindInfiniBand).
+	// the one it carries (KindRoCE and KindInfiniBand). It is false when
+	// ICRCUnchecked is set.
 	ICRCGood bool
+	// ICRCUnchecked says that the capture cut the frame short (a small
+	// snap length): every header was decoded but the ICRC was not
+	// captured, so it could not be checked. Such a frame is neither good
+	// nor bad; count it apart from bad ICRCs. RoCE.Truncated is set too.
+	ICRCUnchecked bool
 	// CNPErr is, for a RoCEv2 CNP (opcode 0x81), the first field that
 	// breaks the CNP rules (cnp.Check), nil for a conforming one.
 	CNPErr error
@@ -149,7 +155,7 @@ func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []b
 	if r.Len < len(data) {
 		r.Len = len(data)
 	}
-	r.Err, r.CNPErr, r.ICRCGood, r.net, r.eth = nil, nil, false, netInfo{}, nil
+	r.Err, r.CNPErr, r.ICRCGood, r.ICRCUnchecked, r.net, r.eth = nil, nil, false, false, netInfo{}, nil
 	r.HasGRH, r.ERFType, r.capLen = false, 0, len(data)
 	switch lt {
 	case LinkTypeEthernet:
