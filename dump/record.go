@@ -41,10 +41,14 @@ func (k Kind) String() string {
 // The link types Record decodes. Link types are 16-bit numbers (gopacket's
 // layers.LinkType holds only 8 bits, hence plain integers here).
 const (
-	LinkTypeEthernet  = 1   // Ethernet
-	LinkTypeLinuxSLL  = 113 // Linux cooked capture v1 (tcpdump -i any)
-	LinkTypeERF       = 197 // Endace ERF records: InfiniBand (type 21) and Ethernet (type 2)
-	LinkTypeLinuxSLL2 = 276 // Linux cooked capture v2
+	LinkTypeEthernet   = 1   // Ethernet
+	LinkTypeLinuxSLL   = 113 // Linux cooked capture v1 (tcpdump -i any)
+	LinkTypeERF        = 197 // Endace ERF records: InfiniBand (type 21) and Ethernet (type 2)
+	LinkTypeLinuxSLL2  = 276 // Linux cooked capture v2
+	LinkTypeRaw        = 101 // raw IP, IPv4 or IPv6 by the version nibble
+	LinkTypeIPv4       = 228 // raw IPv4
+	LinkTypeIPv6       = 229 // raw IPv6
+	LinkTypeInfiniBand = 247 // native InfiniBand packets from the LRH on
 )
 
 // ERF record types Record decodes.
@@ -164,6 +168,10 @@ func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []b
 		r.decodeSLL(data)
 	case LinkTypeERF:
 		r.decodeERF(data)
+	case LinkTypeRaw, LinkTypeIPv4, LinkTypeIPv6:
+		r.decodeRawIP(data)
+	case LinkTypeInfiniBand:
+		r.decodeInfiniBand(data)
 	default:
 		r.Kind = KindUnsupported
 	}
