@@ -141,13 +141,33 @@ type Config struct {
 	// the wire for its length plus FCS, preamble and inter-frame gap.
 	Rate pfc.Speed
 	// Delay is the time between a packet and the response it causes
-	// (Acknowledge, READ response, ATOMIC Acknowledge, CNP, PFC).
+	// (Acknowledge, READ response, ATOMIC Acknowledge, CNP, PFC), from 0
+	// to MaxDuration.
 	Delay time.Duration
-	// Start is the timestamp of the first frame; Gap the idle time
-	// before a phase (for phases after the first, see NewScenario).
+	// Start is the time the capture starts, between FirstTime and
+	// LastTime; Gap, from 0 to MaxDuration, the idle time before a phase
+	// (the first frame is at Start plus the first phase's Gap; for the
+	// phases after the first, see NewScenario).
 	Start time.Time
 	Gap   time.Duration
 }
+
+// The limits of the generator's clock. Every frame's time lies between
+// FirstTime and LastTime: a capture file cannot hold a time before 1970,
+// and time.Time.UnixNano, which pcapng writers use, none after LastTime.
+// A pcap file stops earlier, at 2106 (see Format.CheckTime). Within a
+// phase the generator counts picoseconds in an int64, so Delay and Gap are
+// at most MaxDuration, and so is the time from a phase's start to its last
+// frame.
+var (
+	FirstTime = time.Unix(0, 0).UTC()             // 1970-01-01T00:00:00Z
+	LastTime  = time.Unix(0, math.MaxInt64).UTC() // 2262-04-11T23:47:16.854775807Z
+)
+
+// MaxDuration is the longest Delay or Gap, and the longest phase:
+// math.MaxInt64 picoseconds, rounded down to the nanosecond
+// (2562h2m52.036854775s, about 106 days).
+const MaxDuration = time.Duration(math.MaxInt64 / 1000)
 
 // DefaultStart is the default timestamp of the first frame,
 // 2026-01-01 00:00:00 UTC: a fixed time, so that output is reproducible.
@@ -332,6 +352,41 @@ func parseAddr(s string) (netip.Addr, error) {
 	return a, nil
 }
 
+// parseDuration reads a duration in Go's syntax ("4us", "1.5ms") from 0
+// to most.
+func parseDuration(s string, most time.Duration) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("bad duration %q (want Go's syntax: 4us, 1.5ms, 2h)", s)
+	}
+	if err := checkDuration(d, most); err != nil {
+		return 0, err
+	}
+	return d, nil
+}
+
+// checkDuration refuses a duration below 0 or above most.
+func checkDuration(d, most time.Duration) error {
+	switch {
+	case d < 0:
+		return fmt.Errorf("%v is negative", d)
+	case d > most:
+		return fmt.Errorf("%v is longer than %v, the longest time the generator's clock (int64 picoseconds) holds", d, most)
+	}
+	return nil
+}
+
+// checkStart refuses a start time outside FirstTime to LastTime.
+func checkStart(t time.Time) error {
+	switch {
+	case t.Before(FirstTime):
+		return fmt.Errorf("%s is before %s, the first time a capture file holds", t.Format(time.RFC3339Nano), FirstTime.Format(time.RFC3339Nano))
+	case t.After(LastTime):
+		return fmt.Errorf("%s is after %s, the last time of int64 nanoseconds since 1970", t.Format(time.RFC3339Nano), LastTime.Format(time.RFC3339Nano))
+	}
+	return nil
+}
+
 func hex(v uint64) string { return "0x" + strconv.FormatUint(v, 16) }
 
 var options = []Option{
@@ -446,7 +501,10 @@ var options = []Option{
 		set: func(c *Config, v string) (err error) { c.CEFraction, err = parseFraction(v); return err },
 		get: func(c *Config) string { return strconv.FormatFloat(c.CEFraction, 'g', -1, 64) }},
 	{Name: "cnp-interval", Usage: "pace CNPs: at most one per queue pair per interval (0: unpaced)",
-		set: func(c *Config, v string) (err error) { c.CNPInterval, err = time.ParseDuration(v); return err },
+		set: func(c *Config, v string) (err error) {
+			c.CNPInterval, err = parseDuration(v, math.MaxInt64)
+			return err
+		},
 		get: func(c *Config) string { return c.CNPInterval.String() }},
 	{Name: "pfc-every", Usage: "send a PFC frame every N data packets (0: none)",
 		set: func(c *Config, v string) (err error) { c.PFCEvery, err = parseInt(v); return err },
@@ -466,14 +524,24 @@ var options = []Option{
 	{Name: "rate", Usage: "line rate the timestamps follow, bits per second (100G, 25G...)",
 		set: func(c *Config, v string) (err error) { c.Rate, err = pfc.ParseSpeed(v); return err },
 		get: func(c *Config) string { return strconv.FormatUint(uint64(c.Rate), 10) }},
-	{Name: "delay", Usage: "time from a packet to the response it causes",
-		set: func(c *Config, v string) (err error) { c.Delay, err = time.ParseDuration(v); return err },
+	{Name: "delay", Usage: "time from a packet to the response it causes (at most 2562h2m52.036854775s)",
+		set: func(c *Config, v string) (err error) { c.Delay, err = parseDuration(v, MaxDuration); return err },
 		get: func(c *Config) string { return c.Delay.String() }},
-	{Name: "start", Usage: "timestamp of the first frame, RFC 3339",
-		set: func(c *Config, v string) (err error) { c.Start, err = time.Parse(time.RFC3339Nano, v); return err },
+	{Name: "start", Usage: "time the capture starts, RFC 3339, from 1970 to 2262 (2106 in a pcap file)",
+		set: func(c *Config, v string) error {
+			t, err := time.Parse(time.RFC3339Nano, v)
+			if err != nil {
+				return fmt.Errorf("bad time %q (want RFC 3339: 2026-01-01T00:00:00Z)", v)
+			}
+			if err := checkStart(t); err != nil {
+				return err
+			}
+			c.Start = t
+			return nil
+		},
 		get: func(c *Config) string { return c.Start.Format(time.RFC3339Nano) }},
-	{Name: "gap", Usage: "idle time before the phase (scenario lines)",
-		set: func(c *Config, v string) (err error) { c.Gap, err = time.ParseDuration(v); return err },
+	{Name: "gap", Usage: "idle time before the phase (scenario lines; at most 2562h2m52.036854775s)",
+		set: func(c *Config, v string) (err error) { c.Gap, err = parseDuration(v, MaxDuration); return err },
 		get: func(c *Config) string { return c.Gap.String() }},
 }
 
@@ -545,8 +613,24 @@ func (c *Config) check() error {
 	if c.ECN == ecn.CE {
 		return configErr("ECN CE on every packet: use CEEvery or CEFraction, which also send the CNPs")
 	}
-	if c.AckEvery < 0 || c.CEEvery < 0 || c.PFCEvery < 0 || c.CNPInterval < 0 || c.Delay < 0 || c.Gap < 0 {
-		return configErr("negative count or duration")
+	for _, n := range [...]struct {
+		name string
+		v    int
+	}{{"ack-every", c.AckEvery}, {"ce-every", c.CEEvery}, {"pfc-every", c.PFCEvery}} {
+		if n.v < 0 {
+			return configErr("%s %d is negative", n.name, n.v)
+		}
+	}
+	for _, d := range [...]struct {
+		name     string
+		v, limit time.Duration
+	}{{"delay", c.Delay, MaxDuration}, {"gap", c.Gap, MaxDuration}, {"cnp-interval", c.CNPInterval, math.MaxInt64}} {
+		if err := checkDuration(d.v, d.limit); err != nil {
+			return configErr("%s: %v", d.name, err)
+		}
+	}
+	if err := checkStart(c.Start); err != nil {
+		return configErr("start: %v", err)
 	}
 	if !(c.CEFraction >= 0 && c.CEFraction <= 1) || !(c.BadICRC >= 0 && c.BadICRC <= 1) {
 		return configErr("fractions must be between 0 and 1")

@@ -2,7 +2,9 @@ package gen
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -150,7 +152,8 @@ const (
 type phase struct {
 	cfg      Config
 	qps      []*qpState
-	rnd      *rand.Rand
+	pcg      rand.PCG
+	rnd      *rand.Rand // draws from pcg
 	tmpl     [2]roce.Frame
 	tclass   uint8
 	pauses   bool  // PFC frames pause the requests
@@ -179,13 +182,15 @@ type event struct {
 const cnpRoom = cnp.FrameLenIPv6 + 8
 
 // Generator produces the frames of a scenario one at a time, reusing one
-// buffer. Create it with New or NewScenario, call Next until it returns
-// false, read each frame with Frame and CaptureInfo, then check Err.
-// A Generator is not safe for concurrent use.
+// buffer. Create it with New, NewScenario or StreamScenario, call Next
+// until it returns false, read each frame with Frame and CaptureInfo,
+// then check Err. A Generator is not safe for concurrent use.
 type Generator struct {
-	phases []phase
-	pi     int
-	ph     *phase
+	src   phaseSource
+	ph    *phase // the phase playing, nil before the first
+	phase phase  // what ph points to once the first phase starts
+	conns map[uint64]*qpState
+	pi    int // phases started
 
 	// The request stream of the current phase.
 	msg, msgs  int
@@ -201,9 +206,16 @@ type Generator struct {
 	active     event // the READ response burst being sent
 	hasActive  bool
 
-	now        int64 // picoseconds since start: the wire is free from now on
+	// The clock. Times are picoseconds since the current phase's zero,
+	// which is base nanoseconds after start; limit is the latest time a
+	// frame of this phase may have (see setLimit).
+	now        int64 // the wire is free from now on
 	pauseUntil int64
 	start      time.Time
+	startNs    int64 // start.UnixNano()
+	base       int64
+	limit      int64
+	limitLast  bool // limit is LastTime's, not the phase's MaxDuration
 	dataCount  int
 	cnpOpt     cnp.Options
 	ipID       [2]uint16
@@ -220,51 +232,96 @@ type Generator struct {
 	err     error
 }
 
+// ErrTimeRange is wrapped by the errors of a Generator (Err) and of Write
+// for a frame whose time the clock or the capture format cannot hold.
+var ErrTimeRange = errors.New("gen: time out of range")
+
 // New returns a Generator for one phase of traffic.
 func New(cfg Config) (*Generator, error) { return NewScenario([]Config{cfg}) }
 
 // NewScenario returns a Generator that plays the phases one after the
-// other on one clock. The first phase's Start is the time of the first
-// frame; each phase begins Gap after the last frame of the one before.
-// Queue pairs with the same numbers in several phases are the same
-// connections: their PSNs, MSNs and atomic values carry on.
+// other on one clock. The first phase's Start is the time the capture
+// starts (a later phase's Start is ignored); each phase begins Gap after
+// the last frame of the one before. Queue pairs with the same numbers in
+// several phases are the same connections: their PSNs, MSNs and atomic
+// values carry on. Every phase is checked here; StreamScenario plays a
+// scenario too long to hold.
 func NewScenario(phases []Config) (*Generator, error) {
 	if len(phases) == 0 {
 		return nil, configErr("no phases")
 	}
-	g := &Generator{
-		pi:     -1,
-		start:  phases[0].Start,
-		ring:   make([]event, 64),
-		buf:    make([]byte, 0, 4096+512),
-		cnpOpt: cnp.DefaultOptions(),
+	src := &slicePhases{cfgs: make([]Config, len(phases))}
+	for pi, cfg := range phases {
+		src.i = pi + 1
+		if err := cfg.check(); err != nil {
+			return nil, src.wrap(err)
+		}
+		src.cfgs[pi] = cfg
 	}
-	seedRnd := rand.New(rand.NewPCG(phases[0].Seed, 0x5eed))
+	src.i = 0
+	return newGenerator(src, &src.cfgs[0]), nil
+}
+
+// newGenerator returns a Generator playing the phases of src, the first
+// of which is first.
+func newGenerator(src phaseSource, first *Config) *Generator {
+	g := &Generator{
+		src:     src,
+		conns:   map[uint64]*qpState{},
+		start:   first.Start,
+		startNs: first.Start.UnixNano(),
+		ring:    make([]event, 64),
+		buf:     make([]byte, 0, 4096+512),
+		cnpOpt:  cnp.DefaultOptions(),
+	}
+	g.phase.rnd = rand.New(&g.phase.pcg)
+	g.setLimit()
+	seedRnd := rand.New(rand.NewPCG(first.Seed, 0x5eed))
 	g.payload = make([]byte, 8192)
 	for i := range g.payload {
 		g.payload[i] = byte(seedRnd.Uint32())
 	}
-	conns := map[uint64]*qpState{}
-	g.phases = make([]phase, len(phases))
-	for pi, cfg := range phases {
-		if err := cfg.check(); err != nil {
-			if len(phases) > 1 {
-				return nil, fmt.Errorf("phase %d: %w", pi+1, err)
-			}
-			return nil, err
-		}
-		g.phases[pi].setup(pi, cfg, conns)
+	return g
+}
+
+// A phaseSource hands out the phases of a scenario one at a time.
+type phaseSource interface {
+	// next returns the next phase, checked, or io.EOF after the last.
+	next() (Config, error)
+	// wrap says in err which phase next returned last.
+	wrap(err error) error
+}
+
+// slicePhases are the checked phases of NewScenario.
+type slicePhases struct {
+	cfgs []Config
+	i    int // phases returned
+}
+
+func (s *slicePhases) next() (Config, error) {
+	if s.i == len(s.cfgs) {
+		return Config{}, io.EOF
 	}
-	return g, nil
+	s.i++
+	return s.cfgs[s.i-1], nil
+}
+
+func (s *slicePhases) wrap(err error) error {
+	if len(s.cfgs) == 1 {
+		return err
+	}
+	return fmt.Errorf("phase %d: %w", s.i, err)
 }
 
 // setup readies phase number pi (from 0) of configuration cfg, already
 // checked: its clock, pacers, frame templates and queue pairs. conns
 // holds the queue pairs of the phases before, by requester and responder
-// QP, so that a connection used again carries on.
+// QP, so that a connection used again carries on. The phase's rnd and
+// qps are kept from the phase before.
 func (ph *phase) setup(pi int, cfg Config, conns map[uint64]*qpState) {
-	ph.cfg = cfg
-	ph.rnd = rand.New(rand.NewPCG(cfg.Seed, uint64(pi)))
+	rnd, qps := ph.rnd, ph.qps
+	*ph = phase{cfg: cfg, rnd: rnd}
+	ph.pcg.Seed(cfg.Seed, uint64(pi))
 	ph.tclass = cfg.DSCP<<2 | uint8(cfg.ECN)
 	ph.pauses = cfg.PFCPrio == int(cfg.PCP)
 	ph.pausePS = int64(cfg.Rate.Picoseconds(cfg.PFCQuanta))
@@ -292,7 +349,10 @@ func (ph *phase) setup(pi int, cfg Config, conns map[uint64]*qpState) {
 		f.IPv4Flags = 0x4000 // DF
 		f.UDPChecksum = cfg.Encap == ib.RoCEv2IPv6
 	}
-	ph.qps = make([]*qpState, cfg.QPs)
+	if cap(qps) < cfg.QPs {
+		qps = make([]*qpState, cfg.QPs)
+	}
+	ph.qps = qps[:cfg.QPs]
 	for i := range ph.qps {
 		local, remote := cfg.LocalQP+uint32(i), cfg.RemoteQP+uint32(i)
 		key := uint64(local)<<24 | uint64(remote)
@@ -336,14 +396,20 @@ func (g *Generator) Next() bool {
 		if g.ph != nil && (g.reqI < g.reqN || g.msg < g.msgs) {
 			reqAt = max(g.now, g.pauseUntil)
 		}
-		switch {
-		case ringAt == never && activeAt == never && reqAt == never:
+		next := min(ringAt, activeAt, reqAt)
+		if next == never {
 			if !g.nextPhase() {
 				g.done = true
 				return false
 			}
 			continue
-		case ringAt <= activeAt && ringAt <= reqAt:
+		}
+		if next > g.limit {
+			g.err = g.timeErr()
+			return false
+		}
+		switch {
+		case ringAt == next:
 			ev := &g.ring[g.head]
 			g.head = (g.head + 1) & (len(g.ring) - 1)
 			g.size--
@@ -354,7 +420,7 @@ func (g *Generator) Next() bool {
 			}
 			g.cur = *ev // the ring slot may be reused while it is sent
 			g.emitEvent(&g.cur, ringAt)
-		case activeAt <= reqAt:
+		case activeAt == next:
 			g.emitReadResponse(activeAt)
 		default:
 			g.emitRequest(reqAt)
@@ -371,7 +437,11 @@ func (g *Generator) Frame() []byte { return g.out }
 func (g *Generator) Kind() Kind { return g.kind }
 
 // Time returns the timestamp of the frame Next generated.
-func (g *Generator) Time() time.Time { return g.start.Add(time.Duration(g.ts / 1000)) }
+func (g *Generator) Time() time.Time { return g.start.Add(time.Duration(g.base + g.ts/1000)) }
+
+// Start returns the time the capture starts: the first phase's Start.
+// Every frame is at Start or later.
+func (g *Generator) Start() time.Time { return g.start }
 
 // CaptureInfo returns the capture metadata of the frame Next generated,
 // for a pcapgo writer: its timestamp and its length, captured whole.
@@ -382,21 +452,78 @@ func (g *Generator) CaptureInfo() gopacket.CaptureInfo {
 // Stats returns the counts of what has been generated so far.
 func (g *Generator) Stats() Stats { return g.stats }
 
-// Err returns the error that stopped Next, if any. A Generator built from
-// a checked Config has none to report unless the module's encoders fail.
+// Err returns the error that stopped Next, if any: a frame whose time the
+// clock cannot hold (ErrTimeRange: later than LastTime, or more than
+// MaxDuration after the start of its phase), a phase of StreamScenario
+// that does not parse or check, or a failure of the module's encoders.
 func (g *Generator) Err() error { return g.err }
 
-// nextPhase starts the next phase, reporting false after the last.
+// late is where the clock saturates: after every limit, before never.
+const late = math.MaxInt64 - 1
+
+// after returns t+d, or late when that is late or later. t and d are not
+// negative.
+func after(t, d int64) int64 {
+	if t >= late-d {
+		return late
+	}
+	return t + d
+}
+
+// setLimit sets the latest time a frame of the phase starting at base may
+// have: MaxDuration after the phase's zero, or LastTime if that is sooner.
+func (g *Generator) setLimit() {
+	g.limit, g.limitLast = int64(MaxDuration)*1000, false
+	if left := LastTime.UnixNano() - g.startNs - g.base; left < int64(MaxDuration) {
+		g.limit, g.limitLast = left*1000+999, true
+	}
+}
+
+// timeErr is the error of a frame due after the limit.
+func (g *Generator) timeErr() error {
+	var err error
+	if g.limitLast {
+		err = fmt.Errorf("%w: frame %d would be after %s, the last time of int64 nanoseconds since 1970",
+			ErrTimeRange, g.stats.Frames+1, LastTime.Format(time.RFC3339Nano))
+	} else {
+		err = fmt.Errorf("%w: frame %d would be more than %v after the start of its phase, the longest the generator's clock (int64 picoseconds) holds",
+			ErrTimeRange, g.stats.Frames+1, MaxDuration)
+	}
+	return g.src.wrap(err)
+}
+
+// nextPhase starts the next phase, reporting false after the last and on
+// an error.
 func (g *Generator) nextPhase() bool {
-	if g.pi+1 >= len(g.phases) {
+	cfg, err := g.src.next()
+	if err == io.EOF {
 		return false
 	}
+	if err != nil {
+		g.err = err
+		return false
+	}
+	if g.now > g.limit {
+		g.err = g.timeErr()
+		return false
+	}
+	// The phase's zero is the last whole nanosecond of the clock: frames
+	// keep their nanoseconds, and the new phase has the whole range of
+	// the picosecond clock.
+	shift := g.now / 1000
+	g.base += shift
+	g.now -= shift * 1000
+	if g.pauseUntil < late {
+		g.pauseUntil -= shift * 1000
+	}
+	g.setLimit()
+	g.phase.setup(g.pi, cfg, g.conns)
 	g.pi++
-	g.ph = &g.phases[g.pi]
+	g.ph = &g.phase
 	g.msg, g.msgs = 0, g.ph.cfg.Messages*g.ph.cfg.QPs
 	g.reqI, g.reqN = 0, 0
 	g.dataCount = 0
-	g.now += g.ph.gapPS
+	g.now = after(g.now, g.ph.gapPS)
 	return true
 }
 
@@ -464,7 +591,7 @@ func (g *Generator) build(ts int64, kind Kind) bool {
 // finish records the frame b sent at ts.
 func (g *Generator) finish(b []byte, ts int64, kind Kind) {
 	g.out, g.ts, g.kind = b, ts, kind
-	g.now = ts + g.wirePS(len(b))
+	g.now = after(ts, g.wirePS(len(b)))
 	g.stats.Frames++
 	g.stats.Bytes += len(b)
 	switch kind {
@@ -499,10 +626,10 @@ func (g *Generator) markCE() bool {
 // causes, and then the bad ICRC it may get.
 func (g *Generator) afterData(dir int, ce bool, senderQP uint32, q *qpState) {
 	ph := g.ph
-	at := g.now + ph.delayPS
+	at := after(g.now, ph.delayPS)
 	if ce {
 		g.stats.CE++
-		if p := ph.pacer[dir]; p == nil || p.Allow(senderQP, g.ts/1000) {
+		if p := ph.pacer[dir]; p == nil || p.Allow(senderQP, g.base+g.ts/1000) {
 			ev := g.push(KindCNP, at, q)
 			b, err := cnp.Reply(ev.cnp[:0], g.out, senderQP, &g.cnpOpt)
 			if err != nil {
@@ -611,7 +738,7 @@ func (g *Generator) fillRequest(p *ib.Packet, q *qpState, i, pos int, psn uint32
 // was the last packet of its message (last).
 func (g *Generator) answer(q *qpState, psn uint32, last, ackReq bool, orig uint64) {
 	c := &g.ph.cfg
-	at := g.now + g.ph.delayPS
+	at := after(g.now, g.ph.delayPS)
 	switch c.Op {
 	case OpRead, OpFlush:
 		q.msn++
@@ -715,7 +842,7 @@ func (g *Generator) emitEvent(ev *event, ts int64) {
 		g.buf = pfc.AppendPFC(g.buf[:0], c.DstMAC, pfc.Priorities(1)<<c.PFCPrio, times)
 		g.finish(g.buf, ts, KindPFC)
 		if ph.pauses {
-			g.pauseUntil = max(g.pauseUntil, g.now+ph.pausePS)
+			g.pauseUntil = max(g.pauseUntil, after(g.now, ph.pausePS))
 		}
 	}
 }

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -21,33 +22,130 @@ import (
 //	# and a burst of UD datagrams paused by PFC on priority 3
 //	transport=ud op=send-imm size=1K messages=64 pfc-every=16 pfc-prio=3
 //
-// The phases are checked by NewScenario, not here.
+// ParseScenario holds every phase in memory; StreamScenario plays a
+// scenario of any length, one line at a time. The phases are checked by
+// NewScenario, not here.
 func ParseScenario(r io.Reader, base Config) ([]Config, error) {
 	var phases []Config
-	sc := bufio.NewScanner(r)
-	for line := 1; sc.Scan(); line++ {
-		text, _, _ := strings.Cut(sc.Text(), "#")
+	s := newScenarioReader(r, base)
+	for {
+		c, err := s.parse()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		phases = append(phases, c)
+	}
+	if len(phases) == 0 {
+		return nil, errNoPhases
+	}
+	return phases, nil
+}
+
+// StreamScenario returns a Generator that plays the scenario read from r,
+// as ParseScenario reads it and NewScenario plays it, byte for byte, but
+// holding only the phase playing: it reads and checks a line when the
+// phase before has ended, so its memory does not grow with the number
+// of lines. r must stay readable until Next returns false. The first
+// phase is read and checked here; an error in a later line stops Next,
+// and Err returns it with the line's number. CheckScenario finds such
+// errors before any frame is generated.
+func StreamScenario(r io.Reader, base Config) (*Generator, error) {
+	s := newScenarioReader(r, base)
+	first, err := s.next()
+	if err == io.EOF {
+		return nil, errNoPhases
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.first, s.hasFirst = first, true
+	return newGenerator(s, &first), nil
+}
+
+// CheckScenario reads the scenario from r as StreamScenario does and
+// checks every phase as NewScenario does, holding one line at a time. It
+// returns the first error, naming its line.
+func CheckScenario(r io.Reader, base Config) error {
+	s := newScenarioReader(r, base)
+	n := 0
+	for ; ; n++ {
+		_, err := s.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if n == 0 {
+		return errNoPhases
+	}
+	return nil
+}
+
+var errNoPhases = errors.New("scenario has no phases")
+
+// scenarioReader reads the phases of a scenario file one line at a time.
+// It is the phaseSource of StreamScenario.
+type scenarioReader struct {
+	sc       *bufio.Scanner
+	base     Config
+	line     int    // lines read
+	phase    int    // line of the phase returned last
+	first    Config // the first phase, read ahead by StreamScenario
+	hasFirst bool
+}
+
+func newScenarioReader(r io.Reader, base Config) *scenarioReader {
+	return &scenarioReader{sc: bufio.NewScanner(r), base: base}
+}
+
+// parse returns the next phase, not checked, or io.EOF after the last.
+func (s *scenarioReader) parse() (Config, error) {
+	for s.sc.Scan() {
+		s.line++
+		text, _, _ := strings.Cut(s.sc.Text(), "#")
 		fields := strings.Fields(text)
 		if len(fields) == 0 {
 			continue
 		}
-		c := base
+		s.phase = s.line
+		c := s.base
 		for _, f := range fields {
 			k, v, ok := strings.Cut(f, "=")
 			if !ok {
-				return nil, fmt.Errorf("scenario line %d: %q is not key=value", line, f)
+				return c, fmt.Errorf("scenario line %d: %q is not key=value", s.line, f)
 			}
 			if err := c.Set(strings.TrimPrefix(k, "-"), v); err != nil {
-				return nil, fmt.Errorf("scenario line %d: %w", line, err)
+				return c, fmt.Errorf("scenario line %d: %w", s.line, err)
 			}
 		}
-		phases = append(phases, c)
+		return c, nil
 	}
-	if err := sc.Err(); err != nil {
-		return nil, err
+	if err := s.sc.Err(); err != nil {
+		return Config{}, fmt.Errorf("scenario line %d: %w", s.line+1, err)
 	}
-	if len(phases) == 0 {
-		return nil, fmt.Errorf("scenario has no phases")
+	return Config{}, io.EOF
+}
+
+// next returns the next phase, checked, or io.EOF after the last.
+func (s *scenarioReader) next() (Config, error) {
+	if s.hasFirst {
+		s.hasFirst = false
+		return s.first, nil
 	}
-	return phases, nil
+	c, err := s.parse()
+	if err == nil {
+		if err = c.check(); err != nil {
+			err = s.wrap(err)
+		}
+	}
+	return c, err
+}
+
+func (s *scenarioReader) wrap(err error) error {
+	return fmt.Errorf("scenario line %d: %w", s.phase, err)
 }

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
@@ -49,6 +51,32 @@ func FormatOf(name string) Format {
 	return Pcap
 }
 
+// pcapLastTime is the last time a pcap file holds: its seconds field is
+// an unsigned 32-bit count from 1970.
+var pcapLastTime = time.Unix(math.MaxUint32, 999_999_999).UTC() // 2106-02-07T06:28:15.999999999Z
+
+// CheckTime reports whether a capture file of format f holds the time t:
+// a pcap file from 1970 to 2106-02-07T06:28:15.999999999Z (32-bit
+// unsigned seconds), a pcapng file from 1970 to LastTime (its 64-bit
+// nanosecond ticks as time.Time.UnixNano gives them). The error wraps
+// ErrTimeRange.
+func (f Format) CheckTime(t time.Time) error {
+	last := LastTime
+	if f == Pcap {
+		last = pcapLastTime
+	}
+	switch {
+	case t.Before(FirstTime):
+		return fmt.Errorf("%w: %s is before %s, the first time a %v file holds", ErrTimeRange, t.Format(time.RFC3339Nano), FirstTime.Format(time.RFC3339Nano), f)
+	case t.After(last) && f == Pcap:
+		return fmt.Errorf("%w: %s is after %s, the last time a pcap file holds (pcapng: %s)", ErrTimeRange,
+			t.Format(time.RFC3339Nano), last.Format(time.RFC3339Nano), LastTime.Format(time.RFC3339Nano))
+	case t.After(last):
+		return fmt.Errorf("%w: %s is after %s, the last time a %v file holds", ErrTimeRange, t.Format(time.RFC3339Nano), last.Format(time.RFC3339Nano), f)
+	}
+	return nil
+}
+
 // snapLen is the snapshot length written in the file header: every
 // frame the generator writes is far shorter.
 const snapLen = 65535
@@ -57,8 +85,13 @@ const snapLen = 65535
 // f, buffering the writes itself, and returns the number of frames
 // written. The file's bytes depend only on the scenario: the pcapng
 // section header names the application "rocegen" and nothing of the
-// machine.
+// machine. A frame whose time the format cannot hold (see
+// Format.CheckTime) stops Write with an error wrapping ErrTimeRange;
+// when the capture's start is such a time, Write writes nothing.
 func Write(w io.Writer, g *Generator, f Format) (int, error) {
+	if err := f.CheckTime(g.Start()); err != nil {
+		return 0, err
+	}
 	bw := bufio.NewWriterSize(w, 256<<10)
 	n := 0
 	switch f {
@@ -68,7 +101,12 @@ func Write(w io.Writer, g *Generator, f Format) (int, error) {
 			return 0, err
 		}
 		for g.Next() {
-			if err := pw.WritePacket(g.CaptureInfo(), g.Frame()); err != nil {
+			ci := g.CaptureInfo()
+			if ci.Timestamp.Unix() > math.MaxUint32 {
+				return n, fmt.Errorf("%w: frame %d at %s is after %s, the last time a pcap file holds (pcapng: %s)", ErrTimeRange,
+					n+1, ci.Timestamp.Format(time.RFC3339Nano), pcapLastTime.Format(time.RFC3339Nano), LastTime.Format(time.RFC3339Nano))
+			}
+			if err := pw.WritePacket(ci, g.Frame()); err != nil {
 				return n, err
 			}
 			n++

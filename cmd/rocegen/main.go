@@ -13,10 +13,10 @@
 // With no flags at all rocegen writes the default scenario: one RC RDMA
 // WRITE of 64 KiB at MTU 4096 over RoCEv2/IPv4 (16 WRITE packets, First,
 // 14 Middle and Last) and its Acknowledge, 17 frames. Without -w the
-// capture goes to standard output when that is not a terminal (a pipe or
-// a file), and otherwise to rocegen.pcap in the current directory.
-// -format defaults to pcapng for a -w name ending in .pcapng and to pcap
-// otherwise; both have nanosecond timestamps.
+// capture goes to standard output when that is not a terminal (a file, a
+// pipe or /dev/null), and only on a terminal to rocegen.pcap in the
+// current directory. -format defaults to pcapng for a -w name ending in
+// .pcapng and to pcap otherwise; both have nanosecond timestamps.
 //
 // Every setting of the traffic is a flag: -op, -size, -mtu, -transport,
 // -encap, -qps, -messages, -vlan, -pcp, -dscp, -ecn, -ce-every,
@@ -31,9 +31,19 @@
 //	op=read size=1M qps=4 gap=10us
 //	transport=ud op=send-imm size=1K messages=64 pfc-every=16
 //
+// rocegen reads a scenario file one line at a time, so its memory does
+// not grow with the file; a regular file is checked whole before anything
+// is written.
+//
+// Times are exact or refused: -start from 1970 to 2106 in a pcap file (to
+// 2262 in pcapng), -delay and -gap at most 2562h2m52.036854775s, and no
+// phase longer than that. A capture that would run past the last time its
+// format holds stops with an error rather than wrap.
+//
 // The same seed and settings give byte-identical files. rocegen reports
 // what it wrote on standard error. Exit status: 0 on success, 2 for bad
-// flags or scenario, 1 when writing fails.
+// flags or scenario (a time the capture cannot hold included), 1 when
+// writing fails. A file rocegen fails to write is removed.
 package main
 
 import (
@@ -51,11 +61,21 @@ import (
 const defaultFile = "rocegen.pcap"
 
 func main() {
-	tty := false
-	if fi, err := os.Stdout.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-		tty = true
+	os.Exit(run(os.Args[1:], os.Stdout, isTerminal(os.Stdout), os.Stderr))
+}
+
+// isTerminal reports whether f is a terminal: a character device other
+// than the null device. Regular files, pipes and /dev/null are not. (A
+// character device that is neither, such as /dev/zero, counts as a
+// terminal: rocegen would rather write rocegen.pcap than lose the
+// capture.)
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
 	}
-	os.Exit(run(os.Args[1:], os.Stdout, tty, os.Stderr))
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(fi, null)
 }
 
 // optionFlag sets one gen option from the command line.
@@ -71,7 +91,15 @@ func (o optionFlag) String() string {
 	return o.cfg.Get(o.name)
 }
 
-func (o optionFlag) Set(v string) error { return o.cfg.Set(o.name, v) }
+// Set sets the option; its error leaves out the option's name, which the
+// flag package's message already gives.
+func (o optionFlag) Set(v string) error {
+	err := o.cfg.Set(o.name, v)
+	if inner := errors.Unwrap(err); inner != nil {
+		return inner
+	}
+	return err
+}
 
 // run is the whole command; it returns the exit status. stdoutTTY says
 // whether stdout is a terminal.
@@ -79,7 +107,7 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	fs := flag.NewFlagSet("rocegen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg := gen.DefaultConfig()
-	out := fs.String("w", "", "write the capture to this file (- is standard output)")
+	out := fs.String("w", "", "write the capture to this file, - for standard output (default: standard output,\nor "+defaultFile+" when standard output is a terminal)")
 	format := fs.String("format", "", "capture format, pcap or pcapng (default: pcapng for a .pcapng file name, else pcap)")
 	scenario := fs.String("scenario", "", "play the phases of this scenario file, one per line (key=value with the flag names)")
 	for _, o := range gen.Options() {
@@ -87,6 +115,8 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	}
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: rocegen [flags] [-w FILE] [-format pcap|pcapng] [-scenario FILE]")
+		fmt.Fprintln(stderr, "Without -w the capture goes to standard output (a file, a pipe, /dev/null),")
+		fmt.Fprintln(stderr, "or to "+defaultFile+" when standard output is a terminal.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -100,11 +130,6 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 		fs.Usage()
 		return 2
 	}
-	g, err := newGenerator(cfg, *scenario)
-	if err != nil {
-		fmt.Fprintln(stderr, "rocegen:", err)
-		return 2
-	}
 	name := *out
 	if name == "" {
 		name = "-"
@@ -114,14 +139,29 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	}
 	ff := gen.FormatOf(name)
 	if *format != "" {
+		var err error
 		if ff, err = gen.ParseFormat(*format); err != nil {
 			fmt.Fprintln(stderr, "rocegen:", err)
 			return 2
 		}
 	}
+	g, closeScenario, err := newGenerator(cfg, *scenario)
+	if err == nil {
+		defer closeScenario()
+		if err = ff.CheckTime(g.Start()); err != nil {
+			err = fmt.Errorf("-start: %w", err)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "rocegen:", err)
+		return 2
+	}
 	n, err := writeCapture(name, stdout, g, ff)
 	if err != nil {
 		fmt.Fprintln(stderr, "rocegen:", err)
+		if errors.Is(err, gen.ErrTimeRange) {
+			return 2
+		}
 		return 1
 	}
 	s := g.Stats()
@@ -135,25 +175,39 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 }
 
 // newGenerator returns the generator of cfg, or of the phases of the
-// scenario file when one is named (each phase starting from cfg).
-func newGenerator(cfg gen.Config, scenario string) (*gen.Generator, error) {
-	phases := []gen.Config{cfg}
-	if scenario != "" {
-		f, err := os.Open(scenario)
-		if err != nil {
-			return nil, err
+// scenario file when one is named (each phase starting from cfg), and
+// what closes the file. The scenario is streamed, one line at a time; a
+// regular file is checked whole first, so that a bad line anywhere stops
+// rocegen before it writes anything.
+func newGenerator(cfg gen.Config, scenario string) (*gen.Generator, func() error, error) {
+	if scenario == "" {
+		g, err := gen.New(cfg)
+		return g, func() error { return nil }, err
+	}
+	f, err := os.Open(scenario)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		if err = gen.CheckScenario(f, cfg); err == nil {
+			_, err = f.Seek(0, io.SeekStart)
 		}
-		phases, err = gen.ParseScenario(f, cfg)
-		f.Close()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", scenario, err)
+			f.Close()
+			return nil, nil, fmt.Errorf("%s: %w", scenario, err)
 		}
 	}
-	return gen.NewScenario(phases)
+	g, err := gen.StreamScenario(f, cfg)
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: %w", scenario, err)
+	}
+	return g, f.Close, nil
 }
 
 // writeCapture writes every frame of g to the file name ("-" is stdout)
-// and returns the number of frames written.
+// and returns the number of frames written. It removes a file it fails
+// to write.
 func writeCapture(name string, stdout io.Writer, g *gen.Generator, ff gen.Format) (int, error) {
 	if name == "-" {
 		return gen.Write(stdout, g, ff)
@@ -165,6 +219,9 @@ func writeCapture(name string, stdout io.Writer, g *gen.Generator, ff gen.Format
 	n, err := gen.Write(file, g, ff)
 	if cerr := file.Close(); err == nil {
 		err = cerr
+	}
+	if err != nil {
+		os.Remove(name)
 	}
 	return n, err
 }
