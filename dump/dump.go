@@ -27,6 +27,10 @@ type Options struct {
 	// the number of frames read so far and the number of bytes of the
 	// input consumed (see Source.Offset). It must be cheap.
 	Progress func(frames int, offset int64)
+	// Unreadable, if set, is called with each record of the capture that
+	// could not be read and was skipped (Stats.Unreadable counts them);
+	// its Error method gives "frame N: ...". Scan goes on after it.
+	Unreadable func(err *ReadError)
 }
 
 // ProgressEvery is how many frames Scan reads between two calls of
@@ -44,7 +48,10 @@ type Stats struct {
 	Malformed   int // RoCE, InfiniBand, MAC Control or cooked frames that did not decode
 	Unsupported int // frames of a link type (or ERF record type) not decoded
 	MACControl  int // MAC Control frames (PAUSE, PFC, ...)
-	InfiniBand  int // native InfiniBand packets decoded (ERF type 21)
+	InfiniBand  int // native InfiniBand packets decoded (ERF type 21, link type 247)
+	// Unreadable counts the records of the capture that could not be
+	// read and were skipped (see ReadError): not in Frames.
+	Unreadable int
 }
 
 // Filter selects frames by their transport header. A frame without a
@@ -100,7 +107,10 @@ func ParseOpcode(s string) (ib.Opcode, error) {
 // for each frame that matches opt.Filter, calls fn, until the end of the
 // capture, opt.Count matching frames, or an error. It returns a nil error
 // at the end of the capture or of the count, fn's error, or the read
-// error: io.ErrUnexpectedEOF means the capture is cut short. The Record
+// error: io.ErrUnexpectedEOF means the capture is cut short. A record
+// that cannot be read but can be skipped (a ReadError not Fatal) is
+// counted in Stats.Unreadable, handed to opt.Unreadable and skipped;
+// frames keep their numbers in the file (Record.Number). The Record
 // and the bytes it points to are only valid during the call of fn. Scan
 // allocates nothing per frame in steady state, except for malformed
 // frames.
@@ -117,13 +127,20 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 			return st, nil
 		}
 		if err != nil {
+			if re, ok := err.(*ReadError); ok && !re.Fatal {
+				st.Unreadable++
+				if opt.Unreadable != nil {
+					opt.Unreadable(re)
+				}
+				continue
+			}
 			return st, err
 		}
 		st.Frames++
 		if opt.Progress != nil && st.Frames%ProgressEvery == 0 {
 			opt.Progress(st.Frames, src.Offset())
 		}
-		rec.Decode(st.Frames, ci, lt, data)
+		rec.Decode(src.Number(), ci, lt, data)
 		switch rec.Kind {
 		case KindRoCE:
 			st.RoCE++

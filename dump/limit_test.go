@@ -86,12 +86,14 @@ func TestHostileLengthsAllocateLittle(t *testing.T) {
 	}
 }
 
-// gopacket's pcapng reader divides by zero when an Interface Description
-// Block's if_tsresol is 2^-64 or 10^-64 (or finer); Source must return an
-// error instead (found by
-// fuzz.FuzzCaptureReader, input
-// fuzz/testdata/fuzz/FuzzCaptureReader/94d810933365ca0d).
-func TestMalformedPcapngOptions(t *testing.T) {
+// An Interface Description Block's if_tsresol may be as fine as 2^-127
+// or 10^-127 seconds (gopacket's pcapng reader divided by zero on 2^-64,
+// found by fuzz.FuzzCaptureReader, input
+// fuzz/testdata/fuzz/FuzzCaptureReader/94d810933365ca0d). Source reads
+// the packet and converts its timestamp exactly. tshark 4.0 reads these
+// packets too but shows 0 for their time (its conversion overflows below
+// a nanosecond), so the expected times are worked out here by hand.
+func TestFineTimestampResolutions(t *testing.T) {
 	le := binary.LittleEndian
 	block := func(typ uint32, body []byte) []byte {
 		b := le.AppendUint32(nil, typ)
@@ -104,21 +106,38 @@ func TestMalformedPcapngOptions(t *testing.T) {
 		body := append([]byte{1, 0, 0, 0, 0, 0, 4, 0}, opts...)
 		return block(1, append(body, 0, 0, 0, 0)) // opt_endofopt
 	}
-	epb := block(6, append(le.AppendUint32(le.AppendUint32(make([]byte, 12), 60), 60), make([]byte, 60)...))
+	// Timestamp 2^62 + 2^40 units (set below).
+	epb := block(6, append(le.AppendUint32(le.AppendUint32([]byte{0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0}, 60), 60), make([]byte, 60)...))
+	le.PutUint32(epb[12:], 1<<30|1<<8) // timestamp (upper)
 	for _, c := range []struct {
 		name string
 		idb  []byte
+		sec  int64
+		ns   int64
 	}{
-		{"if_tsresol 2^-64", idb(9, 0, 1, 0, 0xc0, 0, 0, 0)},
-		{"if_tsresol 10^-64", idb(9, 0, 1, 0, 64, 0, 0, 0)},
+		// 2^62/2^64 = 0.25 s; 2^40/2^64 s = 59.6 ns.
+		{"if_tsresol 2^-64", idb(9, 0, 1, 0, 0xc0, 0, 0, 0), 0, 250_000_059},
+		// (2^62+2^40)/10^64 s: nothing left at nanosecond precision.
+		{"if_tsresol 10^-64", idb(9, 0, 1, 0, 64, 0, 0, 0), 0, 0},
+		// 2^62+2^40 = 4611687117939015680 units of 0.1 ns.
+		{"if_tsresol 10^-10", idb(9, 0, 1, 0, 10, 0, 0, 0), 461168711, 793901568},
+		// (2^62+2^40)/2^20 = 2^42+2^20 s.
+		{"if_tsresol 2^-20", idb(9, 0, 1, 0, 0x94, 0, 0, 0), 1<<42 + 1<<20, 0},
+		// Microseconds, less 1000 s of if_tsoffset.
+		{"if_tsoffset -1000", idb(14, 0, 8, 0, 0x18, 0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), 4611687117939 - 1000, 15_680_000},
 	} {
 		in := append(append(append([]byte{}, shb...), c.idb...), epb...)
 		src, err := dump.NewSource(bytes.NewReader(in))
-		if err == nil {
-			_, _, _, err = src.Next()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
 		}
-		if err == nil || err == io.EOF {
-			t.Errorf("%s: read without error: %v", c.name, err)
+		_, ci, _, err := src.Next()
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if s, ns := ci.Timestamp.Unix(), int64(ci.Timestamp.Nanosecond()); s != c.sec || ns != c.ns {
+			t.Errorf("%s: time %d.%09d, want %d.%09d", c.name, s, ns, c.sec, c.ns)
 		}
 	}
 }

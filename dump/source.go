@@ -1,29 +1,98 @@
 package dump
 
 import (
-	"bufio"
-	"encoding/binary"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"time"
 
 	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-	"github.com/google/gopacket/pcapgo"
 )
 
 // ErrNotCapture means the input is neither a pcap nor a pcapng file.
 var ErrNotCapture = errors.New("dump: not a pcap or pcapng capture")
 
-// Source reads the frames of a pcap or pcapng capture (a gzip-compressed
-// pcap too), telling the two apart by their magic number.
+// ErrUnreadable is what a ReadError wraps when the record itself is bad
+// (a length beyond its block or beyond MaxSnaplen, an unknown interface,
+// a block of a bad length); a capture cut short wraps io.ErrUnexpectedEOF
+// instead.
+var ErrUnreadable = errors.New("unreadable")
+
+// MaxSnaplen is the largest captured length Source reads: 262144, the
+// largest packet Wireshark and libpcap accept for the link types decoded
+// here. A pcap record claiming more ends the capture (tshark stops there
+// too); a pcapng packet block claiming more is reported and skipped.
+const MaxSnaplen = 262144
+
+// ReadError is a record Source.Next could not read: a packet record (it
+// still takes a frame number, so that the frames after it keep their
+// place) or another pcapng block. When Fatal is false the next call of
+// Next goes on with the record after it; when Fatal is true reading
+// cannot go on (a pcap file has no way to find the next record, the file
+// is cut short) and Next returns the same error again.
+type ReadError struct {
+	Frame  int    // frame number of the packet record; for other blocks, of the frame that follows
+	Packet bool   // the record is a packet record (pcap record, pcapng EPB, SPB or Packet Block)
+	Offset int64  // where the record starts in the (decompressed) capture
+	Block  string // what the record is: "pcap record", "Enhanced Packet Block", ...
+	Reason string // what is wrong with it
+	Fatal  bool   // reading cannot go on past it
+	Err    error  // ErrUnreadable or io.ErrUnexpectedEOF
+}
+
+// Error returns "frame N: BLOCK at offset O: REASON", or for a block that
+// is not a packet "before frame N: ...".
+func (e *ReadError) Error() string {
+	b := make([]byte, 0, 96)
+	if !e.Packet {
+		b = append(b, "before "...)
+	}
+	b = append(b, "frame "...)
+	b = strconv.AppendInt(b, int64(e.Frame), 10)
+	b = append(b, ": "...)
+	b = append(b, e.Block...)
+	b = append(b, " at offset "...)
+	b = strconv.AppendInt(b, e.Offset, 10)
+	b = append(b, ": "...)
+	b = append(b, e.Reason...)
+	return string(b)
+}
+
+// Unwrap returns ErrUnreadable or io.ErrUnexpectedEOF.
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// Magic numbers of the capture formats, as the first four bytes read
+// little-endian.
+const (
+	magicPcapUs     = 0xa1b2c3d4
+	magicPcapNs     = 0xa1b23c4d
+	magicPcapUsSwap = 0xd4c3b2a1
+	magicPcapNsSwap = 0x4d3cb2a1
+	magicPcapng     = 0x0a0d0d0a
+)
+
+// Source reads the frames of a pcap or pcapng capture, either one
+// gzip-compressed too, telling them apart by their magic number. It is
+// its own reader of both formats (draft-ietf-opsawg-pcap and
+// draft-ietf-opsawg-pcapng): link types in full 16 bits, every pcapng
+// section and interface with its own link type, timestamp resolution and
+// offset, Enhanced, Simple and obsolete Packet Blocks; other blocks are
+// skipped. Memory is bounded whatever the lengths a file claims: no
+// record over MaxSnaplen is held, longer blocks are skipped as they are
+// read. Next allocates nothing in steady state.
 type Source struct {
-	pcap     *pcapgo.Reader
-	ng       *pcapgo.NgReader
-	watch    *ngWatch
-	count    *countReader
-	linkType uint16 // of a pcap file, read from its header
-	n        int
+	count *countReader
+	in    input
+	ng    bool
+	be    bool // pcap: the file is big-endian
+	nano  bool // pcap: nanosecond timestamps
+	lt    uint16
+	ifs   []ngIface // pcapng: the interfaces of the current section
+	n     int       // packet records met, read or not
+	read  int       // frames returned
+	err   error     // a fatal error, returned again
 }
 
 // countReader counts the bytes read through it.
@@ -38,147 +107,230 @@ func (c *countReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// ngWatch follows the block structure of a pcapng stream as it is read
-// and keeps the full 16-bit link type of every Interface Description
-// Block (gopacket v1.1.19 keeps only 8 bits). Sections after the first
-// are not told apart.
-type ngWatch struct {
-	r         io.Reader
-	hdr       [12]byte // type, total length, and the next 4 bytes of a block
-	nh        int
-	skip      int64 // bytes left in the current block
-	be        bool  // the section is big-endian
-	dead      bool  // the stream made no sense: stop watching
-	linkTypes []uint16
-}
-
-func (w *ngWatch) Read(p []byte) (int, error) {
-	n, err := w.r.Read(p)
-	w.scan(p[:n])
-	return n, err
-}
-
-func (w *ngWatch) scan(b []byte) {
-	for len(b) > 0 && !w.dead {
-		if w.skip > 0 {
-			k := int64(len(b))
-			if k > w.skip {
-				k = w.skip
-			}
-			b, w.skip = b[k:], w.skip-k
-			continue
-		}
-		k := copy(w.hdr[w.nh:], b)
-		w.nh += k
-		b = b[k:]
-		if w.nh < len(w.hdr) {
-			return
-		}
-		w.nh = 0
-		var order binary.ByteOrder = binary.LittleEndian
-		if binary.LittleEndian.Uint32(w.hdr[:]) == magicPcapng {
-			w.be = binary.LittleEndian.Uint32(w.hdr[8:]) != 0x1a2b3c4d
-		}
-		if w.be {
-			order = binary.BigEndian
-		}
-		total := int64(order.Uint32(w.hdr[4:]))
-		if total < 12 || total%4 != 0 {
-			w.dead = true
-			return
-		}
-		if order.Uint32(w.hdr[:]) == 1 { // Interface Description Block
-			w.linkTypes = append(w.linkTypes, order.Uint16(w.hdr[8:]))
-		}
-		w.skip = total - 12
-	}
-}
-
-// Magic numbers of the capture formats, as the first four bytes read
-// little-endian.
-const (
-	magicPcapUs     = 0xa1b2c3d4
-	magicPcapNs     = 0xa1b23c4d
-	magicPcapUsSwap = 0xd4c3b2a1
-	magicPcapNsSwap = 0x4d3cb2a1
-	magicPcapng     = 0x0a0d0d0a
-)
-
 // NewSource reads the file header of a capture. The error wraps
 // ErrNotCapture when r holds something else.
 func NewSource(r io.Reader) (*Source, error) {
-	cr := &countReader{r: r}
-	br := bufio.NewReaderSize(cr, 1<<16)
-	hdr, err := br.Peek(24)
+	s := &Source{count: &countReader{r: r}}
+	s.in.init(s.count)
+	hdr, err := s.in.peek(4)
+	if len(hdr) == 4 && hdr[0] == 0x1f && hdr[1] == 0x8b { // gzip
+		raw := new(input)
+		*raw = s.in
+		gz, gerr := gzip.NewReader(raw)
+		if gerr != nil {
+			return nil, fmt.Errorf("%w: gzip: %v", ErrNotCapture, gerr)
+		}
+		s.in.init(gz)
+		hdr, err = s.in.peek(4)
+	}
 	if len(hdr) < 4 {
-		if err == nil || err == io.EOF {
+		if err == nil || err == io.EOF || err == io.ErrUnexpectedEOF {
 			return nil, fmt.Errorf("%w: input of %d bytes", ErrNotCapture, len(hdr))
 		}
 		return nil, err
 	}
-	s := &Source{count: cr}
-	switch m := binary.LittleEndian.Uint32(hdr); {
-	case m == magicPcapng:
-		s.watch = &ngWatch{r: &ngLimit{r: br}}
-		s.ng, err = newNgReader(bufio.NewReaderSize(s.watch, 1<<16), pcapgo.NgReaderOptions{WantMixedLinkType: true})
-	case m == magicPcapUs || m == magicPcapNs || m == magicPcapUsSwap || m == magicPcapNsSwap:
-		if len(hdr) == 24 {
-			// gopacket keeps link types in 8 bits; read all 16.
-			if m == magicPcapUs || m == magicPcapNs {
-				s.linkType = binary.LittleEndian.Uint16(hdr[20:])
-			} else {
-				s.linkType = binary.BigEndian.Uint16(hdr[22:])
-			}
-		}
-		s.pcap, err = pcapgo.NewReader(br)
-	case hdr[0] == 0x1f && hdr[1] == 0x8b: // gzip: pcapgo reads gzipped pcap
-		s.pcap, err = pcapgo.NewReader(br)
-		if err == nil {
-			s.linkType = uint16(s.pcap.LinkType())
-		}
+	switch m := le.u32(hdr); m {
+	case magicPcapng:
+		s.ng = true
+		err = s.startNg()
+	case magicPcapUs, magicPcapNs, magicPcapUsSwap, magicPcapNsSwap:
+		err = s.startPcap(m)
 	default:
 		return nil, fmt.Errorf("%w: unknown magic number %02x%02x%02x%02x", ErrNotCapture, hdr[0], hdr[1], hdr[2], hdr[3])
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotCapture, err)
 	}
-	if s.pcap != nil && s.pcap.Snaplen() > maxSnaplen {
-		s.pcap.SetSnaplen(maxSnaplen) // see maxSnaplen
-	}
 	return s, nil
 }
 
 // Next returns the next frame, its capture information and its link
-// type. data is reused by the following call. At the end of the capture
-// the error is io.EOF; a capture cut in the middle of a record gives
-// io.ErrUnexpectedEOF. For pcap files the link type is read from the
-// file header in full; for pcapng it is read from the Interface
-// Description Block in full too.
+// type. data is valid until the following call. At the end of the
+// capture the error is io.EOF. A record that cannot be read gives a
+// *ReadError: when its Fatal is false, call Next again for the records
+// after it; when true (wrapping io.ErrUnexpectedEOF for a capture cut in
+// the middle of a record), reading is over. A pcapng Simple Packet Block
+// has no timestamp: ci.Timestamp is the zero time.Time.
 func (s *Source) Next() (data []byte, ci gopacket.CaptureInfo, linkType uint16, err error) {
-	if s.pcap != nil {
-		data, ci, err = s.pcap.ZeroCopyReadPacketData()
-		linkType = s.linkType
+	if s.err != nil {
+		return nil, ci, 0, s.err
+	}
+	if s.ng {
+		data, ci, linkType, err = s.nextNg()
 	} else {
-		data, ci, err = ngRead(s.ng)
-		if err == nil && len(ci.AncillaryData) > 0 {
-			if lt, ok := ci.AncillaryData[0].(layers.LinkType); ok {
-				linkType = uint16(lt)
-				// gopacket keeps 8 bits: take the IDB's 16 when they agree.
-				if i := ci.InterfaceIndex; i >= 0 && i < len(s.watch.linkTypes) && uint8(s.watch.linkTypes[i]) == uint8(lt) {
-					linkType = s.watch.linkTypes[i]
-				}
-			}
-		}
+		data, ci, err = s.nextPcap()
+		linkType = s.lt
 	}
 	if err == nil {
-		s.n++
+		s.read++
+	} else if re, ok := err.(*ReadError); !ok || re.Fatal {
+		s.err = err
 	}
 	return data, ci, linkType, err
 }
 
+// Number returns the frame number of the last packet record Next met,
+// read or not: frames count from 1 in the order of the file, as
+// Wireshark numbers them.
+func (s *Source) Number() int { return s.n }
+
 // Offset returns how many bytes of the input have been read so far
-// (read ahead into a buffer, so a little more than consumed).
+// (read ahead into a buffer, so a little more than consumed; of the
+// compressed input for a gzip file).
 func (s *Source) Offset() int64 { return s.count.n }
 
 // Frames returns how many frames Next has returned.
-func (s *Source) Frames() int { return s.n }
+func (s *Source) Frames() int { return s.read }
+
+// unreadable returns the ReadError of the record at off.
+func (s *Source) unreadable(off int64, packet bool, block, reason string) *ReadError {
+	fr := s.n + 1
+	if packet {
+		fr = s.n
+	}
+	return &ReadError{Frame: fr, Packet: packet, Offset: off, Block: block, Reason: reason, Err: ErrUnreadable}
+}
+
+// cut returns the fatal ReadError of a record cut short by the end of
+// the input, or err itself when reading failed otherwise.
+func (s *Source) cut(off int64, packet bool, block string, err error) error {
+	if err != io.ErrUnexpectedEOF && err != io.EOF {
+		return err
+	}
+	e := s.unreadable(off, packet, block, "cut short by the end of the capture")
+	e.Fatal, e.Err = true, io.ErrUnexpectedEOF
+	return e
+}
+
+// timeOf converts a count of units of 10^-exp seconds (or 2^-exp
+// seconds when base2) to a time, exactly, adding offset seconds.
+func timeOf(units uint64, base2 bool, exp uint8, offset int64) time.Time {
+	var sec, ns uint64
+	switch {
+	case base2:
+		if exp < 64 {
+			sec = units >> exp
+			units &= 1<<exp - 1
+		}
+		ns = mulShr(units, 1e9, uint(exp))
+	case exp <= 9:
+		p := pow10[exp]
+		sec, ns = units/p, units%p*pow10[9-exp]
+	case exp < 20:
+		p := pow10[exp]
+		sec, ns = units/p, units%p/pow10[exp-9]
+	case exp < 29: // every count is under a second
+		ns = units / pow10[exp-9]
+	}
+	return time.Unix(int64(sec)+offset, int64(ns))
+}
+
+var pow10 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
+// input is a buffered reader that hands out slices of its buffer: a
+// record's bytes are read once, into the buffer, and never copied again.
+// The buffer grows to the longest record asked for (bounded by the
+// callers: MaxSnaplen and a little more).
+type input struct {
+	r      io.Reader
+	buf    []byte
+	lo, hi int
+	off    int64 // stream offset of buf[lo]
+	err    error
+}
+
+const inputSize = 64 << 10
+
+func (in *input) init(r io.Reader) { *in = input{r: r, buf: make([]byte, inputSize)} }
+
+// fill reads until n bytes are buffered or the input ends.
+func (in *input) fill(n int) {
+	if in.hi-in.lo >= n {
+		return
+	}
+	if n > len(in.buf) {
+		b := make([]byte, max(n, 2*len(in.buf)))
+		in.hi = copy(b, in.buf[in.lo:in.hi])
+		in.lo, in.buf = 0, b
+	} else if len(in.buf)-in.lo < n {
+		in.hi = copy(in.buf, in.buf[in.lo:in.hi])
+		in.lo = 0
+	}
+	for empty := 0; in.hi-in.lo < n && in.err == nil; {
+		m, err := in.r.Read(in.buf[in.hi:])
+		in.hi += m
+		if err != nil {
+			in.err = err
+		} else if m == 0 {
+			if empty++; empty == 100 {
+				in.err = io.ErrNoProgress
+			}
+		}
+	}
+}
+
+// peek returns the next n bytes without consuming them, or what there is
+// with the error that ended the input.
+func (in *input) peek(n int) ([]byte, error) {
+	in.fill(n)
+	if in.hi-in.lo < n {
+		return in.buf[in.lo:in.hi], in.err
+	}
+	return in.buf[in.lo : in.lo+n], nil
+}
+
+// next consumes and returns the next n bytes, valid until the next call.
+// Fewer bytes come with io.EOF when there were none, io.ErrUnexpectedEOF
+// when some, or the reader's error.
+func (in *input) next(n int) ([]byte, error) {
+	b, err := in.peek(n)
+	in.lo += len(b)
+	in.off += int64(len(b))
+	if err == io.EOF && len(b) > 0 {
+		err = io.ErrUnexpectedEOF
+	}
+	return b, err
+}
+
+// skip consumes n bytes without keeping them.
+func (in *input) skip(n int64) error {
+	for n > 0 {
+		if in.lo == in.hi {
+			in.lo, in.hi = 0, 0
+			in.fill(1)
+			if in.lo == in.hi {
+				if in.err == io.EOF {
+					return io.ErrUnexpectedEOF
+				}
+				return in.err
+			}
+		}
+		k := int(min(n, int64(in.hi-in.lo)))
+		in.lo += k
+		in.off += int64(k)
+		n -= int64(k)
+	}
+	return nil
+}
+
+// Read lets gzip read the bytes already buffered, then the rest.
+func (in *input) Read(p []byte) (int, error) {
+	if in.lo == in.hi {
+		if in.err != nil {
+			return 0, in.err
+		}
+		if len(p) >= len(in.buf) {
+			return in.r.Read(p)
+		}
+		in.lo, in.hi = 0, 0
+		in.fill(1)
+		if in.lo == in.hi {
+			return 0, in.err
+		}
+	}
+	n := copy(p, in.buf[in.lo:in.hi])
+	in.lo += n
+	in.off += int64(n)
+	return n, nil
+}
