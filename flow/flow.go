@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/ecn"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/pfc"
@@ -87,7 +88,15 @@ type Packet struct {
 	ECN      uint8      // ECN codepoint, when HasECN
 	HasECN   bool       // the packet has an IP ECN field (RoCEv2)
 	ICRCGood bool       // the ICRC checked good
+	// ICRCUnchecked says the capture cut the frame before its ICRC, so
+	// it could not be checked: such a packet is not counted ICRC-bad.
+	ICRCUnchecked bool
 }
+
+// DefaultPFCStorm is the pause that makes a PFC storm when
+// Config.PFCStorm is 0: a priority paused without a break for longer
+// than 100 ms, the usual default of switch PFC watchdogs.
+const DefaultPFCStorm = 100 * time.Millisecond
 
 // Config sets an Analyzer up.
 type Config struct {
@@ -101,13 +110,22 @@ type Config struct {
 	MaxPFCSources int
 	// Speed converts pause quanta to time; 0 means 100 Gb/s.
 	Speed pfc.Speed
+	// CNPInterval is the least time the notification point leaves
+	// between two CNPs to one QP: CNPs closer together are pacing
+	// violations, and CE marks that arrive sooner than this after a CNP
+	// are taken as answered by none. 0 means cnp.DefaultInterval (4 µs);
+	// a negative value means the receiver does not pace.
+	CNPInterval time.Duration
+	// PFCStorm is the continuous pause of one priority beyond which the
+	// priority is flagged as in a storm. 0 means DefaultPFCStorm.
+	PFCStorm time.Duration
 }
 
 // Analyzer accumulates per-flow and per-priority statistics, one packet
 // at a time. Its memory is bounded by Config.MaxFlows and
 // Config.MaxPFCSources whatever the number of packets; in steady state
-// (no new flow) Add and AddMACControl allocate nothing. It is not safe
-// for concurrent use.
+// (no new flow, no first latency sample of a kind on a flow) Add and
+// AddMACControl allocate nothing. It is not safe for concurrent use.
 type Analyzer struct {
 	cfg     Config
 	flows   map[Key]*state
@@ -130,19 +148,6 @@ type opCount struct {
 	n  uint64
 }
 
-type pendingRead struct {
-	psn    uint32
-	length uint32
-	got    uint32 // response packets seen
-	mtu    uint32 // payload of the First response
-	used   bool
-}
-
-type pendingAtomic struct {
-	psn  uint32
-	used bool
-}
-
 // state is the running state of one flow.
 type state struct {
 	key       Key
@@ -155,20 +160,19 @@ type state struct {
 	nops     int
 	opsOther uint64
 
-	// PSN tracking of requests.
-	psnInit        bool
-	nextLo, nextHi uint32 // the expected next PSN range
-	high           uint32 // one past the highest PSN seen
-	seen           [Window / 64]uint64
+	req requester // the flow's requests, when it carries any
 
-	reads   [MaxOutstanding]pendingRead
-	atomics [MaxOutstanding]pendingAtomic
+	reqQP     uint32 // requester QP: DETH SrcQP, or the QP of the paired flow
+	hasReqQP  bool
+	peer      *state
+	samePair  *state   // next flow with the same addresses
+	pend      *pending // responses waiting for the flow to be paired
+	resps     uint64   // responses seen (for the pairing back-off)
+	misses    uint32   // pairing attempts that found no candidate
+	ambiguous int      // request flows the responses fit, when several
 
-	reqQP    uint32 // requester QP: DETH SrcQP, or the QP of the paired flow
-	hasReqQP bool
-	peer     *state
-	tries    uint8
-	samePair *state // next flow with the same addresses
+	cong congestion
+	lat  [numLatencies]*hist // allocated on a kind's first sample
 }
 
 // New returns an Analyzer.
@@ -181,6 +185,12 @@ func New(cfg Config) *Analyzer {
 	}
 	if cfg.Speed == 0 {
 		cfg.Speed = pfc.Speed100G
+	}
+	if cfg.CNPInterval == 0 {
+		cfg.CNPInterval = cnp.DefaultInterval
+	}
+	if cfg.PFCStorm <= 0 {
+		cfg.PFCStorm = DefaultPFCStorm
 	}
 	return &Analyzer{
 		cfg:    cfg,
@@ -201,10 +211,17 @@ func psnDiff(a, b uint32) int32 {
 func (a *Analyzer) Add(p *Packet) {
 	f := a.flowOf(p)
 	f.count(p)
+	now := p.Time.UnixNano()
 	op := p.IB.BTH.OpCode
 	if op == ib.OpCNP {
 		f.s.CNPs++
+		if f != &a.other {
+			a.cnp(f, now)
+		}
 		return
+	}
+	if f != &a.other && p.HasECN && p.ECN == uint8(ecn.CE) {
+		f.cong.mark(now, a.cfg.CNPInterval)
 	}
 	if !op.Known() {
 		return // reserved and vendor opcodes: counted, not analysed
@@ -229,10 +246,10 @@ func (a *Analyzer) Add(p *Packet) {
 		return
 	}
 	if op.IsRequest() {
-		f.request(p)
+		f.request(p, now)
 		return
 	}
-	a.response(f, p)
+	a.response(f, p, now)
 }
 
 // flowOf returns the state of the flow p belongs to, creating it (or
@@ -271,7 +288,10 @@ func (f *state) count(p *Packet) {
 	if h.BECN {
 		s.BECN++
 	}
-	if !p.ICRCGood {
+	switch {
+	case p.ICRCUnchecked:
+		s.ICRCUnchecked++
+	case !p.ICRCGood:
 		s.ICRCBad++
 	}
 }
@@ -292,42 +312,6 @@ func (f *state) countMessage(p *Packet) {
 	}
 }
 
-// response accounts for an acknowledgement, atomic acknowledgement or
-// read response on f, the flow back to the requester: the NAKs it
-// carries, and the request it answers on the paired flow.
-func (a *Analyzer) response(f *state, p *Packet) {
-	s := &f.s
-	h := &p.IB.BTH
-	if p.IB.Headers().Has(ib.HeaderAETH) {
-		switch p.IB.AETH.Type() {
-		case ib.Nak:
-			c, _ := p.IB.AETH.NakCode()
-			s.NAKs[c&31]++
-		case ib.RNRNak:
-			s.RNRNAKs++
-		}
-	}
-	if f.peer == nil && f.tries < 8 {
-		f.tries++
-		a.pair(f, h.PSN)
-	}
-	req := f.peer
-	switch {
-	case h.OpCode.Is(ib.ClassReadResponse):
-		if req == nil {
-			s.ReadResponsesUnmatched++
-			return
-		}
-		req.readResponse(h.PSN, h.OpCode.Operation(), uint32(len(p.IB.Payload)))
-	case h.OpCode.Is(ib.ClassAtomicAck):
-		if req == nil {
-			s.AtomicAcksUnmatched++
-			return
-		}
-		req.atomicAck(h.PSN)
-	}
-}
-
 // newFlow creates the state of a new flow, or returns the "other" bucket
 // when the table is full.
 func (a *Analyzer) newFlow(k Key, p *Packet) *state {
@@ -343,64 +327,6 @@ func (a *Analyzer) newFlow(k Key, p *Packet) *state {
 	return f
 }
 
-// pair looks for the request flow that the response flow f answers: a
-// flow in the other direction whose recent request PSNs (or pending RDMA
-// READ) cover psn. Exactly one must match.
-func (a *Analyzer) pair(f *state, psn uint32) {
-	var found *state
-	for c := a.pairs[pairKey{f.key.Dst, f.key.Src}]; c != nil; c = c.samePair {
-		if c.transport != f.transport || !c.psnInit || c == f {
-			continue
-		}
-		if c.covers(psn) {
-			if found != nil {
-				return // ambiguous
-			}
-			found = c
-		}
-	}
-	if found != nil && found.peer == nil {
-		f.peer, found.peer = found, f
-		// A connection is one QP on each side: each flow's QP is the
-		// source QP of the other's packets.
-		found.reqQP, found.hasReqQP = f.key.QP, true
-		f.reqQP, f.hasReqQP = found.key.QP, true
-		f.s.Answers = true
-	}
-}
-
-// covers reports whether psn is one a response to f's requests may
-// carry: within 2^22 below the next expected PSN, or inside a pending
-// RDMA READ's response range.
-func (f *state) covers(psn uint32) bool {
-	if d := psnDiff(f.nextHi, psn); d >= 0 && d < 1<<22 {
-		return true
-	}
-	for i := range f.reads {
-		r := &f.reads[i]
-		if r.used && psnDiff(psn, r.psn) >= 0 && psnDiff(psn, r.psn) < int32(maxPackets(r.length)) {
-			return true
-		}
-	}
-	return false
-}
-
-// maxPackets is the most response packets a read of n bytes can take
-// (at the smallest path MTU, 256 bytes).
-func maxPackets(n uint32) uint32 {
-	if n == 0 {
-		return 1
-	}
-	return (n + 255) / 256
-}
-
-func minPackets(n uint32) uint32 {
-	if n == 0 {
-		return 1
-	}
-	return (n + 4095) / 4096
-}
-
 func (f *state) countOp(op ib.Opcode) {
 	for i := 0; i < f.nops; i++ {
 		if f.ops[i].op == op {
@@ -414,177 +340,4 @@ func (f *state) countOp(op ib.Opcode) {
 		return
 	}
 	f.opsOther++
-}
-
-// request runs the PSN analysis of a request and records RDMA READ and
-// atomic requests.
-func (f *state) request(p *Packet) {
-	s := &f.s
-	psn := p.IB.BTH.PSN
-	lo, hi := (psn+1)&psnMask, (psn+1)&psnMask
-	if p.IB.BTH.OpCode.Is(ib.ClassReadRequest) { // its responses use the next PSNs
-		n := p.IB.RETH.DMALen
-		if mtu := s.MTU; mtu != 0 {
-			k := (n + mtu - 1) / mtu
-			if k == 0 {
-				k = 1
-			}
-			lo, hi = (psn+k)&psnMask, (psn+k)&psnMask
-		} else {
-			lo, hi = (psn+minPackets(n))&psnMask, (psn+maxPackets(n))&psnMask
-		}
-	}
-	if !f.psnInit {
-		f.psnInit = true
-		f.high = (psn + 1) & psnMask
-		f.mark(psn)
-		f.nextLo, f.nextHi = lo, hi
-		f.record(p, psn)
-		return
-	}
-	d := psnDiff(psn, f.nextLo)
-	span := psnDiff(f.nextHi, f.nextLo)
-	switch {
-	case d >= 0 && d <= span: // in order
-		f.advance(psn)
-		f.nextLo, f.nextHi = lo, hi
-	case d > span: // ahead: PSNs skipped
-		s.PSNGaps++
-		s.PSNMissing += uint64(psnDiff(psn, f.nextHi))
-		f.advance(psn)
-		f.nextLo, f.nextHi = lo, hi
-	default: // behind the expected PSN
-		back := psnDiff(f.high, psn)
-		if back > 0 && back <= Window && !f.isSeen(psn) {
-			s.OutOfOrder++
-			f.mark(psn)
-		} else {
-			s.Duplicates++
-			return // a retransmission: its read or atomic is already pending
-		}
-	}
-	f.record(p, psn)
-}
-
-// advance moves the highest PSN seen up to psn, forgetting PSNs that
-// fall out of the window, and marks psn seen.
-func (f *state) advance(psn uint32) {
-	if d := psnDiff(psn, f.high); d >= 0 {
-		if d >= Window {
-			f.seen = [Window / 64]uint64{}
-		} else {
-			for q := f.high; q != (psn+1)&psnMask; q = (q + 1) & psnMask {
-				f.seen[q%Window/64] &^= 1 << (q % 64)
-			}
-		}
-		f.high = (psn + 1) & psnMask
-	}
-	f.mark(psn)
-}
-
-func (f *state) mark(psn uint32)        { f.seen[psn%Window/64] |= 1 << (psn % 64) }
-func (f *state) isSeen(psn uint32) bool { return f.seen[psn%Window/64]&(1<<(psn%64)) != 0 }
-
-// record remembers an RDMA READ or atomic request until its response.
-func (f *state) record(p *Packet, psn uint32) {
-	s := &f.s
-	switch op := p.IB.BTH.OpCode; {
-	case op.Is(ib.ClassReadRequest):
-		s.Reads++
-		slot := oldestRead(&f.reads)
-		if f.reads[slot].used {
-			s.ReadsUnanswered++
-		}
-		f.reads[slot] = pendingRead{psn: psn, length: p.IB.RETH.DMALen, used: true}
-	case op.Is(ib.ClassAtomic):
-		s.Atomics++
-		slot := -1
-		for i := range f.atomics {
-			if !f.atomics[i].used {
-				slot = i
-				break
-			}
-		}
-		if slot < 0 { // full: drop the one furthest behind
-			slot = 0
-			for i := range f.atomics {
-				if psnDiff(f.atomics[i].psn, f.atomics[slot].psn) < 0 {
-					slot = i
-				}
-			}
-			s.AtomicsUnanswered++
-		}
-		f.atomics[slot] = pendingAtomic{psn: psn, used: true}
-	}
-}
-
-func oldestRead(r *[MaxOutstanding]pendingRead) int {
-	slot := 0
-	for i := range r {
-		if !r[i].used {
-			return i
-		}
-		if psnDiff(r[i].psn, r[slot].psn) < 0 {
-			slot = i
-		}
-	}
-	return slot
-}
-
-// readResponse matches a read response packet (operation First,
-// Middle, Last or Only) to a pending read of the requester flow f.
-func (f *state) readResponse(psn uint32, op ib.Operation, payload uint32) {
-	s := &f.s
-	for i := range f.reads {
-		r := &f.reads[i]
-		if !r.used {
-			continue
-		}
-		off := psnDiff(psn, r.psn)
-		if off < 0 || off >= int32(maxPackets(r.length)) {
-			continue
-		}
-		switch op {
-		case ib.RDMAReadResponseFirst:
-			r.got, r.mtu = 1, payload
-			if payload > s.MTU {
-				s.MTU = payload
-			}
-			return
-		case ib.RDMAReadResponseMiddle:
-			r.got++
-			if payload > s.MTU {
-				s.MTU = payload
-			}
-			return
-		case ib.RDMAReadResponseLast:
-			r.got++
-			if r.mtu != 0 && r.got == (r.length+r.mtu-1)/r.mtu && uint32(off)+1 == r.got {
-				s.ReadsMatched++
-			} else {
-				s.ReadsIncomplete++
-			}
-		case ib.RDMAReadResponseOnly:
-			if off == 0 && r.got == 0 && (s.MTU == 0 || r.length <= s.MTU) {
-				s.ReadsMatched++
-			} else {
-				s.ReadsIncomplete++
-			}
-		}
-		r.used = false
-		return
-	}
-	s.ReadResponsesUnmatched++
-}
-
-// atomicAck matches an ATOMIC Acknowledge to a pending atomic request.
-func (f *state) atomicAck(psn uint32) {
-	for i := range f.atomics {
-		if a := &f.atomics[i]; a.used && a.psn == psn {
-			a.used = false
-			f.s.AtomicsMatched++
-			return
-		}
-	}
-	f.s.AtomicAcksUnmatched++
 }

@@ -233,6 +233,8 @@ func TestCrafted(t *testing.T) {
 		Reads: 3, ReadsMatched: 2, ReadsUnanswered: 1, ReadResponsesUnmatched: 1,
 		Atomics: 2, AtomicsMatched: 1, AtomicsUnanswered: 1, AtomicAcksUnmatched: 1,
 		CE: 3, ICRCBad: 1, CNPsToSender: 4,
+		// 102 sent again with no NAK before it: a timeout.
+		Retransmitted: 1, RetransmittedTimeout: 1, GBNTimeout: 1,
 	}
 	if s != want {
 		t.Errorf("request flow:\n got %+v\nwant %+v", s, want)
@@ -243,7 +245,10 @@ func TestCrafted(t *testing.T) {
 	// The response flow: ACKs, NAKs (codes 0-4), RNR NAKs, read
 	// responses, atomic acknowledgements, and the CNPs (same key).
 	rs := resp.Stats
-	if rs.Frames != 1+5+2+3+1+1+1+1+4 || rs.RNRNAKs != 2 || rs.CNPs != 4 || rs.BECN != 4 || rs.Messages != 3 || !rs.Answers {
+	// The four CNPs come 1 µs apart: three closer than 4 µs to the one
+	// before.
+	if rs.Frames != 1+5+2+3+1+1+1+1+4 || rs.RNRNAKs != 2 || rs.NAKTotal != 5 || rs.CNPs != 4 || rs.BECN != 4 || rs.Messages != 3 ||
+		!rs.Answers || rs.CNPPacingViolations != 3 {
 		t.Errorf("response flow: %+v", rs)
 	}
 	for c := 0; c <= 4; c++ {

@@ -17,14 +17,14 @@ func (a *Analyzer) AddRecord(r *dump.Record) {
 	case dump.KindRoCE:
 		f := &r.RoCE
 		*p = Packet{Time: r.Time, Len: r.Len, Src: IPAddr(f.GRH.SGID), Dst: IPAddr(f.GRH.DGID),
-			IB: &f.Packet, ICRCGood: r.ICRCGood}
+			IB: &f.Packet, ICRCGood: r.ICRCGood, ICRCUnchecked: r.ICRCUnchecked}
 		if f.Encap != ib.RoCEv1 {
 			p.ECN, p.HasECN = f.GRH.TClass&3, true
 		}
 		a.Add(p)
 	case dump.KindInfiniBand:
 		*p = Packet{Time: r.Time, Len: r.Len, Src: LIDAddr(r.LRH.SLID), Dst: LIDAddr(r.LRH.DLID),
-			IB: &r.RoCE.Packet, ICRCGood: r.ICRCGood}
+			IB: &r.RoCE.Packet, ICRCGood: r.ICRCGood, ICRCUnchecked: r.ICRCUnchecked}
 		a.Add(p)
 	case dump.KindMACControl:
 		var src [6]byte

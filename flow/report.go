@@ -26,8 +26,22 @@ type Stats struct {
 	Duplicates uint64 `json:"psn_duplicates"`
 	OutOfOrder uint64 `json:"psn_out_of_order"`
 
-	NAKs    [32]uint64 `json:"-"` // by NAK code
-	RNRNAKs uint64     `json:"rnr_naks"`
+	NAKs     [32]uint64 `json:"-"`    // by NAK code (see FlowReport.NAKs)
+	NAKTotal uint64     `json:"naks"` // NAKs of every code, RNR NAKs apart
+	RNRNAKs  uint64     `json:"rnr_naks"`
+
+	// Retransmitted counts the requests sent again (a PSN already seen:
+	// the same packets as Duplicates), split by the cause of the
+	// go-back-N episode they belong to; GBN... count those episodes. An
+	// episode's cause is the NAK the peer flow carried before it: a NAK
+	// PSN Sequence Error or an RNR NAK; with none, a timeout.
+	Retransmitted        uint64 `json:"retransmitted"`
+	RetransmittedNakSeq  uint64 `json:"retransmitted_nak_seq"`
+	RetransmittedRNR     uint64 `json:"retransmitted_rnr_nak"`
+	RetransmittedTimeout uint64 `json:"retransmitted_timeout"`
+	GBNNakSeq            uint64 `json:"gbn_episodes_nak_seq"`
+	GBNRNR               uint64 `json:"gbn_episodes_rnr_nak"`
+	GBNTimeout           uint64 `json:"gbn_episodes_timeout"`
 
 	Reads                  uint64 `json:"reads"`
 	ReadsMatched           uint64 `json:"reads_matched"`
@@ -44,6 +58,11 @@ type Stats struct {
 	BECN    uint64 `json:"becn"` // packets with BTH BECN set (CNPs included)
 	CNPs    uint64 `json:"cnps"` // CNPs this flow carries (its key is the CNP's addresses and DestQP)
 	ICRCBad uint64 `json:"icrc_bad"`
+	// ICRCUnchecked counts packets the capture cut before their ICRC.
+	ICRCUnchecked uint64 `json:"icrc_unchecked"`
+	// CNPPacingViolations counts the CNPs of this flow that came less
+	// than Config.CNPInterval after the flow's previous CNP.
+	CNPPacingViolations uint64 `json:"cnp_pacing_violations"`
 
 	// CNPsToSender counts the CNPs sent back to this flow's sender for
 	// its requester QP: the CNPs of the flow keyed (Dst, Src,
@@ -66,6 +85,11 @@ type FlowReport struct {
 	Last      time.Time     `json:"last"`
 	Opcodes   []OpcodeCount `json:"opcodes"`
 	NAKs      []NAKCount    `json:"naks,omitempty"`
+	Latency   *Latencies    `json:"latency,omitempty"`
+	// Ambiguous is, for a flow of responses left unpaired, how many
+	// request flows own every PSN its responses carried: the capture
+	// cannot tell which one they answer (see the package documentation).
+	Ambiguous int `json:"ambiguous,omitempty"`
 	Stats     `json:"stats"`
 	Key       Key `json:"-"`
 }
@@ -103,6 +127,25 @@ type PFCReport struct {
 	// receiving port does (a pause still running at the end of the
 	// capture is counted in full).
 	Paused time.Duration `json:"paused_ns"`
+	// LongestPause is the longest time the priority stayed paused
+	// without a break, as Paused counts it.
+	LongestPause time.Duration `json:"longest_pause_ns"`
+	// Storm says that LongestPause exceeds Config.PFCStorm.
+	Storm bool `json:"storm"`
+}
+
+// Totals are the frame counts of a whole capture, as rocedump's summary
+// line prints them; the Analyzer does not fill them (it sees only the
+// frames it is given), its caller does.
+type Totals struct {
+	Frames      int `json:"frames"`
+	RoCE        int `json:"roce"`
+	InfiniBand  int `json:"infiniband"`
+	MACControl  int `json:"mac_control"`
+	NotRoCE     int `json:"not_roce"`
+	Malformed   int `json:"malformed"`
+	Unsupported int `json:"unsupported"`
+	BadICRC     int `json:"bad_icrc"`
 }
 
 // Report is the result of an analysis.
@@ -113,12 +156,18 @@ type Report struct {
 	OtherFlows bool         `json:"other_flows"` // some flows were beyond MaxFlows
 	Other      *FlowReport  `json:"other,omitempty"`
 	PFC        []PFCReport  `json:"pfc"`
+	// CNPInterval and PFCStorm are the thresholds used (Config); a
+	// negative CNPInterval means no pacing was assumed.
+	CNPInterval time.Duration `json:"cnp_interval_ns"`
+	PFCStorm    time.Duration `json:"pfc_storm_ns"`
+	Totals      *Totals       `json:"totals,omitempty"` // set by the caller
 }
 
 // Report summarizes everything added so far. It can be called more than
 // once; the Analyzer stays usable.
 func (a *Analyzer) Report() *Report {
-	r := &Report{Speed: a.cfg.Speed.String(), MaxFlows: a.cfg.MaxFlows, Flows: []FlowReport{}, PFC: []PFCReport{}}
+	r := &Report{Speed: a.cfg.Speed.String(), MaxFlows: a.cfg.MaxFlows, Flows: []FlowReport{}, PFC: []PFCReport{},
+		CNPInterval: a.cfg.CNPInterval, PFCStorm: a.cfg.PFCStorm}
 	for _, f := range a.order {
 		fr := f.report()
 		if f.hasReqQP {
@@ -134,26 +183,32 @@ func (a *Analyzer) Report() *Report {
 		o.Transport, o.Src, o.Dst = "other", "*", "*"
 	}
 	for _, src := range a.pfcList {
-		r.PFC = append(r.PFC, src.report()...)
+		r.PFC = append(r.PFC, src.report(a.cfg.PFCStorm)...)
 	}
 	return r
 }
 
 func (f *state) report() FlowReport {
 	s := f.s
-	for i := range f.reads {
-		if f.reads[i].used {
+	for i := range f.req.reads {
+		if f.req.reads[i].used {
 			s.ReadsUnanswered++
 		}
 	}
-	for i := range f.atomics {
-		if f.atomics[i].used {
+	for i := range f.req.atomics {
+		if f.req.atomics[i].used {
 			s.AtomicsUnanswered++
+		}
+	}
+	if pd := f.pend; pd != nil { // responses never paired
+		for i := 0; i < pd.qn; i++ {
+			f.unmatchedInto(&s, &pd.q[(pd.qh+i)%maxQueued])
 		}
 	}
 	fr := FlowReport{
 		Transport: f.transport.String(), Src: f.key.Src.String(), Dst: f.key.Dst.String(), QP: f.key.QP,
 		First: f.first, Last: f.last, Stats: s, Key: f.key, Opcodes: []OpcodeCount{},
+		Latency: f.latencies(), Ambiguous: f.ambiguous,
 	}
 	if f.key.Src.Kind == 0 {
 		fr.Src, fr.Dst = "*", "*"
@@ -215,8 +270,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		if p.Priority == 8 {
 			prio = "all (PAUSE)"
 		}
-		fmt.Fprintf(&b, "pfc %s prio %s: frames %d xoff %d xon %d quanta %d (%s at %s) paused %s\n",
-			p.Source, prio, p.Frames, p.XOFF, p.XON, p.Quanta, p.QuantaTime, r.Speed, p.Paused)
+		fmt.Fprintf(&b, "pfc %s prio %s: frames %d xoff %d xon %d quanta %d (%s at %s) paused %s longest %s",
+			p.Source, prio, p.Frames, p.XOFF, p.XON, p.Quanta, p.QuantaTime, r.Speed, p.Paused, p.LongestPause)
+		if p.Storm {
+			fmt.Fprintf(&b, " STORM (over %s)", r.PFCStorm)
+		}
+		b.WriteString("\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -244,16 +303,40 @@ func (f *FlowReport) writeText(b *strings.Builder) {
 		fmt.Fprintf(b, "  atomics %d matched %d unanswered %d unmatched-acks %d\n",
 			s.Atomics, s.AtomicsMatched, s.AtomicsUnanswered, s.AtomicAcksUnmatched)
 	}
-	if len(f.NAKs) > 0 || s.RNRNAKs > 0 {
-		b.WriteString("  naks")
+	if s.Retransmitted > 0 {
+		fmt.Fprintf(b, "  retransmitted %d (nak-seq %d rnr-nak %d timeout %d) go-back-n episodes nak-seq %d rnr-nak %d timeout %d\n",
+			s.Retransmitted, s.RetransmittedNakSeq, s.RetransmittedRNR, s.RetransmittedTimeout, s.GBNNakSeq, s.GBNRNR, s.GBNTimeout)
+	}
+	if s.NAKTotal > 0 || s.RNRNAKs > 0 {
+		fmt.Fprintf(b, "  naks %d", s.NAKTotal)
 		for _, n := range f.NAKs {
 			fmt.Fprintf(b, " [%s %d]", n.Name, n.Count)
 		}
 		fmt.Fprintf(b, " rnr-naks %d\n", s.RNRNAKs)
 	}
-	fmt.Fprintf(b, "  ce %d fecn %d becn %d cnps %d cnps-to-sender %d icrc-bad %d\n", s.CE, s.FECN, s.BECN, s.CNPs, s.CNPsToSender, s.ICRCBad)
+	if l := f.Latency; l != nil {
+		for _, k := range []struct {
+			name string
+			l    *Latency
+		}{{"ack", l.Ack}, {"read-first", l.ReadFirst}, {"read-last", l.ReadLast}, {"atomic", l.Atomic}, {"completion", l.Completion}, {"ce-to-cnp", l.CEToCNP}} {
+			if k.l != nil {
+				fmt.Fprintf(b, "  latency %s n %d min %s avg %s max %s p99 %s\n", k.name, k.l.Count, k.l.Min, k.l.Avg, k.l.Max, k.l.P99)
+			}
+		}
+	}
+	fmt.Fprintf(b, "  ce %d fecn %d becn %d cnps %d cnps-to-sender %d icrc-bad %d", s.CE, s.FECN, s.BECN, s.CNPs, s.CNPsToSender, s.ICRCBad)
+	if s.ICRCUnchecked > 0 {
+		fmt.Fprintf(b, " icrc-unchecked %d", s.ICRCUnchecked)
+	}
+	if s.CNPPacingViolations > 0 {
+		fmt.Fprintf(b, " cnp-pacing-violations %d", s.CNPPacingViolations)
+	}
+	b.WriteString("\n")
 	if f.Peer != "" {
 		fmt.Fprintf(b, "  peer %s\n", f.Peer)
+	}
+	if f.Ambiguous > 0 {
+		fmt.Fprintf(b, "  unpaired: its responses fit %d request flows\n", f.Ambiguous)
 	}
 }
 
@@ -266,6 +349,7 @@ type pfcSource struct {
 type pauseState struct {
 	frames, xoff, xon, quanta uint64
 	pausedPs, quantaPs        int64
+	longestPs                 int64
 	active                    bool
 	start, end                int64 // picoseconds since the Analyzer's base time
 }
@@ -274,14 +358,12 @@ type pauseState struct {
 func (p *pauseState) event(t int64, q uint16, sp pfc.Speed) {
 	p.frames++
 	if p.active && t >= p.end {
-		p.pausedPs += p.end - p.start
-		p.active = false
+		p.stop(p.end)
 	}
 	if q == 0 {
 		p.xon++
 		if p.active {
-			p.pausedPs += t - p.start
-			p.active = false
+			p.stop(t)
 		}
 		return
 	}
@@ -294,6 +376,13 @@ func (p *pauseState) event(t int64, q uint16, sp pfc.Speed) {
 	} else {
 		p.active, p.start, p.end = true, t, t+d
 	}
+}
+
+// stop ends the running pause at t (ps).
+func (p *pauseState) stop(t int64) {
+	p.pausedPs += t - p.start
+	p.longestPs = max(p.longestPs, t-p.start)
+	p.active = false
 }
 
 // AddMACControl accounts for one MAC Control frame from source MAC src
@@ -331,7 +420,7 @@ func (a *Analyzer) AddMACControl(t time.Time, src [6]byte, m *pfc.MACControl) {
 	}
 }
 
-func (s *pfcSource) report() []PFCReport {
+func (s *pfcSource) report(storm time.Duration) []PFCReport {
 	var out []PFCReport
 	mac := fmt.Sprintf("%02x:%02x:%02x:%02x:%02x:%02x", s.mac[0], s.mac[1], s.mac[2], s.mac[3], s.mac[4], s.mac[5])
 	for i := range s.prios {
@@ -339,12 +428,13 @@ func (s *pfcSource) report() []PFCReport {
 		if p.frames == 0 {
 			continue
 		}
-		paused := p.pausedPs
 		if p.active {
-			paused += p.end - p.start
+			p.stop(p.end) // a copy: the source stays as it is
 		}
+		longest := time.Duration(p.longestPs / 1000)
 		out = append(out, PFCReport{Source: mac, Priority: i, Frames: p.frames, XOFF: p.xoff, XON: p.xon,
-			Quanta: p.quanta, QuantaTime: time.Duration(p.quantaPs / 1000), Paused: time.Duration(paused / 1000)})
+			Quanta: p.quanta, QuantaTime: time.Duration(p.quantaPs / 1000), Paused: time.Duration(p.pausedPs / 1000),
+			LongestPause: longest, Storm: longest > storm})
 	}
 	return out
 }

@@ -1,0 +1,302 @@
+package flow
+
+import "github.com/roce-go/roce/ib"
+
+// maxEvidence is how many response PSNs an unpaired flow remembers to
+// tell its candidate request flows apart.
+const maxEvidence = 4
+
+// maxQueued is how many responses an unpaired flow keeps until it is
+// paired; older ones are dropped, and count as unmatched.
+const maxQueued = 16
+
+// response is what the request flow needs of one response packet.
+type response struct {
+	t       int64
+	psn     uint32
+	op      ib.Opcode
+	payload uint32
+	aeth    ib.AETH
+	hasAETH bool
+}
+
+// pending is what an unpaired response flow keeps: the PSNs of earlier
+// responses, which every candidate must own, and the responses not yet
+// applied to a request flow.
+type pending struct {
+	ev  [maxEvidence]uint32
+	nev int
+	q   [maxQueued]response
+	qh  int
+	qn  int
+}
+
+// response accounts for an acknowledgement, atomic acknowledgement or
+// read response on f, the flow back to the requester: the NAKs it
+// carries, and the request it answers on the paired flow.
+func (a *Analyzer) response(f *state, p *Packet, now int64) {
+	s := &f.s
+	h := &p.IB.BTH
+	rs := response{t: now, psn: h.PSN, op: h.OpCode, payload: uint32(len(p.IB.Payload))}
+	if p.IB.Headers().Has(ib.HeaderAETH) {
+		rs.aeth, rs.hasAETH = p.IB.AETH, true
+		switch p.IB.AETH.Type() {
+		case ib.Nak:
+			c, _ := p.IB.AETH.NakCode()
+			s.NAKs[c&31]++
+			s.NAKTotal++
+		case ib.RNRNak:
+			s.RNRNAKs++
+		}
+	}
+	f.resps++
+	if f.peer == nil {
+		a.pair(f, h.PSN)
+	}
+	if f.peer == nil {
+		f.queue(rs)
+		return
+	}
+	f.peer.answer(&rs)
+}
+
+// queue keeps a response of an unpaired flow until the flow is paired.
+func (f *state) queue(rs response) {
+	if !rs.op.Is(ib.ClassReadResponse | ib.ClassAtomicAck | ib.ClassAck) {
+		return
+	}
+	if f.pend == nil {
+		f.pend = new(pending)
+	}
+	pd := f.pend
+	if pd.qn == maxQueued {
+		f.unmatched(&pd.q[pd.qh])
+		pd.qh = (pd.qh + 1) % maxQueued
+		pd.qn--
+	}
+	pd.q[(pd.qh+pd.qn)%maxQueued] = rs
+	pd.qn++
+}
+
+// unmatched counts a response no request flow answers for.
+func (f *state) unmatched(rs *response) {
+	switch {
+	case rs.op.Is(ib.ClassReadResponse):
+		f.s.ReadResponsesUnmatched++
+	case rs.op.Is(ib.ClassAtomicAck):
+		f.s.AtomicAcksUnmatched++
+	}
+}
+
+// pair looks for the request flow that the response flow f answers: a
+// flow in the other direction, of the same transport and not yet
+// paired, that owns psn (it sent a request with that PSN, or waits for a
+// read whose responses may carry it) and every PSN of the evidence. One
+// such flow is f's peer. Several: psn joins the evidence and the choice
+// waits for a later response. None with the evidence but some without:
+// the evidence restarts from psn. A flow that finds no candidate at all
+// tries at its first 8 responses, then at each power of two.
+func (a *Analyzer) pair(f *state, psn uint32) {
+	if f.misses >= 8 && f.resps&(f.resps-1) != 0 {
+		return
+	}
+	var ev []uint32
+	if f.pend != nil {
+		ev = f.pend.ev[:f.pend.nev]
+	}
+	var all, any *state
+	nAll, nAny := 0, 0
+	for c := a.pairs[pairKey{f.key.Dst, f.key.Src}]; c != nil; c = c.samePair {
+		if c.peer != nil || c == f || c.transport != f.transport || !c.req.owns(psn) {
+			continue
+		}
+		nAny++
+		any = c
+		ok := true
+		for _, e := range ev {
+			if !c.req.owns(e) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			nAll++
+			all = c
+		}
+	}
+	switch {
+	case nAll == 1:
+		a.link(f, all)
+	case nAll > 1:
+		f.evidence(psn, false)
+		f.ambiguous = nAll
+	case nAny == 1:
+		a.link(f, any)
+	case nAny > 1:
+		f.evidence(psn, true)
+		f.ambiguous = nAny
+	default:
+		f.misses++
+	}
+}
+
+// evidence adds psn to the PSNs every candidate must own, or restarts
+// them from psn.
+func (f *state) evidence(psn uint32, restart bool) {
+	if f.pend == nil {
+		f.pend = new(pending)
+	}
+	pd := f.pend
+	if restart {
+		pd.nev = 0
+	}
+	if pd.nev == maxEvidence {
+		copy(pd.ev[:], pd.ev[1:])
+		pd.nev--
+	}
+	pd.ev[pd.nev] = psn
+	pd.nev++
+}
+
+// link pairs the response flow f with the request flow req, and applies
+// the responses f kept meanwhile.
+func (a *Analyzer) link(f, req *state) {
+	f.peer, req.peer = req, f
+	// A connection is one QP on each side: each flow's QP is the source
+	// QP of the other's packets.
+	req.reqQP, req.hasReqQP = f.key.QP, true
+	f.reqQP, f.hasReqQP = req.key.QP, true
+	f.s.Answers = true
+	f.ambiguous = 0
+	if pd := f.pend; pd != nil {
+		for ; pd.qn > 0; pd.qn-- {
+			req.answer(&pd.q[pd.qh])
+			pd.qh = (pd.qh + 1) % maxQueued
+		}
+		f.pend = nil
+	}
+}
+
+// answer applies a response to the request flow f: the requests its
+// AETH acknowledges, the NAK that will explain a resend, and the read or
+// atomic it answers.
+func (f *state) answer(rs *response) {
+	r := &f.req
+	if rs.hasAETH {
+		switch rs.aeth.Type() {
+		case ib.Ack:
+			f.acked(rs.psn, rs.t, true)
+		case ib.RNRNak:
+			f.acked(rs.psn, rs.t, false)
+			r.nak = causeRNR
+		case ib.Nak:
+			if c, _ := rs.aeth.NakCode(); c == ib.NakPSNSequenceError {
+				// The responder expects rs.psn: everything before it
+				// arrived.
+				f.acked(rs.psn, rs.t, false)
+				r.nak = causeNakSeq
+			}
+		}
+	}
+	switch {
+	case rs.op.Is(ib.ClassReadResponse):
+		f.readResponse(rs)
+	case rs.op.Is(ib.ClassAtomicAck):
+		f.atomicAck(rs.psn, rs.t)
+	}
+}
+
+// acked takes the latency of every packet an acknowledgement covers: up
+// to psn, or up to the one before it (NAKs).
+func (f *state) acked(psn uint32, now int64, inclusive bool) {
+	r := &f.req
+	for r.ackN > 0 {
+		u := &r.acks[r.ackHead]
+		d := psnDiff(u.psn, psn)
+		if d > 0 || d == 0 && !inclusive {
+			return
+		}
+		f.sample(latAck, now-u.t)
+		if u.start >= 0 {
+			f.sample(latCompletion, now-u.start)
+		}
+		r.ackHead = (r.ackHead + 1) % ackQueue
+		r.ackN--
+	}
+}
+
+// readResponse matches a read response packet to a pending read of the
+// requester flow f.
+func (f *state) readResponse(rs *response) {
+	s := &f.s
+	psn, payload := rs.psn, rs.payload
+	for i := range f.req.reads {
+		r := &f.req.reads[i]
+		if !r.used {
+			continue
+		}
+		off := psnDiff(psn, r.psn)
+		if off < 0 || off >= int32(maxPackets(r.length)) {
+			continue
+		}
+		if off == 0 && !r.first {
+			r.first = true
+			f.sample(latReadFirst, rs.t-r.t)
+		}
+		switch rs.op.Operation() {
+		case ib.RDMAReadResponseFirst:
+			r.got, r.mtu = 1, payload
+			if payload > s.MTU {
+				s.MTU = payload
+			}
+			return
+		case ib.RDMAReadResponseMiddle:
+			r.got++
+			if payload > s.MTU {
+				s.MTU = payload
+			}
+			return
+		case ib.RDMAReadResponseLast:
+			r.got++
+			if r.mtu != 0 && r.got == (r.length+r.mtu-1)/r.mtu && uint32(off)+1 == r.got {
+				s.ReadsMatched++
+			} else {
+				s.ReadsIncomplete++
+			}
+		case ib.RDMAReadResponseOnly:
+			if off == 0 && r.got == 0 && (s.MTU == 0 || r.length <= s.MTU) {
+				s.ReadsMatched++
+			} else {
+				s.ReadsIncomplete++
+			}
+		}
+		f.sample(latReadLast, rs.t-r.t)
+		f.sample(latCompletion, rs.t-r.t)
+		r.used = false
+		return
+	}
+	s.ReadResponsesUnmatched++
+}
+
+// atomicAck matches an ATOMIC Acknowledge to a pending atomic request.
+func (f *state) atomicAck(psn uint32, now int64) {
+	for i := range f.req.atomics {
+		if a := &f.req.atomics[i]; a.used && a.psn == psn {
+			a.used = false
+			f.s.AtomicsMatched++
+			f.sample(latAtomic, now-a.t)
+			return
+		}
+	}
+	f.s.AtomicAcksUnmatched++
+}
+
+// unmatchedInto counts, in s, a response still queued at the end.
+func (f *state) unmatchedInto(s *Stats, rs *response) {
+	switch {
+	case rs.op.Is(ib.ClassReadResponse):
+		s.ReadResponsesUnmatched++
+	case rs.op.Is(ib.ClassAtomicAck):
+		s.AtomicAcksUnmatched++
+	}
+}

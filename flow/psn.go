@@ -1,0 +1,300 @@
+package flow
+
+import "github.com/roce-go/roce/ib"
+
+// RecentPSNs is how many PSNs below the highest one sent a request flow
+// remembers, one bit each: which of them its requests (and the responses
+// of its RDMA READs) used. Pairing asks this set whether a response's
+// PSN is one of the flow's (see the package documentation).
+const RecentPSNs = 4096
+
+// ackQueue is how many SEND, RDMA WRITE, FLUSH and ATOMIC WRITE packets
+// a flow remembers until the ACK that covers them, for the latency from
+// a request to its ACK.
+const ackQueue = 128
+
+// Causes of a go-back-N episode.
+const (
+	causeNone uint8 = iota
+	causeNakSeq
+	causeRNR
+	causeTimeout
+)
+
+type pendingRead struct {
+	psn    uint32
+	length uint32
+	got    uint32 // response packets seen
+	mtu    uint32 // payload of the First response
+	used   bool
+	first  bool  // a response at the read's own PSN was seen
+	t      int64 // capture time of the request, ns
+}
+
+type pendingAtomic struct {
+	psn  uint32
+	used bool
+	t    int64
+}
+
+// unacked is a request packet waiting for the ACK that covers it.
+type unacked struct {
+	psn   uint32
+	t     int64 // when it was sent
+	start int64 // when its message began, if it ends one; else -1
+}
+
+// requester is the request side of a flow: PSN tracking, retransmission
+// episodes and what waits for a response.
+type requester struct {
+	psnInit        bool
+	nextLo, nextHi uint32 // the expected next PSN range
+	high           uint32 // one past the highest PSN used
+	sent           [RecentPSNs / 64]uint64
+
+	// Retransmission: the episode under way, and the NAK the peer flow
+	// carried since the last episode began.
+	inEpisode    bool
+	cause        uint8
+	rexLo, rexHi uint32 // PSNs that continue the episode
+	nak          uint8
+
+	reads   [MaxOutstanding]pendingRead
+	atomics [MaxOutstanding]pendingAtomic
+
+	acks     [ackQueue]unacked
+	ackHead  int
+	ackN     int
+	msgStart int64
+}
+
+// request runs the PSN analysis of a request, counts retransmissions and
+// records what waits for a response.
+func (f *state) request(p *Packet, now int64) {
+	s := &f.s
+	r := &f.req
+	op := p.IB.BTH.OpCode
+	psn := p.IB.BTH.PSN
+	n := uint32(1) // PSNs the request takes: its responses' for a READ
+	lo, hi := uint32(1), uint32(1)
+	if op.Is(ib.ClassReadRequest) {
+		l := p.IB.RETH.DMALen
+		if mtu := s.MTU; mtu != 0 {
+			n = max((l+mtu-1)/mtu, 1)
+			lo, hi = n, n
+		} else {
+			lo, hi = minPackets(l), maxPackets(l)
+			n = lo
+		}
+	}
+	lo, hi = (psn+lo)&psnMask, (psn+hi)&psnMask
+	if !r.psnInit {
+		r.psnInit = true
+		r.high = psn
+		r.use(psn, n)
+		r.nextLo, r.nextHi = lo, hi
+		f.record(p, psn, now)
+		return
+	}
+	d := psnDiff(psn, r.nextLo)
+	span := psnDiff(r.nextHi, r.nextLo)
+	switch {
+	case d >= 0 && d <= span: // in order
+		r.use(psn, n)
+		r.nextLo, r.nextHi = lo, hi
+		r.inEpisode = false
+	case d > span: // ahead: PSNs skipped
+		s.PSNGaps++
+		s.PSNMissing += uint64(psnDiff(psn, r.nextHi))
+		r.use(psn, n)
+		r.nextLo, r.nextHi = lo, hi
+		r.inEpisode = false
+	default: // behind the expected PSN
+		back := psnDiff(r.high, psn)
+		if back > 0 && back <= Window && !r.isSent(psn) {
+			s.OutOfOrder++
+			r.mark(psn)
+			if r.inEpisode {
+				r.rexLo, r.rexHi = lo, hi
+			}
+		} else {
+			f.retransmitted(psn, lo, hi)
+			return // its read or atomic is already pending
+		}
+	}
+	f.record(p, psn, now)
+}
+
+// retransmitted counts a request sent again, and the go-back-N episode
+// it begins or continues: an episode begins with a resend that does not
+// follow the previous resend, and its cause is the NAK the peer flow
+// carried since the previous episode began, if any, else a timeout.
+func (f *state) retransmitted(psn, lo, hi uint32) {
+	s := &f.s
+	r := &f.req
+	s.Duplicates++
+	s.Retransmitted++
+	if !r.inEpisode || psnDiff(psn, r.rexLo) < 0 || psnDiff(psn, r.rexHi) > 0 {
+		r.inEpisode = true
+		r.cause = r.nak
+		if r.cause == causeNone {
+			r.cause = causeTimeout
+		}
+		r.nak = causeNone
+		switch r.cause {
+		case causeNakSeq:
+			s.GBNNakSeq++
+		case causeRNR:
+			s.GBNRNR++
+		default:
+			s.GBNTimeout++
+		}
+	}
+	r.rexLo, r.rexHi = lo, hi
+	switch r.cause {
+	case causeNakSeq:
+		s.RetransmittedNakSeq++
+	case causeRNR:
+		s.RetransmittedRNR++
+	default:
+		s.RetransmittedTimeout++
+	}
+}
+
+// use records that PSNs psn to psn+n-1 are the flow's: it moves the
+// highest PSN up, forgetting what falls out of the remembered range,
+// and marks them.
+func (r *requester) use(psn, n uint32) {
+	end := (psn + n) & psnMask
+	if d := psnDiff(end, r.high); d > 0 {
+		if d >= RecentPSNs {
+			r.sent = [RecentPSNs / 64]uint64{}
+		} else {
+			for q := r.high; q != end; q = (q + 1) & psnMask {
+				r.sent[q%RecentPSNs/64] &^= 1 << (q % 64)
+			}
+		}
+		r.high = end
+	}
+	for i := uint32(0); i < n && i < RecentPSNs; i++ {
+		r.mark((psn + i) & psnMask)
+	}
+}
+
+func (r *requester) mark(psn uint32) { r.sent[psn%RecentPSNs/64] |= 1 << (psn % 64) }
+
+// isSent reports whether psn is one of the flow's remembered PSNs.
+func (r *requester) isSent(psn uint32) bool {
+	if !r.psnInit {
+		return false
+	}
+	if back := psnDiff(r.high, psn); back <= 0 || back > RecentPSNs {
+		return false
+	}
+	return r.sent[psn%RecentPSNs/64]&(1<<(psn%64)) != 0
+}
+
+// owns reports whether psn is a PSN the flow's requests used, or one a
+// pending RDMA READ's responses may carry.
+func (r *requester) owns(psn uint32) bool {
+	if r.isSent(psn) {
+		return true
+	}
+	for i := range r.reads {
+		rd := &r.reads[i]
+		if rd.used {
+			if off := psnDiff(psn, rd.psn); off >= 0 && off < int32(maxPackets(rd.length)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxPackets is the most response packets a read of n bytes can take
+// (at the smallest path MTU, 256 bytes).
+func maxPackets(n uint32) uint32 {
+	if n == 0 {
+		return 1
+	}
+	return (n + 255) / 256
+}
+
+func minPackets(n uint32) uint32 {
+	if n == 0 {
+		return 1
+	}
+	return (n + 4095) / 4096
+}
+
+// record remembers an RDMA READ or atomic request until its response,
+// and a packet an ACK will cover until that ACK.
+func (f *state) record(p *Packet, psn uint32, now int64) {
+	s := &f.s
+	r := &f.req
+	switch op := p.IB.BTH.OpCode; {
+	case op.Is(ib.ClassReadRequest):
+		s.Reads++
+		slot := oldestRead(&r.reads)
+		if r.reads[slot].used {
+			s.ReadsUnanswered++
+		}
+		r.reads[slot] = pendingRead{psn: psn, length: p.IB.RETH.DMALen, used: true, t: now}
+	case op.Is(ib.ClassAtomic):
+		s.Atomics++
+		slot := -1
+		for i := range r.atomics {
+			if !r.atomics[i].used {
+				slot = i
+				break
+			}
+		}
+		if slot < 0 { // full: drop the one furthest behind
+			slot = 0
+			for i := range r.atomics {
+				if psnDiff(r.atomics[i].psn, r.atomics[slot].psn) < 0 {
+					slot = i
+				}
+			}
+			s.AtomicsUnanswered++
+		}
+		r.atomics[slot] = pendingAtomic{psn: psn, used: true, t: now}
+	case op.Is(ib.ClassSend | ib.ClassWrite | ib.ClassFlush | ib.ClassAtomicWrite):
+		if f.transport == ib.UC {
+			return // no acknowledgements
+		}
+		start := int64(-1)
+		if op.Is(ib.ClassFirst | ib.ClassOnly) {
+			r.msgStart = now
+		}
+		if op.Is(ib.ClassLast|ib.ClassOnly) || !op.Is(ib.ClassFirst|ib.ClassMiddle) {
+			start = r.msgStart
+			if op.Is(ib.ClassFlush | ib.ClassAtomicWrite) {
+				start = now
+			}
+		}
+		r.pushAck(unacked{psn: psn, t: now, start: start})
+	}
+}
+
+func (r *requester) pushAck(u unacked) {
+	if r.ackN == ackQueue { // full: forget the oldest
+		r.ackHead = (r.ackHead + 1) % ackQueue
+		r.ackN--
+	}
+	r.acks[(r.ackHead+r.ackN)%ackQueue] = u
+	r.ackN++
+}
+
+func oldestRead(r *[MaxOutstanding]pendingRead) int {
+	slot := 0
+	for i := range r {
+		if !r[i].used {
+			return i
+		}
+		if psnDiff(r[i].psn, r[slot].psn) < 0 {
+			slot = i
+		}
+	}
+	return slot
+}
