@@ -25,12 +25,17 @@ import (
 // in the byte order of its section, which a Section Header Block starts
 // with its byte-order magic. The total length lets a reader skip a block
 // it does not know, or one it cannot read, and go on with the next.
+// Blocks other than SHB, IDB, EPB, SPB and PB are skipped; a Custom Block
+// (0x00000BAD, 0x40000BAD) still takes a frame number, as in tshark, so
+// that the frames after it keep tshark's numbers.
 const (
 	blockSHB = 0x0a0d0d0a // Section Header Block
 	blockIDB = 1          // Interface Description Block
 	blockPB  = 2          // Packet Block (obsolete)
 	blockSPB = 3          // Simple Packet Block
 	blockEPB = 6          // Enhanced Packet Block
+	blockCB  = 0x00000bad // Custom Block
+	blockCBN = 0x40000bad // Custom Block not to be copied
 
 	bom          = 0x1a2b3c4d // the byte-order magic of a Section Header Block
 	blockMin     = 12         // type, total length, total length
@@ -143,6 +148,9 @@ func (s *Source) nextNg() (data []byte, ci gopacket.CaptureInfo, lt uint16, err 
 			data, ci, lt, reason = s.packet(b, typ, total)
 		case blockSPB:
 			data, ci, lt, reason = s.simplePacket(b, total)
+		case blockCB, blockCBN:
+			s.n++ // tshark numbers a Custom Block as a frame: keep the numbers alike
+			continue
 		default:
 			continue
 		}
