@@ -93,6 +93,17 @@ func TestNoAllocs(t *testing.T) {
 		}
 		return nil
 	}
+	// decodeCut decodes a frame cut by the capture, payload bytes of its
+	// payload captured.
+	decodeCut := func(f *roce.Frame, b []byte, payload int) error {
+		if err := f.Decode(b); err != nil {
+			return err
+		}
+		if !f.Truncated || len(f.Packet.Payload) != payload || f.WireLen <= len(b) {
+			return fmt.Errorf("cut frame: Truncated %v, %d bytes of payload, WireLen %d", f.Truncated, len(f.Packet.Payload), f.WireLen)
+		}
+		return nil
+	}
 	build := func(fr *roce.Frame, n int) error {
 		out, err := fr.AppendTo(buf[:0])
 		if err == nil && len(out) != n {
@@ -124,7 +135,39 @@ func TestNoAllocs(t *testing.T) {
 			}
 			return f.VerifyICRC()
 		}},
+		{"Frame.Decode cut (snap length 80)", func() error { return decodeCut(&f, frame[:80], 10) }},
+		{"Frame.Decode cut IPv6 QinQ (snap length 128)", func() error { return decodeCut(&f, frame6[:128], 30) }},
+		{"Frame.Decode cut RoCEv1 (snap length 94)", func() error {
+			if err := f.Decode(v1[:94]); err != nil || !f.Truncated {
+				return fmt.Errorf("cut RoCEv1: %v, Truncated %v", err, f.Truncated)
+			}
+			return nil
+		}},
+		{"Frame.VerifyICRC cut", func() error {
+			if err := f.Decode(frame[:80]); err != nil {
+				return err
+			}
+			if err := f.VerifyICRC(); err != ib.ErrUnchecked {
+				return fmt.Errorf("VerifyICRC of a cut frame: %v", err)
+			}
+			return nil
+		}},
+		{"DecodingLayerParser cut", func() error {
+			if err := parse(frame[:80], 6); err != nil {
+				return err
+			}
+			if !parser.Truncated || !l.IB.BTH.Truncated {
+				return fmt.Errorf("cut frame not marked truncated")
+			}
+			return nil
+		}},
 		{"Packet.Decode", func() error { return p.Decode(frame[42:]) }},
+		{"Packet.DecodeTruncated", func() error {
+			if err := p.DecodeTruncated(frame[42:80], len(frame)-42); err != nil || !p.BTH.Truncated {
+				return fmt.Errorf("DecodeTruncated: %v, Truncated %v", err, p.BTH.Truncated)
+			}
+			return nil
+		}},
 		{"ComputeICRC", func() error { _, err := ib.ComputeICRC(ib.RoCEv2IPv4, frame[14:]); return err }},
 		{"ComputeNativeICRC", func() error { _, err := ib.ComputeNativeICRC(native); return err }},
 		{"VerifyICRC", func() error { return ib.VerifyICRC(ib.RoCEv2IPv4, frame[14:]) }},

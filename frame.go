@@ -56,17 +56,37 @@ type Frame struct {
 	Packet ib.Packet // BTH, extended headers, payload, pad, ICRC
 
 	// Raw is the RoCE packet as received, from the first byte of the GRH
-	// or IP header through the ICRC. VerifyICRC reads it.
+	// or IP header through the ICRC, or through the last byte captured
+	// when Truncated is set. VerifyICRC reads it.
 	Raw []byte
+
+	// Truncated says that the capture kept fewer bytes than the headers
+	// declare (a capture with a small snap length, editcap -s): the IP,
+	// UDP or GRH lengths run past the end of the bytes decoded, but the
+	// BTH and every extended header its opcode lists were captured and
+	// decoded. Packet.Payload then holds the payload bytes captured,
+	// Packet.BTH.Pad is empty and Packet.BTH.ICRC zero (Packet.BTH.Truncated
+	// is set too), and VerifyICRC returns ib.ErrUnchecked. A frame whose
+	// headers themselves are cut does not decode (ib.ErrTruncated).
+	Truncated bool
+	// WireLen is the frame's length from its first byte through the ICRC
+	// as its headers declare it, whether or not it was all captured
+	// (Ethernet padding and an FCS after the ICRC are not counted).
+	WireLen int
 }
 
 // Decode decodes an Ethernet frame into f, resetting it. It returns an
 // error wrapping ib.ErrNotRoCE for a well-formed frame that is not RoCE,
 // and errors wrapping the other ib sentinels for malformed ones. It does
 // not check the ICRC: see VerifyICRC.
+//
+// A frame cut short by the capture decodes when every header through the
+// extended headers its opcode lists was captured: Truncated says so and
+// WireLen gives the length the headers declare. Only a frame whose
+// headers are cut is an error (wrapping ib.ErrTruncated).
 func (f *Frame) Decode(b []byte) error {
 	if end, ok := f.decodeUntaggedIPv4(b); ok {
-		return f.Packet.Decode(b[ipv4BTH:end])
+		return f.Packet.DecodeTruncated(b[ipv4BTH:min(end, len(b))], end-ipv4BTH)
 	}
 	return f.decode(b)
 }
@@ -80,7 +100,8 @@ const (
 
 // decodeUntaggedIPv4 is the fast path of Decode for the commonest frame:
 // no VLAN tag, IPv4 without options, UDP to port 4791. It decodes the
-// headers in front of the BTH and returns where the ICRC ends, or
+// headers in front of the BTH and returns where the ICRC ends (beyond
+// len(b) when the capture cut the frame), or
 // reports false, having changed nothing, for any frame it does not take or
 // that is malformed; decode then handles it (and says what is wrong).
 func (f *Frame) decodeUntaggedIPv4(b []byte) (end int, ok bool) {
@@ -93,7 +114,7 @@ func (f *Frame) decodeUntaggedIPv4(b []byte) (end int, ok bool) {
 	ipLen, udpLen := int(ip.TotalLen()), int(u.Length())
 	if eth.Type() != hdr.EtherTypeIPv4 || ip[hdr.IPv4VersionIHL] != hdr.IPv4NoOptions ||
 		ip.Protocol() != hdr.IPProtocolUDP || ip.IsFragment() || u.DstPort() != hdr.RoCEv2Port ||
-		ipv4IP+ipLen > len(b) || udpLen < hdr.UDPLen || udpLen > ipLen-hdr.IPv4MinLen {
+		udpLen < hdr.UDPLen || udpLen > ipLen-hdr.IPv4MinLen {
 		return 0, false
 	}
 	f.Dst = eth.Dst() // one at a time: a tuple assignment copies through temporaries
@@ -106,14 +127,15 @@ func (f *Frame) decodeUntaggedIPv4(b []byte) (end int, ok bool) {
 	f.SrcPort, f.DstPort = u.SrcPort(), hdr.RoCEv2Port
 	f.UDPChecksum = u.Checksum() != 0
 	end = ipv4UDP + udpLen
-	f.Raw = b[ipv4IP:end]
+	f.Raw = b[ipv4IP:min(end, len(b))]
+	f.WireLen, f.Truncated = end, end > len(b)
 	return end, true
 }
 
 // decode is Decode for any frame.
 func (f *Frame) decode(b []byte) error {
 	var l wire.Layout
-	err := wire.Locate(b, &l)
+	err := wire.LocateCut(b, &l)
 	if err != nil {
 		return err
 	}
@@ -149,13 +171,21 @@ func (f *Frame) decode(b []byte) error {
 		f.UDPChecksum = u.Checksum() != 0
 		f.GRH.PayLen = uint16(l.End - l.BTH)
 	}
-	f.Raw = b[l.Net:l.End]
-	return f.Packet.Decode(b[l.BTH:l.End])
+	end := min(l.End, len(b))
+	f.Raw = b[l.Net:end]
+	f.WireLen, f.Truncated = l.End, l.End > len(b)
+	return f.Packet.DecodeTruncated(b[min(l.BTH, end):end], l.End-l.BTH)
 }
 
 // VerifyICRC checks the ICRC of the decoded frame; the error wraps
-// ib.ErrBadICRC on a mismatch.
-func (f *Frame) VerifyICRC() error { return ib.VerifyICRC(f.Encap, f.Raw) }
+// ib.ErrBadICRC on a mismatch. For a frame the capture cut short
+// (Truncated) it returns ib.ErrUnchecked: the ICRC was not captured.
+func (f *Frame) VerifyICRC() error {
+	if f.Truncated {
+		return ib.ErrUnchecked
+	}
+	return ib.VerifyICRC(f.Encap, f.Raw)
+}
 
 // What each encapsulation puts between the Ethertype and the BTH, and the
 // longest transport packet its 16-bit length fields can announce.
@@ -326,18 +356,24 @@ func (f *Frame) AppendTo(b []byte) ([]byte, error) {
 }
 
 // VerifyFrame checks the ICRC of the RoCE frame b (Ethernet first). It
-// allocates nothing.
+// allocates nothing but the error of a mismatch. A frame the capture cut
+// before the end of its ICRC, its headers in front of the BTH present,
+// gives ib.ErrUnchecked.
 func VerifyFrame(b []byte) error {
 	var l wire.Layout
-	err := wire.Locate(b, &l)
+	err := wire.LocateCut(b, &l)
 	if err != nil {
 		return err
+	}
+	if l.End > len(b) {
+		return ib.ErrUnchecked
 	}
 	return ib.VerifyICRC(l.Enc, b[l.Net:l.End])
 }
 
 // VerifyPacket checks the ICRC of a gopacket.Packet decoded from an
-// Ethernet frame.
+// Ethernet frame; for a packet cut short by the capture it returns
+// ib.ErrUnchecked, as VerifyFrame does.
 func VerifyPacket(p gopacket.Packet) error { return VerifyFrame(p.Data()) }
 
 // FixICRC computes the ICRC of the RoCE frame b (Ethernet first) and

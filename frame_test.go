@@ -86,29 +86,71 @@ func TestTrailerIgnored(t *testing.T) {
 	}
 }
 
-// Every prefix of every vector decodes to an error wrapping a sentinel, or
-// (never) a shorter valid frame; nothing panics on any path.
+// Every prefix of every vector either decodes to an error wrapping a
+// sentinel, when the cut falls inside a header (Ethernet through the
+// extended headers), or decodes as the whole frame cut by the capture:
+// Truncated set, WireLen the whole frame's, every header as in the whole
+// frame, the payload a prefix of its payload, the ICRC unchecked. Nothing
+// panics on any path.
 func TestTruncationSweep(t *testing.T) {
 	for name := range vectors {
 		b := vec(t, name)
+		var whole roce.Frame
+		require.NoError(t, whole.Decode(b))
+		hdrEnd := len(b) - ib.ICRCLen - int(whole.Packet.BTH.PadCnt) - len(whole.Packet.Payload)
 		for n := 0; n < len(b); n++ {
 			cut := append([]byte(nil), b[:n]...) // exact capacity: reads past n fault
 			var f roce.Frame
 			err := f.Decode(cut)
-			if err == nil {
-				t.Fatalf("%s cut at %d decoded", name, n)
+			if n < hdrEnd {
+				require.Error(t, err, "%s cut at %d decoded", name, n)
+				require.True(t, errors.Is(err, ib.ErrTruncated) || errors.Is(err, ib.ErrNotRoCE),
+					"%s cut at %d: %v", name, n, err)
+				require.Error(t, roce.VerifyFrame(cut), "%s cut at %d verified", name, n)
+			} else {
+				require.NoError(t, err, "%s cut at %d", name, n)
+				checkCutFrame(t, &whole, &f, cut)
+				require.ErrorIs(t, roce.VerifyFrame(cut), ib.ErrUnchecked)
 			}
-			if !errors.Is(err, ib.ErrTruncated) && !errors.Is(err, ib.ErrBadLength) && !errors.Is(err, ib.ErrNotRoCE) {
-				t.Fatalf("%s cut at %d: %v", name, n, err)
+			p := gopacket.NewPacket(cut, layers.LayerTypeEthernet, gopacket.Default)
+			if n >= hdrEnd {
+				bth, _ := p.Layer(ib.LayerTypeBTH).(*ib.BTH)
+				require.NotNil(t, bth, "%s cut at %d: %v", name, n, p)
+				require.True(t, bth.Truncated && p.Metadata().Truncated, "%s cut at %d", name, n)
+				require.Equal(t, whole.Packet.BTH.PSN, bth.PSN)
+				require.ErrorIs(t, roce.VerifyPacket(p), ib.ErrUnchecked)
 			}
-			if err := roce.VerifyFrame(cut); err == nil {
-				t.Fatalf("%s cut at %d verified", name, n)
-			}
-			gopacket.NewPacket(cut, layers.LayerTypeEthernet, gopacket.Default)
 			var l roce.Layers
 			var decoded []gopacket.LayerType
-			_ = l.Parser().DecodeLayers(cut, &decoded)
+			perr := l.Parser().DecodeLayers(cut, &decoded)
+			if n >= hdrEnd {
+				require.Contains(t, decoded, ib.LayerTypeBTH, "%s cut at %d: %v", name, n, perr)
+				require.True(t, l.IB.BTH.Truncated, "%s cut at %d", name, n)
+			}
 		}
+	}
+}
+
+// checkCutFrame checks a frame decoded from the first bytes of whole's
+// frame: the same headers, Truncated, WireLen and Raw as the capture
+// kept them, a payload that is a prefix of whole's, the ICRC unchecked.
+func checkCutFrame(t *testing.T, whole, f *roce.Frame, cut []byte) {
+	t.Helper()
+	require.True(t, f.Truncated, "cut at %d not marked Truncated", len(cut))
+	require.True(t, f.Packet.BTH.Truncated)
+	require.Equal(t, whole.WireLen, f.WireLen)
+	require.ErrorIs(t, f.VerifyICRC(), ib.ErrUnchecked)
+	require.NotErrorIs(t, f.VerifyICRC(), ib.ErrBadICRC)
+	require.Equal(t, cut[len(cut)-len(f.Raw):], f.Raw)
+	require.True(t, bytes.HasPrefix(whole.Packet.Payload, f.Packet.Payload), "payload %x not a prefix of %x",
+		f.Packet.Payload, whole.Packet.Payload)
+	w := *whole
+	w.Raw, w.Truncated, w.Packet.Payload = f.Raw, true, f.Packet.Payload
+	w.Packet.BTH.Pad, w.Packet.BTH.ICRC, w.Packet.BTH.Truncated = nil, [4]byte{}, true
+	if d := cmp.Diff(w, *f, cmpopts.IgnoreUnexported(ib.BTH{}, ib.GRH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{},
+		ib.AtomicETH{}, ib.AtomicAckETH{}, ib.AETH{}, ib.ImmDt{}, ib.IETH{}, ib.FETH{}),
+		cmpopts.IgnoreTypes(layers.BaseLayer{}), cmpopts.EquateEmpty()); d != "" {
+		t.Fatalf("cut at %d differs from the whole frame (-whole +cut):\n%s", len(cut), d)
 	}
 }
 
@@ -120,8 +162,13 @@ func TestMalformed(t *testing.T) {
 		want error
 	}{
 		{"UDP length beyond IP", mutate("v2ipv4", func(b []byte) []byte { b[38], b[39] = 0x01, 0x00; return b }), ib.ErrBadLength},
-		{"IP total length beyond frame", mutate("v2ipv4", func(b []byte) []byte { b[16], b[17] = 0x05, 0xdc; return b }), ib.ErrTruncated},
-		{"GRH PayLen beyond frame", mutate("v1", func(b []byte) []byte { b[18], b[19] = 0x01, 0x00; return b }), ib.ErrTruncated},
+		{"UDP length beyond IP cut by the capture", mutate("v2ipv4", func(b []byte) []byte { b[16], b[17] = 0x05, 0xdc; b[38], b[39] = 0x05, 0xe0; return b[:60] }), ib.ErrBadLength},
+		{"IP total length beyond frame, headers cut", mutate("v2ipv4", func(b []byte) []byte { b[16], b[17] = 0x05, 0xdc; return b[:40] }), ib.ErrTruncated},
+		{"GRH PayLen beyond frame, BTH cut", mutate("v1", func(b []byte) []byte { b[18], b[19] = 0x01, 0x00; return b[:60] }), ib.ErrTruncated},
+		{"ACK cut with a payload declared", mutate("ack", func(b []byte) []byte {
+			b[17], b[39] = 0x34, 0x20 // IP and UDP four bytes longer: a payload an ACK cannot have
+			return b[:len(b)-4]
+		}), ib.ErrBadLength},
 		{"GRH version", mutate("v1", func(b []byte) []byte { b[14] = 0x40; return b }), ib.ErrBadVersion},
 		{"pad count larger than payload", mutate("ack", func(b []byte) []byte { b[43] = 0x30; return b }), ib.ErrBadPad},
 		{"IPv4 options", mutate("v2ipv4", func(b []byte) []byte {
@@ -467,7 +514,7 @@ func TestAppendToProperty(t *testing.T) {
 		cmpopts.IgnoreTypes(layers.BaseLayer{}),
 		cmpopts.IgnoreUnexported(ib.BTH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{}, ib.AtomicETH{},
 			ib.AtomicAckETH{}, ib.AETH{}, ib.ImmDt{}, ib.IETH{}, ib.FETH{}),
-		cmpopts.IgnoreFields(roce.Frame{}, "Raw"),
+		cmpopts.IgnoreFields(roce.Frame{}, "Raw", "WireLen"),
 		cmpopts.IgnoreFields(ib.BTH{}, "Pad", "ICRC"),
 		cmpopts.EquateEmpty(),
 	}

@@ -51,6 +51,15 @@ type BTH struct {
 	Pad  []byte  // the pad bytes, aliasing the input
 	ICRC [4]byte // the ICRC bytes as received (least significant first)
 
+	// Truncated says that the capture cut the packet short: the BTH and
+	// every extended header its opcode lists were decoded, but the packet
+	// runs past the captured bytes, so Pad is empty, ICRC is zero (not
+	// captured, or not told apart from the payload) and the payload holds
+	// only the bytes captured. A decoder sets it when told the packet's
+	// declared length (Packet.DecodeTruncated) or, as a gopacket layer,
+	// when an earlier layer reported truncation (see DecodeFromBytes).
+	Truncated bool
+
 	hdrs Headers // OpCode.Headers(), kept by the last decode
 }
 
@@ -102,12 +111,25 @@ func (h *BTH) check(padCnt bool) error {
 	return errs.Fit("BTH.PadCnt", uint64(h.PadCnt), 2)
 }
 
-// split checks a whole transport packet b (BTH through ICRC) against the
-// opcode's rules and returns where the headers end and the pad starts.
-// It leaves the opcode's headers in h.hdrs.
-func (h *BTH) split(b []byte) (hdrEnd, padStart int, err error) {
-	if len(b) < BTHLen+ICRCLen {
-		return 0, 0, truncated("BTH", 0, BTHLen+ICRCLen, len(b))
+// lengthUnknown is split's n for a packet cut by the capture whose
+// declared length is not known (a gopacket layer told of truncation).
+const lengthUnknown = -1
+
+// split decodes the BTH fields and checks a transport packet against the
+// opcode's rules; it returns where the headers end and where the pad
+// starts. b holds the bytes captured from the first byte of the BTH, at
+// most n of them; n is the packet's length through the ICRC as the
+// headers in front of it declare it, or lengthUnknown. A whole packet
+// has n == len(b). When n is larger than len(b) (or unknown) the packet
+// was cut by the capture: h.Truncated is set, the headers must still be
+// all present in b, the payload rules are checked against n, and padStart
+// is capped at len(b). It leaves the opcode's headers in h.hdrs.
+func (h *BTH) split(b []byte, n int) (hdrEnd, padStart int, err error) {
+	if n >= 0 && n < BTHLen+ICRCLen {
+		return 0, 0, truncated("BTH", 0, BTHLen+ICRCLen, n)
+	}
+	if len(b) < BTHLen {
+		return 0, 0, truncated("BTH", 0, BTHLen, len(b))
 	}
 	// The twelve fields, from three big-endian words.
 	w0 := binary.BigEndian.Uint32(b[bthOpCode:])
@@ -118,15 +140,29 @@ func (h *BTH) split(b []byte) (hdrEnd, padStart int, err error) {
 	h.SE, h.MigReq, h.PadCnt, h.TVer = f&0x80 != 0, f&0x40 != 0, f>>4&3, f&0x0f
 	h.FECN, h.BECN, h.Resv6a, h.DestQP = w1&0x80000000 != 0, w1&0x40000000 != 0, uint8(w1>>24)&0x3f, w1&0xffffff
 	h.AckReq, h.Resv7, h.PSN = w2&0x80000000 != 0, uint8(w2>>24)&0x7f, w2&0xffffff
-	end := len(b) - ICRCLen
+	cut := n != len(b)
+	h.Truncated = cut
+	end := n - ICRCLen
+	if n < 0 {
+		end = len(b)
+	}
 	hs, rule, known := h.OpCode.lookup()
 	h.hdrs = hs
 	if !known {
-		return BTHLen, end, nil // opaque bytes, pad not split
+		return BTHLen, min(end, len(b)), nil // opaque bytes, pad not split
 	}
 	hdrEnd = BTHLen + hs.Size()
 	if hdrEnd > end {
-		return 0, 0, truncated(hs.String(), BTHLen, hdrEnd+ICRCLen, len(b))
+		if n < 0 {
+			return 0, 0, truncated(hs.String(), BTHLen, hdrEnd, len(b))
+		}
+		return 0, 0, truncated(hs.String(), BTHLen, hdrEnd+ICRCLen, n)
+	}
+	if cut && hdrEnd > len(b) {
+		return 0, 0, truncated(hs.String(), BTHLen, hdrEnd, len(b)) // the headers themselves cut
+	}
+	if n < 0 {
+		return hdrEnd, len(b), nil // the rules need the length
 	}
 	padStart = end - int(h.PadCnt)
 	if padStart < hdrEnd {
@@ -142,7 +178,7 @@ func (h *BTH) split(b []byte) (hdrEnd, padStart int, err error) {
 			return 0, 0, &Error{Layer: h.OpCode.String(), Offset: hdrEnd, Want: 8, Have: padStart - hdrEnd, Err: ErrBadLength}
 		}
 	}
-	return hdrEnd, padStart, nil
+	return hdrEnd, min(padStart, len(b)), nil
 }
 
 // LayerType returns LayerTypeBTH.
@@ -155,8 +191,23 @@ func (h *BTH) CanDecode() gopacket.LayerClass { return LayerTypeBTH }
 // byte of the BTH to the last byte of the ICRC, as RoCEv2's UDP length and
 // RoCEv1's GRH PayLen delimit it. df may be nil. On an error h is left
 // zeroed.
+//
+// A packet cut short by the capture (a small snap length) decodes too,
+// as long as the BTH and the extended headers its opcode lists were
+// captured. The layers in front report the cut through df (gopacket's
+// IPv4, IPv6 and UDP layers, rocev2.UDP, GRH): when df is a
+// gopacket.Packet whose Metadata().Truncated is set, or a
+// *gopacket.DecodingLayerParser whose Truncated is set, and the declared
+// length (the UDP Length or GRH PayLen, which a gopacket.Packet makes
+// known) exceeds data, h.Truncated is set, Payload holds the captured
+// bytes after the BTH, Pad is empty and ICRC is zero. A gopacket user
+// tells a cut packet by BTH.Truncated (or the packet's
+// Metadata().Truncated, or DecodingLayerParser.Truncated) and does not
+// check its ICRC: roce.VerifyPacket returns ErrUnchecked for it. Inside a
+// DecodingLayerParser the declared length is not known to the BTH, so
+// the opcode's payload rules go unchecked on a cut packet.
 func (h *BTH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	_, padStart, err := h.split(data)
+	_, padStart, err := h.split(data, declaredLen(data, df))
 	if err != nil {
 		*h = BTH{}
 		if errors.Is(err, ErrTruncated) {
@@ -164,12 +215,45 @@ func (h *BTH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 		}
 		return err
 	}
-	end := len(data) - ICRCLen
 	h.Contents = data[:BTHLen]
 	h.Payload = data[BTHLen:padStart]
+	if h.Truncated {
+		h.Pad, h.ICRC = nil, [ICRCLen]byte{}
+		return nil
+	}
+	end := len(data) - ICRCLen
 	h.Pad = data[padStart:end]
 	copy(h.ICRC[:], data[end:])
 	return nil
+}
+
+// declaredLen returns the length of the transport packet in data as the
+// headers in front of it declare it: len(data) unless df reports that the
+// capture cut the packet short. Then it is the UDP Length or GRH PayLen
+// when df is a gopacket.Packet holding that layer, and lengthUnknown
+// otherwise.
+func declaredLen(data []byte, df gopacket.DecodeFeedback) int {
+	switch d := df.(type) {
+	case *gopacket.DecodingLayerParser:
+		if d.Truncated {
+			return lengthUnknown
+		}
+	case gopacket.Packet:
+		if !d.Metadata().Truncated {
+			break
+		}
+		n := lengthUnknown
+		if u, ok := d.TransportLayer().(*layers.UDP); ok && u.Length >= 8 {
+			n = int(u.Length) - 8
+		} else if g, ok := d.Layer(layerTypeGRH).(*GRH); ok {
+			n = int(g.PayLen)
+		}
+		if n >= 0 && n <= len(data) {
+			return len(data) // whole: the cut lies beyond it
+		}
+		return n
+	}
+	return len(data)
 }
 
 // NextLayerType returns the first extended header of the opcode, or

@@ -33,6 +33,12 @@ var (
 	// fit its field or that the decoder would refuse. The error is a
 	// *FieldError naming the field and the value.
 	ErrBadValue error = errs.ErrBadValue
+	// ErrUnchecked means a frame's ICRC was not checked because the
+	// capture cut the frame short (a snap length smaller than the frame):
+	// its headers decoded but its ICRC bytes were not captured.
+	// roce.Frame.VerifyICRC returns it for a frame whose Truncated is
+	// set. It does not match ErrBadICRC.
+	ErrUnchecked error = errs.ErrUnchecked
 )
 
 // Error is the error the decoders return: which layer failed, at which

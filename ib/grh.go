@@ -102,9 +102,11 @@ func (h *GRH) LayerType() gopacket.LayerType { return LayerTypeGRH }
 func (h *GRH) CanDecode() gopacket.LayerClass { return LayerTypeGRH }
 
 // DecodeFromBytes decodes the header and trims the payload to PayLen. df
-// may be nil. On an error h is left zeroed.
+// may be nil. On an error h is left zeroed. A PayLen beyond data (a packet
+// cut short by the capture) is no error: the payload is what was captured
+// and df is told the packet was truncated, as gopacket's IP layers do.
 func (h *GRH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	if err := h.decodeFromBytes(data); err != nil {
+	if err := h.decodeFromBytes(data, df); err != nil {
 		*h = GRH{}
 		if errors.Is(err, ErrTruncated) {
 			setTruncated(df)
@@ -114,13 +116,16 @@ func (h *GRH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	return nil
 }
 
-func (h *GRH) decodeFromBytes(data []byte) error {
+func (h *GRH) decodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if err := h.Decode(data); err != nil {
 		return err
 	}
 	end := GRHLen + int(h.PayLen)
 	if end > len(data) {
-		return &Error{Layer: "GRH", Offset: grhPayLen, Want: end, Have: len(data), Err: ErrTruncated}
+		// Cut by the capture: keep what was captured and say so, as
+		// gopacket's IP layers do; the BTH decodes what it can of it.
+		setTruncated(df)
+		end = len(data)
 	}
 	h.Contents, h.Payload = data[:GRHLen], data[GRHLen:end]
 	return nil

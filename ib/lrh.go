@@ -133,9 +133,11 @@ func (h *LRH) LayerType() gopacket.LayerType { return LayerTypeLRH }
 func (h *LRH) CanDecode() gopacket.LayerClass { return LayerTypeLRH }
 
 // DecodeFromBytes decodes the header and trims the payload to PktLen. df
-// may be nil. On an error h is left zeroed.
+// may be nil. On an error h is left zeroed. A PktLen beyond data (a packet
+// cut short by the capture) is no error: the payload is what was captured
+// and df is told the packet was truncated, as gopacket's IP layers do.
 func (h *LRH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	if err := h.decodeFromBytes(data); err != nil {
+	if err := h.decodeFromBytes(data, df); err != nil {
 		*h = LRH{}
 		if errors.Is(err, ErrTruncated) {
 			setTruncated(df)
@@ -145,7 +147,7 @@ func (h *LRH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	return nil
 }
 
-func (h *LRH) decodeFromBytes(data []byte) error {
+func (h *LRH) decodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if err := h.Decode(data); err != nil {
 		return err
 	}
@@ -154,7 +156,10 @@ func (h *LRH) decodeFromBytes(data []byte) error {
 		return &Error{Layer: "LRH", Offset: lrhLen, Want: LRHLen, Have: end, Err: ErrBadLength}
 	}
 	if end > len(data) {
-		return &Error{Layer: "LRH", Offset: lrhLen, Want: end, Have: len(data), Err: ErrTruncated}
+		// Cut by the capture: keep what was captured and say so, as
+		// gopacket's IP layers do; the BTH decodes what it can of it.
+		setTruncated(df)
+		end = len(data)
 	}
 	h.VCRC = 0
 	if len(data) >= end+2 {

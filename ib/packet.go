@@ -37,15 +37,44 @@ func (p *Packet) Headers() Headers { return p.BTH.OpCode.Headers() }
 // Decode decodes b, which runs from the first byte of the BTH to the last
 // byte of the ICRC. On an error it leaves p zeroed, so nothing of the
 // previous packet remains beside the new one.
-func (p *Packet) Decode(b []byte) error {
-	hdrEnd, padStart, err := p.BTH.split(b)
+func (p *Packet) Decode(b []byte) error { return p.decode(b, len(b)) }
+
+// DecodeTruncated decodes a packet that may have been cut short by the
+// capture: b holds the bytes captured from the first byte of the BTH, and
+// length is the packet's length through the ICRC as the headers in front
+// of it declare it (the UDP Length less 8, the GRH PayLen, the LRH's
+// PktLen less the LRH and GRH). When b holds the whole packet it is
+// Decode(b[:length]). When b is shorter, the packet decodes as long as
+// the BTH and every extended header the opcode lists are in b, and the
+// length agrees with the opcode's rules; then BTH.Truncated is set,
+// Payload holds the payload bytes captured, BTH.Pad is empty and BTH.ICRC
+// is zero. Fewer bytes than the headers need is an error wrapping
+// ErrTruncated, as for Decode.
+func (p *Packet) DecodeTruncated(b []byte, length int) error {
+	if length < 0 {
+		length = 0
+	}
+	if len(b) > length {
+		b = b[:length]
+	}
+	return p.decode(b, length)
+}
+
+// decode is Decode and DecodeTruncated: b holds the bytes captured, n the
+// packet's declared length (len(b) for a whole packet).
+func (p *Packet) decode(b []byte, n int) error {
+	hdrEnd, padStart, err := p.BTH.split(b, n)
 	if err != nil {
 		*p = Packet{}
 		return err
 	}
-	end := len(b) - ICRCLen
-	p.BTH.Pad = b[padStart:end]
-	copy(p.BTH.ICRC[:], b[end:])
+	if p.BTH.Truncated {
+		p.BTH.Pad, p.BTH.ICRC = nil, [ICRCLen]byte{}
+	} else {
+		end := len(b) - ICRCLen
+		p.BTH.Pad = b[padStart:end]
+		copy(p.BTH.ICRC[:], b[end:])
+	}
 	p.Payload = b[hdrEnd:padStart]
 	// Each header into its field of p (see eths for why a switch).
 	off := BTHLen

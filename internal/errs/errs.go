@@ -54,6 +54,10 @@ var (
 	// ErrBadValue means a builder was given a field value that does not
 	// fit the field or that the decoder would refuse.
 	ErrBadValue = &Sentinel{reason: "bad field value"}
+	// ErrUnchecked means the ICRC could not be checked because the
+	// capture cut the frame short: the headers decoded, the ICRC bytes
+	// were not captured. It is not ErrBadICRC.
+	ErrUnchecked = &Sentinel{reason: "ICRC not checked: frame cut by the capture"}
 )
 
 // reason returns err's message without the module prefix.

@@ -10,7 +10,7 @@ import (
 )
 
 func TestSentinels(t *testing.T) {
-	all := []*Sentinel{ErrTruncated, ErrBadLength, ErrBadPad, ErrBadVersion, ErrBadICRC, ErrUnsupported, ErrNotRoCE, ErrBadValue}
+	all := []*Sentinel{ErrTruncated, ErrBadLength, ErrBadPad, ErrBadVersion, ErrBadICRC, ErrUnsupported, ErrNotRoCE, ErrBadValue, ErrUnchecked}
 	seen := map[string]bool{}
 	for _, s := range all {
 		assert.Equal(t, Prefix+s.Reason(), s.Error())

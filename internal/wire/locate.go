@@ -28,7 +28,16 @@ type Layout struct {
 // Errors are *errs.Error values whose offsets count from the first byte
 // of the frame; a well-formed frame that carries no RoCE gives
 // ErrNotRoCE itself.
-func Locate(b []byte, l *Layout) error {
+func Locate(b []byte, l *Layout) error { return locate(b, l, false) }
+
+// LocateCut is Locate for a frame the capture may have cut short: a
+// transport packet that runs past the end of b is not an error as long
+// as every header in front of the BTH was captured (the GRH, or the IP and
+// UDP headers). l.End is then where the headers say the ICRC ends, beyond
+// len(b); BTH may equal len(b) or lie beyond it too.
+func LocateCut(b []byte, l *Layout) error { return locate(b, l, true) }
+
+func locate(b []byte, l *Layout, cut bool) error {
 	var off int
 	var et uint16
 	if len(b) >= hdr.EthernetLen && !hdr.IsTPID(hdr.Ethernet(b).Type()) {
@@ -43,7 +52,7 @@ func Locate(b []byte, l *Layout) error {
 	var ipEnd int
 	switch et {
 	case hdr.EtherTypeRoCE:
-		return locateGRH(b, off, l)
+		return locateGRH(b, off, l, cut)
 	case hdr.EtherTypeIPv4:
 		l.Enc = ib.RoCEv2IPv4
 		if len(b) < off+hdr.IPv4MinLen {
@@ -61,7 +70,7 @@ func Locate(b []byte, l *Layout) error {
 			return errs.New("IPv4", off, ihl+hdr.UDPLen, total, ib.ErrBadLength)
 		}
 		ipEnd = off + total
-		if ipEnd > len(b) {
+		if ipEnd > len(b) && !cut {
 			return errs.Truncated("IPv4", off+hdr.IPv4TotalLen, ipEnd, len(b))
 		}
 		l.UDP = off + ihl
@@ -78,7 +87,7 @@ func Locate(b []byte, l *Layout) error {
 			return ErrNotRoCE // extension headers are not RoCEv2
 		}
 		ipEnd = off + hdr.IPv6Len + int(ip.PayloadLen())
-		if ipEnd > len(b) {
+		if ipEnd > len(b) && !cut {
 			return errs.Truncated("IPv6", off+hdr.IPv6PayLen, ipEnd, len(b))
 		}
 		l.UDP = off + hdr.IPv6Len
@@ -87,6 +96,9 @@ func Locate(b []byte, l *Layout) error {
 	}
 	if ipEnd < l.UDP+hdr.UDPLen {
 		return errs.Truncated("UDP", l.UDP, l.UDP+hdr.UDPLen, ipEnd)
+	}
+	if len(b) < l.UDP+hdr.UDPLen { // only when cut: ipEnd lies beyond b
+		return errs.Truncated("UDP", l.UDP, l.UDP+hdr.UDPLen, len(b))
 	}
 	u := hdr.UDP(b[l.UDP : l.UDP+hdr.UDPLen])
 	if u.DstPort() != hdr.RoCEv2Port {
@@ -101,7 +113,7 @@ func Locate(b []byte, l *Layout) error {
 }
 
 // locateGRH is Locate for RoCEv1, whose GRH starts at off.
-func locateGRH(b []byte, off int, l *Layout) error {
+func locateGRH(b []byte, off int, l *Layout, cut bool) error {
 	l.Enc, l.UDP = ib.RoCEv1, 0
 	if len(b) < off+ib.GRHLen {
 		return errs.Truncated("GRH", off, off+ib.GRHLen, len(b))
@@ -116,7 +128,7 @@ func locateGRH(b []byte, off int, l *Layout) error {
 	}
 	l.BTH = off + ib.GRHLen
 	l.End = l.BTH + int(g.PayloadLen())
-	if l.End > len(b) {
+	if l.End > len(b) && !cut {
 		return errs.Truncated("GRH", off+hdr.IPv6PayLen, l.End, len(b))
 	}
 	return nil

@@ -164,3 +164,28 @@ func TestLocatePrefixes(t *testing.T) {
 		}
 	}
 }
+
+// LocateCut takes a frame cut anywhere after the headers in front of the
+// BTH: the layout is the whole frame's, End beyond the bytes. A cut in
+// those headers is ErrTruncated.
+func TestLocateCut(t *testing.T) {
+	for _, full := range [][]byte{
+		frame(t, macs, ipv4, udp, transport), frame(t, macs, tagS, tagQ, ipv6, udp, transport),
+		frame(t, macs, tagQ, grh, transport),
+	} {
+		var want Layout
+		require.NoError(t, Locate(full, &want))
+		hdrs := want.BTH
+		for n := range len(full) {
+			var l Layout
+			err := LocateCut(full[:n:n], &l)
+			if n < hdrs {
+				require.ErrorIs(t, err, errs.ErrTruncated, "%d bytes", n)
+				continue
+			}
+			require.NoError(t, err, "%d bytes", n)
+			assert.Equal(t, want, l, "%d bytes", n)
+			assert.Error(t, Locate(full[:n:n], &Layout{}), "%d bytes", n)
+		}
+	}
+}
