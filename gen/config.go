@@ -156,18 +156,19 @@ type Config struct {
 // FirstTime and LastTime: a capture file cannot hold a time before 1970,
 // and time.Time.UnixNano, which pcapng writers use, none after LastTime.
 // A pcap file stops earlier, at 2106 (see Format.CheckTime). Within a
-// phase the generator counts picoseconds in an int64, so Delay and Gap are
-// at most MaxDuration, and so is the time from a phase's start to its last
-// frame.
+// phase the generator counts picoseconds in an int64 from the end of the
+// phase before (about 106 days), so Delay and Gap are at most
+// MaxDuration, half of that; a phase that outlasts its clock stops the
+// Generator with an error.
 var (
 	FirstTime = time.Unix(0, 0).UTC()             // 1970-01-01T00:00:00Z
 	LastTime  = time.Unix(0, math.MaxInt64).UTC() // 2262-04-11T23:47:16.854775807Z
 )
 
-// MaxDuration is the longest Delay or Gap, and the longest phase:
-// math.MaxInt64 picoseconds, rounded down to the nanosecond
-// (2562h2m52.036854775s, about 106 days).
-const MaxDuration = time.Duration(math.MaxInt64 / 1000)
+// MaxDuration is the longest Delay or Gap: 2^62 picoseconds, half the
+// generator's clock, rounded down to the nanosecond
+// (1281h1m26.018427387s, about 53 days).
+const MaxDuration = time.Duration(1 << 62 / 1000)
 
 // DefaultStart is the default timestamp of the first frame,
 // 2026-01-01 00:00:00 UTC: a fixed time, so that output is reproducible.
@@ -371,7 +372,7 @@ func checkDuration(d, most time.Duration) error {
 	case d < 0:
 		return fmt.Errorf("%v is negative", d)
 	case d > most:
-		return fmt.Errorf("%v is longer than %v, the longest time the generator's clock (int64 picoseconds) holds", d, most)
+		return fmt.Errorf("%v is longer than %v, the longest the generator allows (half its int64 picosecond clock)", d, most)
 	}
 	return nil
 }
@@ -524,7 +525,7 @@ var options = []Option{
 	{Name: "rate", Usage: "line rate the timestamps follow, bits per second (100G, 25G...)",
 		set: func(c *Config, v string) (err error) { c.Rate, err = pfc.ParseSpeed(v); return err },
 		get: func(c *Config) string { return strconv.FormatUint(uint64(c.Rate), 10) }},
-	{Name: "delay", Usage: "time from a packet to the response it causes (at most 2562h2m52.036854775s)",
+	{Name: "delay", Usage: "time from a packet to the response it causes (at most 1281h1m26.018427387s)",
 		set: func(c *Config, v string) (err error) { c.Delay, err = parseDuration(v, MaxDuration); return err },
 		get: func(c *Config) string { return c.Delay.String() }},
 	{Name: "start", Usage: "time the capture starts, RFC 3339, from 1970 to 2262 (2106 in a pcap file)",
@@ -540,7 +541,7 @@ var options = []Option{
 			return nil
 		},
 		get: func(c *Config) string { return c.Start.Format(time.RFC3339Nano) }},
-	{Name: "gap", Usage: "idle time before the phase (scenario lines; at most 2562h2m52.036854775s)",
+	{Name: "gap", Usage: "idle time before the phase (scenario lines; at most 1281h1m26.018427387s)",
 		set: func(c *Config, v string) (err error) { c.Gap, err = parseDuration(v, MaxDuration); return err },
 		get: func(c *Config) string { return c.Gap.String() }},
 }
@@ -618,7 +619,7 @@ func (c *Config) check() error {
 		v    int
 	}{{"ack-every", c.AckEvery}, {"ce-every", c.CEEvery}, {"pfc-every", c.PFCEvery}} {
 		if n.v < 0 {
-			return configErr("%s %d is negative", n.name, n.v)
+			return configErr("%s: %d is negative", n.name, n.v)
 		}
 	}
 	for _, d := range [...]struct {

@@ -215,7 +215,7 @@ type Generator struct {
 	startNs    int64 // start.UnixNano()
 	base       int64
 	limit      int64
-	limitLast  bool // limit is LastTime's, not the phase's MaxDuration
+	limitLast  bool // limit is LastTime's, not the clock's
 	dataCount  int
 	cnpOpt     cnp.Options
 	ipID       [2]uint16
@@ -453,8 +453,8 @@ func (g *Generator) CaptureInfo() gopacket.CaptureInfo {
 func (g *Generator) Stats() Stats { return g.stats }
 
 // Err returns the error that stopped Next, if any: a frame whose time the
-// clock cannot hold (ErrTimeRange: later than LastTime, or more than
-// MaxDuration after the start of its phase), a phase of StreamScenario
+// clock cannot hold (ErrTimeRange: later than LastTime, or about 106
+// days after the end of the phase before), a phase of StreamScenario
 // that does not parse or check, or a failure of the module's encoders.
 func (g *Generator) Err() error { return g.err }
 
@@ -471,10 +471,10 @@ func after(t, d int64) int64 {
 }
 
 // setLimit sets the latest time a frame of the phase starting at base may
-// have: MaxDuration after the phase's zero, or LastTime if that is sooner.
+// have: the last the clock holds, or LastTime if that is sooner.
 func (g *Generator) setLimit() {
-	g.limit, g.limitLast = int64(MaxDuration)*1000, false
-	if left := LastTime.UnixNano() - g.startNs - g.base; left < int64(MaxDuration) {
+	g.limit, g.limitLast = late-1, false
+	if left := LastTime.UnixNano() - g.startNs - g.base; left < (late-1)/1000 {
 		g.limit, g.limitLast = left*1000+999, true
 	}
 }
@@ -486,8 +486,8 @@ func (g *Generator) timeErr() error {
 		err = fmt.Errorf("%w: frame %d would be after %s, the last time of int64 nanoseconds since 1970",
 			ErrTimeRange, g.stats.Frames+1, LastTime.Format(time.RFC3339Nano))
 	} else {
-		err = fmt.Errorf("%w: frame %d would be more than %v after the start of its phase, the longest the generator's clock (int64 picoseconds) holds",
-			ErrTimeRange, g.stats.Frames+1, MaxDuration)
+		err = fmt.Errorf("%w: frame %d would be more than %v after the end of the phase before, the most the generator's clock (int64 picoseconds) holds",
+			ErrTimeRange, g.stats.Frames+1, time.Duration(math.MaxInt64/1000))
 	}
 	return g.src.wrap(err)
 }
@@ -503,18 +503,19 @@ func (g *Generator) nextPhase() bool {
 		g.err = err
 		return false
 	}
-	if g.now > g.limit {
-		g.err = g.timeErr()
-		return false
-	}
 	// The phase's zero is the last whole nanosecond of the clock: frames
 	// keep their nanoseconds, and the new phase has the whole range of
 	// the picosecond clock.
 	shift := g.now / 1000
+	if g.now >= late || shift > LastTime.UnixNano()-g.startNs-g.base {
+		g.limitLast = g.now < late
+		g.err = g.timeErr()
+		return false
+	}
 	g.base += shift
 	g.now -= shift * 1000
-	if g.pauseUntil < late {
-		g.pauseUntil -= shift * 1000
+	if g.pauseUntil < late { // a pause over before the zero is no pause
+		g.pauseUntil = max(g.pauseUntil-shift*1000, 0)
 	}
 	g.setLimit()
 	g.phase.setup(g.pi, cfg, g.conns)

@@ -36,9 +36,9 @@
 // is written.
 //
 // Times are exact or refused: -start from 1970 to 2106 in a pcap file (to
-// 2262 in pcapng), -delay and -gap at most 2562h2m52.036854775s, and no
-// phase longer than that. A capture that would run past the last time its
-// format holds stops with an error rather than wrap.
+// 2262 in pcapng), -delay and -gap at most 1281h1m26.018427387s (53 days).
+// A capture that would run past the last time its format holds, or a
+// phase longer than 106 days, stops with an error rather than wrap.
 //
 // The same seed and settings give byte-identical files. rocegen reports
 // what it wrote on standard error. Exit status: 0 on success, 2 for bad
