@@ -18,6 +18,7 @@ type congestion struct {
 	hasCNP  bool
 	target  *state // the flow this flow's CNPs answer, once known
 	tmiss   uint32 // CNPs whose target was not found
+	early   int    // CNPs that came before their target was known
 }
 
 // mark queues a CE mark seen at now as one that causes a CNP, unless
@@ -47,6 +48,7 @@ func (a *Analyzer) cnp(c *state, now int64) {
 	g.lastCNP, g.hasCNP = now, true
 	t := a.cnpTarget(c)
 	if t == nil {
+		g.early++
 		return
 	}
 	tc := &t.cong
@@ -81,4 +83,15 @@ func (a *Analyzer) cnpTarget(c *state) *state {
 	}
 	g.tmiss++
 	return nil
+}
+
+// settle drops, from the CE marks waiting on flow t, those the CNPs
+// carried by c before the two were paired answered.
+func settle(c, t *state) {
+	tc := &t.cong
+	for ; c.cong.early > 0 && tc.ceN > 0; c.cong.early-- {
+		tc.ceHead = (tc.ceHead + 1) % ceQueue
+		tc.ceN--
+	}
+	c.cong.early = 0
 }

@@ -11,12 +11,36 @@
 // and the BTH destination QP. The BTH carries no source QP, so the two
 // directions of one RC connection are two flows: the requests go to the
 // responder's QP, the acknowledgements and read responses to the
-// requester's QP. The Analyzer pairs them: when a response (ACK, NAK,
-// RDMA READ response, ATOMIC Acknowledge) arrives on a flow B>A with no
-// peer yet, it looks at the flows A>B of the same transport whose
-// recent request PSNs (up to 2^22 below the next expected PSN) or pending
-// RDMA READ range cover the response's PSN; if exactly one does, the two
-// are peers, and the QP of the response flow is the requester QP of the
+// requester's QP. The Analyzer pairs them, on exact PSNs only:
+//
+//   - A request flow remembers which of the last RecentPSNs (4096) PSNs
+//     below its highest one its requests used (an RDMA READ uses its
+//     responses' PSNs too), and the PSN ranges its pending RDMA READs'
+//     responses may carry. It owns those PSNs.
+//   - Every response carries the PSN of a request of its connection: an
+//     ACK (coalesced or not) the PSN of the last request it
+//     acknowledges, a NAK the PSN expected or refused, a READ response
+//     one of its read's PSNs, an ATOMIC Acknowledge its atomic's PSN.
+//   - A response on a flow B>A with no peer yet is checked against the
+//     flows A>B of the same transport that have no peer. If exactly
+//     one owns its PSN and the PSNs of the flow's earlier undecided
+//     responses, the two flows are peers. If several do, the response
+//     waits, with up to 16 others (read responses, atomic and other
+//     acknowledgements) until a later response leaves one candidate;
+//     then the waiting responses are applied in order. If none owns
+//     them all but some own this one, the evidence restarts from it.
+//   - Nothing is paired on a window or a guess: connections whose
+//     responses never tell them apart (the same PSNs at the same time)
+//     stay unpaired, and FlowReport.Ambiguous says how many request
+//     flows fit. A flow whose responses fit no request flow tries at its
+//     first 8 responses, then at each power of two.
+//
+// This holds with any number of QPs between two hosts, any first PSNs,
+// PSNs that wrap, and UDP source ports that differ between directions
+// (flows are keyed by addresses and DestQP only). Once paired, the QP of
+// the response flow is the requester QP of the request flow, and the
+// other way round. The pairing costs a scan of the unpaired flows
+// between the two hosts per undecided response; state is fixed per flow.
 // request flow. A UD flow's requester QP is the SrcQP of its DETH. At
 // most DefaultMaxFlows flows (Config.MaxFlows) are tracked one by one;
 // the packets of any further flow are counted together in Report.Other,
@@ -49,8 +73,45 @@
 //   - duplicate: the PSN is behind and was already seen, or is more than
 //     Window behind (too old to tell): a retransmission.
 //
-// NAKs are counted by NAK code, and RNR NAKs apart, on the flow that
-// carries them (responder to requester).
+// NAKs are counted by NAK code (and in total), and RNR NAKs apart, on
+// the flow that carries them (responder to requester).
+//
+// # Retransmissions
+//
+// A request whose PSN was already seen is retransmitted (the duplicates
+// above). Retransmissions come in go-back-N episodes: an episode begins
+// with a resend that does not follow on from the previous packet's
+// resend (the first after new requests, or one that goes back again),
+// and goes on while each resend has the PSN after the one before. The
+// episode's cause is what the peer flow carried since the previous
+// episode began: a NAK PSN Sequence Error, else an RNR NAK, else nothing
+// (a timeout: the requester resent without being told to). Stats counts
+// the episodes and the retransmitted packets by cause. A resend of a
+// packet the capture never saw the first time (lost before the capture
+// point) reads as out of order, not as a retransmission.
+//
+// # Latency
+//
+// Latencies come from capture timestamps, so they are as seen at the
+// capture point. On a request flow, once paired:
+//
+//   - ack: from a SEND, RDMA WRITE, FLUSH or ATOMIC WRITE packet's first
+//     transmission to the first ACK that covers it: an ACK covers every
+//     PSN up to its own, a NAK PSN Sequence Error or RNR NAK every PSN
+//     before its own (the last 128 packets waiting are remembered);
+//   - read first, read last: from an RDMA READ Request to its first and
+//     to its last response;
+//   - atomic: from a CmpSwap or FetchAdd to its ATOMIC Acknowledge;
+//   - completion: from the first packet of a SEND or RDMA WRITE message
+//     to the ACK covering its last, or from an RDMA READ Request to its
+//     last response;
+//   - ce to cnp: see below.
+//
+// Each kind keeps count, minimum, mean and maximum exactly, and p99 (the
+// ceil(0.99 n)-th smallest sample) from a fixed histogram of 8 buckets
+// per power of two: exact up to 100 samples, within 6.25% beyond
+// (Latency says how). A histogram is allocated on its kind's first
+// sample in a flow: 2.5 KB, at most six per flow.
 //
 // An RDMA READ Request at PSN p with DMA length L waits (at most
 // MaxOutstanding per flow) for its responses on the peer flow, PSNs p to
@@ -64,12 +125,28 @@
 // the peer flow.
 //
 // CE counts packets whose IP ECN field is CE (RoCEv2), FECN and BECN the
-// BTH bits, ICRCBad the packets whose ICRC failed. CNPs counts the CNPs
+// BTH bits, ICRCBad the packets whose ICRC failed (ICRCUnchecked those
+// the capture cut before their ICRC, which count as neither). CNPs counts the CNPs
 // a flow carries: a CNP from B to A for QP q is a packet of flow
 // (B, A, q). Since that q is the requester QP of the flows from A to B
 // it slows down, CNPsToSender of a flow A>B whose requester QP q is
 // known is the CNP count of flow (B, A, q); CNPs to a QP no flow claims
 // stay visible on their own flow.
+//
+// A CNP answers a CE mark of the flow whose sender its QP is: for RC,
+// UC and XRC the peer of the flow carrying the CNP (for a write, the
+// request flow; for CE-marked READ responses, the response flow), for
+// UD the flow whose DETH SrcQP is the CNP's QP. The notification point
+// paces CNPs (Config.CNPInterval, by default cnp.DefaultInterval, 4 µs):
+// a CE mark less than that after the last mark that caused a CNP causes
+// none. The marks that cause one wait in order (up to 8 per flow), and
+// each CNP takes the oldest: CEToCNP is the time between them. A CNP
+// that comes before the flows are paired, or when no mark waits, counts
+// but gives no delay (the first takes its mark out of the queue when
+// the flows are paired). CNPPacingViolations counts the CNPs of a flow that
+// come less than Config.CNPInterval after the flow's previous CNP. With
+// a negative CNPInterval no pacing is assumed: every mark causes a CNP,
+// and no CNP is a violation.
 //
 // # Pauses
 //
@@ -81,6 +158,9 @@
 // receiving port would: an XOFF starts the pause or restarts its timer
 // (the new time counts from the new frame), an XON ends it, and a pause
 // still running at the end of the capture counts in full.
+// LongestPause is the longest of those continuous pauses, and Storm
+// flags a priority whose longest pause exceeds Config.PFCStorm (100 ms
+// by default, the usual switch PFC watchdog).
 //
 // # Text report
 //

@@ -168,6 +168,8 @@ func (a *Analyzer) link(f, req *state) {
 	f.reqQP, f.hasReqQP = req.key.QP, true
 	f.s.Answers = true
 	f.ambiguous = 0
+	settle(f, req)
+	settle(req, f)
 	if pd := f.pend; pd != nil {
 		for ; pd.qn > 0; pd.qn-- {
 			req.answer(&pd.q[pd.qh])

@@ -25,6 +25,13 @@
 //	            frames (package github.com/roce-go/roce/flow explains it)
 //	-max-flows N  flows -stats tracks one by one (default 4096); others are
 //	            counted together as "other"
+//	-cnp-interval D  the least time a receiver leaves between two CNPs
+//	            to one QP (default 4µs, cnp.DefaultInterval, the ConnectX
+//	            default): closer CNPs are pacing violations, and CE marks
+//	            sooner than this after one that caused a CNP are taken to
+//	            cause none; 0 means the receiver does not pace
+//	-pfc-storm D  flag a PFC priority paused without a break for longer
+//	            than this (default 100ms, the usual switch watchdog)
 //
 // Link types: Ethernet, Linux cooked captures v1 and v2 (tcpdump -i any),
 // and ERF records of native InfiniBand (type 21) or Ethernet (type 2).
@@ -52,6 +59,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/pfc"
@@ -83,7 +91,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	var st dump.Stats
 	if c.stats {
-		an := flow.New(flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed})
+		an := flow.New(flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed, CNPInterval: c.cnpInterval, PFCStorm: c.pfcStorm})
 		st, err = dump.Scan(src, c.opt, func(r *dump.Record) error { an.AddRecord(r); return nil })
 		prog.clear()
 		if werr := writeSummary(w, an.Report(), st, c.opt.JSON); err == nil {
@@ -104,7 +112,10 @@ type config struct {
 	opt      dump.Options // printing, filter and count
 	stats    bool         // a per-flow summary instead of the frames
 	maxFlows int          // flows the summary tracks one by one
-	file     string       // the capture; "" or "-" is standard input
+	// cnpInterval is the CNP pacing the summary assumes (negative:
+	// none); pfcStorm the pause that makes a PFC storm.
+	cnpInterval, pfcStorm time.Duration
+	file                  string // the capture; "" or "-" is standard input
 }
 
 // parseFlags reads the command line. It reports false, having said why
@@ -121,8 +132,10 @@ func parseFlags(args []string, stderr io.Writer) (c config, ok bool) {
 	count := fs.Int("c", 0, "stop after this many frames (0: all)")
 	stats := fs.Bool("stats", false, "print a per-flow and per-priority summary instead of the frames")
 	maxFlows := fs.Int("max-flows", flow.DefaultMaxFlows, "flows -stats tracks one by one; the others are counted as other")
+	cnpInterval := fs.Duration("cnp-interval", cnp.DefaultInterval, "-stats: least time between two CNPs to one QP; closer ones are pacing violations (0: no pacing)")
+	pfcStorm := fs.Duration("pfc-storm", flow.DefaultPFCStorm, "-stats: flag a PFC priority paused without a break for longer than this")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: rocedump [-json] [-stats] [-utc] [-speed S] [-qp N] [-opcode OP] [-c N] [-r] [FILE|-]")
+		fmt.Fprintln(stderr, "usage: rocedump [-json] [-stats] [-utc] [-speed S] [-qp N] [-opcode OP] [-c N] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-r] [FILE|-]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -157,6 +170,14 @@ func parseFlags(args []string, stderr io.Writer) (c config, ok bool) {
 		fmt.Fprintln(stderr, "rocedump: -c and -max-flows must be positive")
 		return c, false
 	}
+	if *cnpInterval < 0 || *pfcStorm <= 0 {
+		fmt.Fprintln(stderr, "rocedump: -cnp-interval must not be negative, -pfc-storm must be positive")
+		return c, false
+	}
+	c.cnpInterval, c.pfcStorm = *cnpInterval, *pfcStorm
+	if c.cnpInterval == 0 {
+		c.cnpInterval = -1 // flow.Config: no pacing
+	}
 	c.file = *file
 	switch {
 	case fs.NArg() > 1 || fs.NArg() == 1 && c.file != "":
@@ -185,10 +206,12 @@ func openInput(file string, stdin io.Reader) (in io.Reader, size int64, name str
 	return f, size, file, f.Close, nil
 }
 
-// writeSummary writes the -stats report, text or JSON; the text one ends
-// with the frame counts.
+// writeSummary writes the -stats report, text or JSON; both give the
+// frame counts, the text one on its last line, the JSON one as "totals".
 func writeSummary(w io.Writer, rep *flow.Report, st dump.Stats, jsonOut bool) error {
 	if jsonOut {
+		rep.Totals = &flow.Totals{Frames: st.Frames, RoCE: st.RoCE, InfiniBand: st.InfiniBand, MACControl: st.MACControl,
+			NotRoCE: st.NotRoCE, Malformed: st.Malformed, Unsupported: st.Unsupported, BadICRC: st.BadICRC}
 		return rep.WriteJSON(w)
 	}
 	if err := rep.WriteText(w); err != nil {

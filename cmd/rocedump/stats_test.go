@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/roce-go/roce/flow"
+	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/internal/oracle"
 )
 
@@ -180,5 +184,85 @@ func TestUnknownLinkType(t *testing.T) {
 	st, out, _ = runCmd(t, nil, "-stats", path)
 	if st != 2 || !strings.Contains(out, "unsupported 3") {
 		t.Errorf("-stats: status %d, out %q", st, out)
+	}
+}
+
+// genCapture writes what gen makes of cfg to a pcap file and returns its
+// path and gen's own counts.
+func genCapture(t *testing.T, cfg gen.Config) (string, gen.Stats) {
+	t.Helper()
+	g, err := gen.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if _, err := gen.Write(&b, g, gen.Pcap); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "gen.pcap")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, g.Stats()
+}
+
+// TestStatsDiagnosis: -stats on a generated capture with CE marks, CNPs
+// and pauses: the JSON totals are the text summary line's numbers, every
+// CE mark's delay to its CNP is gen's Delay, -cnp-interval and
+// -pfc-storm reach the analysis, and bad values are refused.
+func TestStatsDiagnosis(t *testing.T) {
+	cfg := gen.DefaultConfig()
+	cfg.Size, cfg.MTU, cfg.Messages, cfg.QPs, cfg.CEEvery = 4096, 1024, 20, 4, 3
+	cfg.PFCEvery, cfg.PFCPrio, cfg.PFCQuanta = 50, 3, 65535
+	path, gs := genCapture(t, cfg)
+
+	st, out, errs := runCmd(t, nil, "-stats", "-cnp-interval", "0", path)
+	if st != 0 {
+		t.Fatalf("status %d: %s", st, errs)
+	}
+	last := lines(out)[len(lines(out))-1]
+	_, js, _ := runCmd(t, nil, "-stats", "-json", "-cnp-interval", "0", "-pfc-storm", "1us", path)
+	var r flow.Report
+	if err := json.Unmarshal([]byte(js), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Totals == nil {
+		t.Fatal("no totals")
+	}
+	tt := r.Totals
+	want := fmt.Sprintf("frames %d: RoCE %d, InfiniBand %d, MAC Control %d, not RoCE %d, malformed %d, unsupported %d, bad ICRC %d",
+		tt.Frames, tt.RoCE, tt.InfiniBand, tt.MACControl, tt.NotRoCE, tt.Malformed, tt.Unsupported, tt.BadICRC)
+	if last != want || tt.Frames != gs.Frames || tt.MACControl != gs.PFC {
+		t.Errorf("text %q\njson %q\ngen %+v", last, want, gs)
+	}
+	if r.CNPInterval >= 0 || r.PFCStorm != time.Microsecond {
+		t.Errorf("thresholds %v %v", r.CNPInterval, r.PFCStorm)
+	}
+	var ce, delays uint64
+	for _, f := range r.Flows {
+		if f.Latency != nil && f.Latency.CEToCNP != nil {
+			l := f.Latency.CEToCNP
+			delays += l.Count
+			if l.Min < cfg.Delay || l.Max > cfg.Delay+time.Microsecond {
+				t.Errorf("flow %s > %s qp %#x: CE to CNP %+v, gen's delay %v", f.Src, f.Dst, f.QP, l, cfg.Delay)
+			}
+		}
+		ce += f.CE
+	}
+	// CNPs that come before their connection's first ACK (a few per
+	// QP) cannot be told whose they are yet: they give no delay.
+	if ce != uint64(gs.CE) || delays > uint64(gs.CNPs) || delays+uint64(2*cfg.QPs) < uint64(gs.CNPs) {
+		t.Errorf("%d CE marks, %d CE-to-CNP delays; gen wrote %d CE marks, %d CNPs", ce, delays, gs.CE, gs.CNPs)
+	}
+	if len(r.PFC) == 0 || !r.PFC[0].Storm || r.PFC[0].LongestPause == 0 {
+		t.Errorf("PFC %+v", r.PFC)
+	}
+	if !strings.Contains(out, "latency ce-to-cnp") || !strings.Contains(out, "longest") {
+		t.Errorf("text report:\n%s", out)
+	}
+	for _, bad := range [][]string{{"-cnp-interval", "-1us"}, {"-cnp-interval", "x"}, {"-pfc-storm", "0"}} {
+		if st, _, errs := runCmd(t, nil, append(bad, "-stats", path)...); st != 2 || errs == "" {
+			t.Errorf("%v: status %d, stderr %q", bad, st, errs)
+		}
 	}
 }
