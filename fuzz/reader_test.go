@@ -1,0 +1,85 @@
+package fuzz
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/roce-go/roce/dump"
+)
+
+// FuzzSourceResync reads arbitrary bytes with dump.Source the way
+// dump.Scan does: on past every ReadError that is not fatal. It checks
+// that reading ends (every call consumes input or ends it), that frame
+// numbers only grow, that no frame is longer than the input or
+// dump.MaxSnaplen, that every error is io.EOF or a *dump.ReadError
+// wrapping dump.ErrUnreadable or io.ErrUnexpectedEOF, and that a fatal
+// error is returned again.
+func FuzzSourceResync(f *testing.F) {
+	le := binary.LittleEndian
+	block := func(out []byte, typ uint32, body []byte) []byte {
+		out = le.AppendUint32(le.AppendUint32(out, typ), uint32(12+len(body)))
+		return le.AppendUint32(append(out, body...), uint32(12+len(body)))
+	}
+	shb := block(nil, 0x0a0d0d0a, []byte{0x4d, 0x3c, 0x2b, 0x1a, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+	idb := block(nil, 1, []byte{1, 0, 0, 0, 0, 0, 0, 0, 9, 0, 1, 0, 9, 0, 0, 0, 0, 0, 0, 0}) // if_tsresol 10^-9
+	pkt := bytes.Repeat([]byte{0xab}, 60)
+	epb := block(nil, 6, append([]byte{0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 60, 0, 0, 0, 60, 0, 0, 0}, pkt...))
+	spb := block(nil, 3, append([]byte{60, 0, 0, 0}, pkt...))
+	spbLong := block(nil, 3, append([]byte{160, 0, 0, 0}, pkt...))                                   // claims 100 bytes more than it holds
+	epbLong := block(nil, 6, append([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0}, pkt...)) // captured length 65536
+	pb := block(nil, 2, append([]byte{0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 60, 0, 0, 0, 60, 0, 0, 0}, pkt...))
+	custom := block(nil, 0xbad, []byte{0, 0, 0x7e, 0xd9})
+	ng := bytes.Join([][]byte{shb, idb, epb, spbLong, spb, custom, epbLong, pb, shb, idb, epb}, nil)
+	f.Add(ng)
+	f.Add(ng[:len(ng)-7])                                                                              // cut in a block
+	f.Add(bytes.Join([][]byte{shb, epb, idb}, nil))                                                    // a packet before any interface
+	pcap := []byte{0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0} // snap length 0
+	for _, n := range []uint32{60, 300000, 60} {
+		pcap = le.AppendUint32(le.AppendUint32(pcap, 1), 2)
+		pcap = append(le.AppendUint32(le.AppendUint32(pcap, n), n), pkt...)
+	}
+	f.Add(pcap)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		src, err := dump.NewSource(bytes.NewReader(data))
+		if err != nil {
+			if !errors.Is(err, dump.ErrNotCapture) {
+				t.Fatalf("NewSource: %v", err)
+			}
+			return
+		}
+		last := 0
+		for calls := 0; ; calls++ {
+			if calls > len(data)/4+2 {
+				t.Fatalf("%d calls of Next on %d bytes", calls, len(data))
+			}
+			frame, ci, _, err := src.Next()
+			if err == io.EOF {
+				return
+			}
+			if src.Number() < last {
+				t.Fatalf("frame number %d after %d", src.Number(), last)
+			}
+			last = src.Number()
+			if err == nil {
+				if len(frame) > len(data) || len(frame) > dump.MaxSnaplen || ci.CaptureLength != len(frame) {
+					t.Fatalf("frame %d: %d bytes (capture length %d) from %d", last, len(frame), ci.CaptureLength, len(data))
+				}
+				continue
+			}
+			var re *dump.ReadError
+			if !errors.As(err, &re) || !errors.Is(err, dump.ErrUnreadable) && !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Fatalf("Next: %v (%T)", err, err)
+			}
+			_ = re.Error()
+			if re.Fatal {
+				if _, _, _, again := src.Next(); again != err {
+					t.Fatalf("after a fatal %v: %v", err, again)
+				}
+				return
+			}
+		}
+	})
+}
