@@ -7,8 +7,9 @@
 // transport (RC, UC, UD, XRC), operation, message size, number of messages
 // and of queue pairs, and the events of the network: CE marks and the
 // CNPs they cause, PFC frames, frames with a bad ICRC. A Generator plays
-// one Config (New) or a list of them (NewScenario, ParseScenario) and
-// hands out the frames one at a time:
+// one Config (New), a list of them (NewScenario, ParseScenario) or a
+// scenario file read one line at a time (StreamScenario) and hands out
+// the frames one at a time:
 //
 //	g, err := gen.New(gen.DefaultConfig())
 //	for g.Next() {
@@ -73,7 +74,18 @@
 // frame becomes due Delay after the packet that caused it and goes out as
 // soon as the wire is free, ahead of further requests; a burst of READ
 // responses goes out back to back once due. The first frame is at Start
-// (a fixed date by default, so captures are reproducible).
+// (a fixed date by default, so captures are reproducible) plus the first
+// phase's Gap.
+//
+// Every timestamp is exact or an error. The clock counts picoseconds in
+// an int64 from the end of the phase before, so Delay and Gap are at most
+// MaxDuration (about 53 days) and a phase may last about 106 days; the
+// capture lies between FirstTime (1970) and LastTime (2262, the end of
+// int64 nanoseconds since 1970). Config.Set and New refuse a time
+// outside these limits, naming the option; a frame that would fall past
+// them stops Next with an error wrapping ErrTimeRange. Write also refuses
+// a time its format cannot hold: a pcap file ends in 2106 (its seconds
+// are 32 bits wide), see Format.CheckTime.
 //
 // # Determinism
 //
@@ -89,12 +101,17 @@
 // format was chosen over JSON because a phase is a flat list of the same
 // settings the command line takes: the names, the value syntax and the
 // defaults are shared with the flags, a phase that changes one setting is
-// one short line, and comments are allowed.
+// one short line, and comments are allowed. StreamScenario reads and
+// checks one line when the phase before it ends, so a scenario of any
+// length plays in the memory of one phase; CheckScenario checks a whole
+// file the same way, to find a bad line before generating anything.
 //
 // # Allocation contract
 //
-// New and NewScenario allocate the Generator, its buffers and its queue
-// pairs. Next allocates nothing in steady state: every frame is built in
+// New, NewScenario and StreamScenario allocate the Generator, its buffers
+// and its queue pairs; starting a phase allocates for the queue pairs it
+// adds and, in StreamScenario, for reading its line. Next allocates
+// nothing in steady state: every frame is built in
 // one reused buffer, which Frame returns (valid until the next call to
 // Next). The queue of pending responses grows, by doubling, only when a
 // scenario keeps more of them waiting than ever before (64 at first).

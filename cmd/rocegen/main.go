@@ -158,8 +158,14 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	}
 	n, err := writeCapture(name, stdout, g, ff)
 	if err != nil {
+		// The generator's own errors are the scenario's: a line of a
+		// file read as it plays, a time the clock cannot hold.
+		scenarioErr := err == g.Err()
+		if scenarioErr && *scenario != "" {
+			err = fmt.Errorf("%s: %w", *scenario, err)
+		}
 		fmt.Fprintln(stderr, "rocegen:", err)
-		if errors.Is(err, gen.ErrTimeRange) {
+		if scenarioErr || errors.Is(err, gen.ErrTimeRange) {
 			return 2
 		}
 		return 1

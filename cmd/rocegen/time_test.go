@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -72,5 +73,40 @@ func TestScenarioChecked(t *testing.T) {
 	if st := run([]string{"-scenario", sc}, &out, false, &errOut); st != 2 || out.Len() != 0 ||
 		!strings.Contains(errOut.String(), sc+": scenario line 5: delay: 2000h0m0s is longer than") {
 		t.Errorf("exit %d, %d bytes written, stderr %q", st, out.Len(), errOut.String())
+	}
+}
+
+// TestScenarioPipe: a scenario that is not a regular file plays as it is
+// read; a bad line stops rocegen with exit status 2 after the phases
+// before it.
+func TestScenarioPipe(t *testing.T) {
+	for _, tc := range []struct {
+		text   string
+		status int
+		want   string
+	}{
+		{"op=fetch-add messages=3\n# comment\nop=read size=8K gap=5us\n", 0, "wrote 9 frames"},
+		{"op=write\nop=read\nmtu=1000\n", 2, "scenario line 3: gen: bad configuration: MTU 1000"},
+	} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := "/dev/fd/" + strconv.Itoa(int(r.Fd()))
+		if _, err := os.Stat(name); err != nil {
+			r.Close()
+			w.Close()
+			t.Skip("no /dev/fd:", err)
+		}
+		go func() {
+			w.WriteString(tc.text)
+			w.Close()
+		}()
+		var out, errOut bytes.Buffer
+		st := run([]string{"-scenario", name}, &out, false, &errOut)
+		r.Close()
+		if st != tc.status || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tc.text, st, errOut.String(), tc.status, tc.want)
+		}
 	}
 }
