@@ -135,6 +135,7 @@ func (f *Frame) decodeUntaggedIPv4(b []byte) (end int, ok bool) {
 // decode is Decode for any frame.
 func (f *Frame) decode(b []byte) error {
 	var l wire.Layout
+	f.Truncated, f.WireLen = false, 0
 	err := wire.LocateCut(b, &l)
 	if err != nil {
 		return err
@@ -175,6 +176,21 @@ func (f *Frame) decode(b []byte) error {
 	f.Raw = b[l.Net:end]
 	f.WireLen, f.Truncated = l.End, l.End > len(b)
 	return f.Packet.DecodeTruncated(b[min(l.BTH, end):end], l.End-l.BTH)
+}
+
+// PayloadLen returns the length of the payload (without pad) as the
+// headers declare it: len(Packet.Payload) for a whole frame, and for a
+// frame the capture cut short (Truncated) the length the payload had on
+// the wire, of which Packet.Payload holds the part captured.
+func (f *Frame) PayloadLen() int {
+	if !f.Truncated {
+		return len(f.Packet.Payload)
+	}
+	n := f.WireLen - hdr.NetOffset(f.NumVLANs) - f.netLen() - ib.BTHLen - f.Packet.Headers().Size() - ib.ICRCLen
+	if f.Packet.BTH.OpCode.Known() {
+		n -= int(f.Packet.BTH.PadCnt)
+	}
+	return max(n, len(f.Packet.Payload))
 }
 
 // VerifyICRC checks the ICRC of the decoded frame; the error wraps

@@ -58,9 +58,14 @@
 // names, so that `tshark -T json` output and this one can be compared and
 // queried alike; the few fields Wireshark lacks are named in the same
 // style. A key is present only when the frame has the field. Integers are
-// JSON numbers (64-bit ones such as infiniband.reth.va may exceed 2^53:
-// parse them as integers, not floats), flags are JSON booleans, addresses
-// are text. Keys always come in this order:
+// JSON numbers, except the 64-bit fields that can exceed 2^53 (virtual
+// addresses and atomic data), which are strings holding the exact value
+// as tshark -T json writes it: "0x" and 16 hex digits for the virtual
+// addresses (tshark's BASE_HEX), decimal digits for the atomic data. A
+// JSON number above 2^53 reads back wrong in JavaScript and jq, which
+// hold numbers as 64-bit floats (436754256319763704 becomes
+// ...700); parse these strings as unsigned 64-bit integers. Flags are JSON
+// booleans, addresses are text. Keys always come in this order:
 //
 //	frame.number                    number  position in the capture, from 1
 //	frame.time_epoch                number  capture time, seconds since 1970 UTC, 9 decimals
@@ -143,30 +148,49 @@
 //	infiniband.deth.q_key           number  DETH: Q_Key
 //	infiniband.deth.srcqp           number  DETH: source QP
 //	infiniband.xrceth.xrcsrq        number  XRCETH: XRC SRQ (not a Wireshark field)
-//	infiniband.reth.va              number  RETH: virtual address
+//	infiniband.reth.va              string  RETH: virtual address, "0x" and 16 hex digits
 //	infiniband.reth.r_key           number  RETH: R_Key
 //	infiniband.reth.dmalen          number  RETH: DMA length
 //	infiniband.feth.sel             number  FETH: selectivity level (not a Wireshark field)
 //	infiniband.feth.plt             number  FETH: placement type (not a Wireshark field)
-//	infiniband.atomiceth.va         number  AtomicETH: virtual address (not a Wireshark field)
+//	infiniband.atomiceth.va         string  AtomicETH: virtual address, "0x" and 16 hex digits (not a Wireshark field)
 //	infiniband.atomiceth.r_key      number  AtomicETH: R_Key (not a Wireshark field)
-//	infiniband.atomiceth.swapdt     number  AtomicETH: swap or add data
-//	infiniband.atomiceth.cmpdt      number  AtomicETH: compare data
+//	infiniband.atomiceth.swapdt     string  AtomicETH: swap or add data, decimal
+//	infiniband.atomiceth.cmpdt      string  AtomicETH: compare data, decimal
 //	infiniband.aeth.syndrome        number  AETH: syndrome
 //	infiniband.aeth.msn             number  AETH: message sequence number
-//	infiniband.atomicacketh.origremdt number AtomicAckETH: original remote data
+//	infiniband.atomicacketh.origremdt string AtomicAckETH: original remote data, decimal
 //	infiniband.immdt                string  immediate data, 8 lowercase hex digits in wire order
 //	infiniband.ieth                 string  IETH: the R_Key to invalidate, 8 lowercase hex digits
 //
 // and last
 //
-//	infiniband.payload.len          number  payload bytes after the headers, without pad (not a Wireshark field)
-//	infiniband.invariant.crc        number  the four ICRC bytes read as a big-endian number, as Wireshark shows them
-//	infiniband.invariant.crc.status string  "good" or "bad": the ICRC recomputed over the frame (not a Wireshark field)
+//	infiniband.payload.len          number  payload bytes after the headers, without pad, on the wire (not a Wireshark field)
+//	infiniband.invariant.crc        number  the four ICRC bytes read as a big-endian number, as Wireshark shows them;
+//	                                        absent when the capture cut the frame before them
+//	infiniband.invariant.crc.status string  "good" or "bad": the ICRC recomputed over the frame; "unchecked"
+//	                                        when the capture cut the frame short (not a Wireshark field)
 //	infiniband.variant.crc          number  native IB: the VCRC, when captured
 //	_cnp_error                      string  a CNP that breaks a rule of Annex A17.9.3: cnp.Check's reason
 //	_error                          string  why the frame could not be decoded: the error of a malformed
 //	                                        RoCE frame, or a link type this package does not decode
+//
+// # Frames cut by the capture
+//
+// Captures at 100 Gb/s are usually taken with a small snap length
+// (tcpdump -s, editcap -s) that keeps the headers and drops most of the
+// payload. A RoCE frame (or native InfiniBand packet) cut short this way
+// still decodes, as RoCE (InfiniBand), when the BTH and every extended
+// header its opcode lists were captured: the text line ends with "icrc
+// unchecked", the JSON object has infiniband.invariant.crc.status
+// "unchecked" and no infiniband.invariant.crc, and Record.ICRCUnchecked
+// is set (Stats.Truncated counts these frames, apart from
+// Stats.BadICRC). frame.len is the length on the wire, frame.cap_len the
+// bytes captured. The payload length printed, in text and in
+// infiniband.payload.len, is the one the headers declare (the length on
+// the wire, like frame.len), not the bytes captured: tshark shows the
+// captured bytes of the payload, which are frame.cap_len less the headers.
+// Only a frame whose headers themselves are cut is malformed.
 //
 // VLAN tags come outer first, named as Wireshark names them; a second tag
 // with the same TPID as the first (two S-tags: ieee8021ad.inner.*) gets

@@ -44,6 +44,7 @@ type Stats struct {
 	Matched     int // frames that matched the filter and were handed on
 	RoCE        int // RoCE frames decoded
 	BadICRC     int // of those and of the InfiniBand ones, frames whose ICRC does not match
+	Truncated   int // of those and of the InfiniBand ones, frames cut short by the capture: ICRC unchecked, not in BadICRC
 	NotRoCE     int // well-formed frames that are not RoCE
 	Malformed   int // RoCE, InfiniBand, MAC Control or cooked frames that did not decode
 	Unsupported int // frames of a link type (or ERF record type) not decoded
@@ -144,7 +145,9 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 		switch rec.Kind {
 		case KindRoCE:
 			st.RoCE++
-			if !rec.ICRCGood {
+			if rec.ICRCUnchecked {
+				st.Truncated++
+			} else if !rec.ICRCGood {
 				st.BadICRC++
 			}
 		case KindNotRoCE:
@@ -157,7 +160,9 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 			st.MACControl++
 		case KindInfiniBand:
 			st.InfiniBand++
-			if !rec.ICRCGood {
+			if rec.ICRCUnchecked {
+				st.Truncated++
+			} else if !rec.ICRCGood {
 				st.BadICRC++
 			}
 		}

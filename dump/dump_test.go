@@ -325,7 +325,7 @@ func TestMalformedAndBadICRC(t *testing.T) {
 		t.Errorf("text: %s", rec.AppendText(nil))
 	}
 
-	short := good[:len(good)-10] // cut inside the RETH: IPv4 total length now exceeds the frame
+	short := good[:len(good)-10] // cut inside the RETH: a header cut, not only the ICRC
 	ci.CaptureLength = len(short)
 	rec.Decode(2, ci, dump.LinkTypeEthernet, short)
 	require.Equal(t, dump.KindMalformed, rec.Kind, "truncated frame")
@@ -340,7 +340,7 @@ func TestMalformedAndBadICRC(t *testing.T) {
 	if _, ok := m["infiniband.bth.opcode"]; ok {
 		t.Errorf("malformed frame has BTH keys: %v", m)
 	}
-	if txt := string(rec.AppendText(nil)); !strings.Contains(txt, "192.168.65.5:57236 > 192.168.65.4:4791 malformed: roce: IPv4 at offset 16: truncated") {
+	if txt := string(rec.AppendText(nil)); !strings.Contains(txt, "192.168.65.5:57236 > 192.168.65.4:4791 malformed: roce: RETH at offset 12: truncated (want 28 bytes, have 22)") {
 		t.Errorf("text: %s", txt)
 	}
 }
@@ -363,6 +363,9 @@ func TestSyntheticKeys(t *testing.T) {
 					continue
 				}
 				if n, isNum := got.(json.Number); isNum {
+					if wide64[k] {
+						t.Errorf("%s = %v: a JSON number, want a string (64 bits)", k, n)
+					}
 					got = string(n)
 				}
 				if got != want {
@@ -423,7 +426,7 @@ func synthetic(t testing.TB) []synth {
 		"ipv6.src": "2001:db8::1", "ipv6.dst": "2001:db8::2", "ipv6.tclass.dscp": "26", "ipv6.tclass.ecn": "3",
 		"ipv6.flow": "703710", "ipv6.hlim": "9", "ipv6.nxt": "17", "udp.dstport": "4791",
 		"infiniband.bth.opcode": "19", "infiniband.bth.p_key": "32769", "infiniband.bth.a": true,
-		"infiniband.atomiceth.va": "1234605616436508552", "infiniband.atomiceth.r_key": "2578103244",
+		"infiniband.atomiceth.va": "0x1122334455667788", "infiniband.atomiceth.r_key": "2578103244",
 		"infiniband.atomiceth.swapdt": "18364758544493064720", "infiniband.atomiceth.cmpdt": "42",
 	}, true})
 
@@ -462,7 +465,7 @@ func synthetic(t testing.TB) []synth {
 	f.Packet.Payload = []byte{1, 2, 3}
 	out = append(out, synth{"v2 uc write-imm fecn", build(&f), map[string]any{
 		"infiniband.bth.fecn": true, "infiniband.bth.becn": true, "infiniband.bth.padcnt": "1",
-		"infiniband.reth.va": "139637976731648", "infiniband.reth.r_key": "4660", "infiniband.reth.dmalen": "3",
+		"infiniband.reth.va": "0x00007f0000001000", "infiniband.reth.r_key": "4660", "infiniband.reth.dmalen": "3",
 		"infiniband.immdt": "00000102", "infiniband.payload.len": "3",
 	}, true})
 
@@ -482,7 +485,7 @@ func synthetic(t testing.TB) []synth {
 	f.Packet.XRCETH.XRCSRQ = 0x000abc
 	f.Packet.RETH = ib.RETH{VA: 1, RKey: 2, DMALen: 0}
 	out = append(out, synth{"v2 xrc write-only", build(&f), map[string]any{
-		"infiniband.xrceth.xrcsrq": "2748", "infiniband.reth.va": "1", "infiniband.payload.len": "0",
+		"infiniband.xrceth.xrcsrq": "2748", "infiniband.reth.va": "0x0000000000000001", "infiniband.payload.len": "0",
 	}, false})
 
 	f = roce.Frame{Encap: ib.RoCEv2IPv4}
@@ -593,4 +596,11 @@ func firstRecord(t testing.TB, name string) []byte {
 		t.Fatal(err)
 	}
 	return bytes.Clone(data)
+}
+
+// wide64 are the keys whose values can exceed 2^53, written as strings
+// (tshark's text: hex for the VAs, decimal for the atomic data).
+var wide64 = map[string]bool{
+	"infiniband.reth.va": true, "infiniband.atomiceth.va": true, "infiniband.atomiceth.swapdt": true,
+	"infiniband.atomiceth.cmpdt": true, "infiniband.atomicacketh.origremdt": true,
 }

@@ -177,13 +177,18 @@ func (r *Record) appendIBJSON(b []byte) []byte {
 	for i := 0; i < hs.Len(); i++ {
 		b = ethJSON[hs.At(i)](b, p)
 	}
-	b = jUint(b, "infiniband.payload.len", uint64(len(p.Payload)))
-	c := h.ICRC
-	b = jUint(b, "infiniband.invariant.crc", uint64(c[0])<<24|uint64(c[1])<<16|uint64(c[2])<<8|uint64(c[3]))
-	if r.ICRCGood {
-		b = append(b, `,"infiniband.invariant.crc.status":"good"`...)
-	} else {
-		b = append(b, `,"infiniband.invariant.crc.status":"bad"`...)
+	b = jUint(b, "infiniband.payload.len", uint64(r.payloadLen()))
+	switch {
+	case r.ICRCUnchecked: // the ICRC bytes were not captured: no crc key
+		b = append(b, `,"infiniband.invariant.crc.status":"unchecked"`...)
+	default:
+		c := h.ICRC
+		b = jUint(b, "infiniband.invariant.crc", uint64(c[0])<<24|uint64(c[1])<<16|uint64(c[2])<<8|uint64(c[3]))
+		if r.ICRCGood {
+			b = append(b, `,"infiniband.invariant.crc.status":"good"`...)
+		} else {
+			b = append(b, `,"infiniband.invariant.crc.status":"bad"`...)
+		}
 	}
 	if r.Kind == KindInfiniBand && len(r.RoCE.Raw)+2 <= r.capLen {
 		b = jUint(b, "infiniband.variant.crc", uint64(r.LRH.VCRC))
@@ -210,18 +215,18 @@ var ethJSON = [...]func(b []byte, p *ib.Packet) []byte{
 		return jUint(b, "infiniband.xrceth.xrcsrq", uint64(p.XRCETH.XRCSRQ))
 	},
 	ib.HeaderRETH: func(b []byte, p *ib.Packet) []byte {
-		b = jUint(b, "infiniband.reth.va", p.RETH.VA)
+		b = jHex64(b, "infiniband.reth.va", p.RETH.VA)
 		b = jUint(b, "infiniband.reth.r_key", uint64(p.RETH.RKey))
 		return jUint(b, "infiniband.reth.dmalen", uint64(p.RETH.DMALen))
 	},
 	ib.HeaderAtomicETH: func(b []byte, p *ib.Packet) []byte {
-		b = jUint(b, "infiniband.atomiceth.va", p.AtomicETH.VA)
+		b = jHex64(b, "infiniband.atomiceth.va", p.AtomicETH.VA)
 		b = jUint(b, "infiniband.atomiceth.r_key", uint64(p.AtomicETH.RKey))
-		b = jUint(b, "infiniband.atomiceth.swapdt", p.AtomicETH.SwapData)
-		return jUint(b, "infiniband.atomiceth.cmpdt", p.AtomicETH.CompareData)
+		b = jDec64(b, "infiniband.atomiceth.swapdt", p.AtomicETH.SwapData)
+		return jDec64(b, "infiniband.atomiceth.cmpdt", p.AtomicETH.CompareData)
 	},
 	ib.HeaderAtomicAckETH: func(b []byte, p *ib.Packet) []byte {
-		return jUint(b, "infiniband.atomicacketh.origremdt", p.AtomicAckETH.OrigRemData)
+		return jDec64(b, "infiniband.atomicacketh.origremdt", p.AtomicAckETH.OrigRemData)
 	},
 	ib.HeaderAETH: func(b []byte, p *ib.Packet) []byte {
 		b = jUint(b, "infiniband.aeth.syndrome", uint64(p.AETH.Syndrome))
@@ -288,6 +293,29 @@ func jUint(b []byte, key string, v uint64) []byte {
 	b = append(b, key...)
 	b = append(b, '"', ':')
 	return strconv.AppendUint(b, v, 10)
+}
+
+// jDec64 appends ,"key":"v": a 64-bit value as a string of its decimal
+// digits, as tshark -T json writes its BASE_DEC 64-bit fields. A JSON
+// number above 2^53 loses its low digits in JavaScript and jq.
+func jDec64(b []byte, key string, v uint64) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':', '"')
+	b = strconv.AppendUint(b, v, 10)
+	return append(b, '"')
+}
+
+// jHex64 appends ,"key":"0x0123456789abcdef": a 64-bit value as a string
+// of 16 lowercase hex digits, as tshark -T json writes its BASE_HEX
+// 64-bit fields (infiniband.reth.va).
+func jHex64(b []byte, key string, v uint64) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':', '"', '0', 'x')
+	b = appendHex32(b, uint32(v>>32))
+	b = appendHex32(b, uint32(v))
+	return append(b, '"')
 }
 
 // jUint2 appends ,"prefixkey":v.

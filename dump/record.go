@@ -284,10 +284,9 @@ func (r *Record) decodeIB(b []byte) {
 		r.Kind, r.Err = KindMalformed, errs.New("LRH", 4, ib.LRHLen, end, ib.ErrBadLength)
 		return
 	}
-	if end > len(b) {
-		r.Kind, r.Err = KindMalformed, errs.Truncated("LRH", 4, end, len(b))
-		return
-	}
+	// A packet cut by the capture decodes when its headers were captured.
+	cut := end > len(b)
+	r.RoCE.Truncated, r.RoCE.WireLen = cut, end
 	l.VCRC = 0 // the VCRC follows the PktLen words, when captured
 	if len(b) >= end+2 {
 		l.VCRC = binary.BigEndian.Uint16(b[end:])
@@ -314,12 +313,17 @@ func (r *Record) decodeIB(b []byte) {
 		r.Kind = KindNotRoCE // raw or IPv6 packet, no IBA transport
 		return
 	}
-	if err := r.RoCE.Packet.Decode(b[bth:end]); err != nil {
+	captured := min(end, len(b))
+	if err := r.RoCE.Packet.DecodeTruncated(b[min(bth, captured):captured], end-bth); err != nil {
 		r.Kind, r.Err = KindMalformed, err
 		return
 	}
 	r.Kind = KindInfiniBand
-	r.RoCE.Raw = b[:end]
+	r.RoCE.Raw = b[:captured]
+	if cut {
+		r.ICRCUnchecked = true
+		return
+	}
 	icrc, err := ib.ComputeNativeICRC(b[:end])
 	r.ICRCGood = err == nil && icrc == ib.ReceivedICRC(b[:end])
 }
@@ -332,11 +336,17 @@ func (r *Record) decodeEthernet(e []byte) {
 	switch {
 	case err == nil:
 		r.Kind = KindRoCE
+		r.fromFrame()
+		if r.RoCE.Truncated {
+			// Cut by the capture: the ICRC was not captured, and the CNP
+			// rules on the payload cannot be checked.
+			r.ICRCUnchecked = true
+			return
+		}
 		// CheckICRC, not VerifyICRC: a bad ICRC must not cost an
 		// allocation.
 		_, _, ok, icrcErr := ib.CheckICRC(r.RoCE.Encap, r.RoCE.Raw)
 		r.ICRCGood = ok && icrcErr == nil
-		r.fromFrame()
 		if r.RoCE.Packet.BTH.OpCode == ib.OpCNP && r.RoCE.Encap != ib.RoCEv1 {
 			r.CNPErr = cnp.Check(&r.RoCE)
 		}
@@ -464,3 +474,22 @@ func (r *Record) ECN() (uint8, bool) {
 // cooked captures (destination MAC zero), the frame inside an ERF
 // Ethernet record; nil for native InfiniBand and unsupported link types.
 func (r *Record) Frame() []byte { return r.eth }
+
+// payloadLen returns the payload's length (without pad) as the headers
+// declare it: the bytes decoded for a whole frame, the length on the wire
+// for a frame the capture cut short (ICRCUnchecked).
+func (r *Record) payloadLen() int {
+	f := &r.RoCE
+	if r.Kind != KindInfiniBand || !f.Truncated {
+		return f.PayloadLen()
+	}
+	p := &f.Packet
+	n := f.WireLen - ib.LRHLen - ib.BTHLen - p.Headers().Size() - ib.ICRCLen
+	if r.HasGRH {
+		n -= ib.GRHLen
+	}
+	if p.BTH.OpCode.Known() {
+		n -= int(p.BTH.PadCnt)
+	}
+	return max(n, len(p.Payload))
+}

@@ -228,7 +228,7 @@ func (r *Record) appendTransport(b []byte) []byte {
 		b = ethText[hs.At(i)](b, p)
 	}
 	b = append(b, " payload "...)
-	b = strconv.AppendInt(b, int64(len(p.Payload)), 10)
+	b = strconv.AppendInt(b, int64(r.payloadLen()), 10)
 	return r.appendTail(b)
 }
 
@@ -330,6 +330,9 @@ func (r *Record) appendTail(b []byte) []byte {
 	if ecn, ok := r.ECN(); ok && ecn != 0 {
 		b = append(b, " ecn "...)
 		b = append(b, ecnNames[ecn]...)
+	}
+	if r.ICRCUnchecked {
+		return append(b, " icrc unchecked\n"...)
 	}
 	if r.ICRCGood {
 		return append(b, " icrc good\n"...)
