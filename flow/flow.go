@@ -91,6 +91,19 @@ type Packet struct {
 	// ICRCUnchecked says the capture cut the frame before its ICRC, so
 	// it could not be checked: such a packet is not counted ICRC-bad.
 	ICRCUnchecked bool
+	// PayloadLen is, for a packet the capture cut (ICRCUnchecked), the
+	// length its payload had on the wire (roce.Frame.PayloadLen); the
+	// MTU and read analyses use it instead of len(IB.Payload).
+	PayloadLen int
+}
+
+// payloadLen is the payload's length on the wire.
+func (p *Packet) payloadLen() uint32 {
+	n := len(p.IB.Payload)
+	if p.ICRCUnchecked && p.PayloadLen > n {
+		n = p.PayloadLen
+	}
+	return uint32(n)
 }
 
 // DefaultPFCStorm is the pause that makes a PFC storm when
@@ -306,7 +319,7 @@ func (f *state) countMessage(p *Packet) {
 		s.Messages++
 	}
 	if op.Is(ib.ClassFullMTU) {
-		if n := uint32(len(p.IB.Payload)); n > s.MTU {
+		if n := p.payloadLen(); n > s.MTU {
 			s.MTU = n
 		}
 	}

@@ -37,7 +37,7 @@ type pending struct {
 func (a *Analyzer) response(f *state, p *Packet, now int64) {
 	s := &f.s
 	h := &p.IB.BTH
-	rs := response{t: now, psn: h.PSN, op: h.OpCode, payload: uint32(len(p.IB.Payload))}
+	rs := response{t: now, psn: h.PSN, op: h.OpCode, payload: p.payloadLen()}
 	if p.IB.Headers().Has(ib.HeaderAETH) {
 		rs.aeth, rs.hasAETH = p.IB.AETH, true
 		switch p.IB.AETH.Type() {

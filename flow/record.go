@@ -18,6 +18,9 @@ func (a *Analyzer) AddRecord(r *dump.Record) {
 		f := &r.RoCE
 		*p = Packet{Time: r.Time, Len: r.Len, Src: IPAddr(f.GRH.SGID), Dst: IPAddr(f.GRH.DGID),
 			IB: &f.Packet, ICRCGood: r.ICRCGood, ICRCUnchecked: r.ICRCUnchecked}
+		if r.ICRCUnchecked {
+			p.PayloadLen = f.PayloadLen()
+		}
 		if f.Encap != ib.RoCEv1 {
 			p.ECN, p.HasECN = f.GRH.TClass&3, true
 		}

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/gen"
+	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/oracle"
 )
 
@@ -263,6 +266,89 @@ func TestStatsDiagnosis(t *testing.T) {
 	for _, bad := range [][]string{{"-cnp-interval", "-1us"}, {"-cnp-interval", "x"}, {"-pfc-storm", "0"}} {
 		if st, _, errs := runCmd(t, nil, append(bad, "-stats", path)...); st != 2 || errs == "" {
 			t.Errorf("%v: status %d, stderr %q", bad, st, errs)
+		}
+	}
+}
+
+// psnView is what a per-flow summary says about PSNs, pairing and
+// answers: what must not change when the capture keeps only the
+// headers.
+type psnView struct {
+	Frames, Bytes, Messages                              uint64
+	MTU                                                  uint32
+	Gaps, Missing, Dups, OOO, Retransmitted              uint64
+	Reads, ReadsMatched, ReadsIncomplete, ReadsUnmatched uint64
+	Atomics, AtomicsMatched, NAKs, RNRNAKs, CE, CNPs     uint64
+	Peer                                                 string
+}
+
+func psnViews(t *testing.T, path string) (map[string]psnView, flow.Report) {
+	t.Helper()
+	st, out, errs := runCmd(t, nil, "-stats", "-json", path)
+	if st != 0 {
+		t.Fatalf("%s: status %d: %s", path, st, errs)
+	}
+	var r flow.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]psnView{}
+	for _, f := range r.Flows {
+		s := f.Stats
+		m[f.Transport+" "+f.Src+" > "+f.Dst+" "+strconv.FormatUint(uint64(f.QP), 16)] = psnView{
+			s.Frames, s.Bytes, s.Messages, s.MTU, s.PSNGaps, s.PSNMissing, s.Duplicates, s.OutOfOrder, s.Retransmitted,
+			s.Reads, s.ReadsMatched, s.ReadsIncomplete, s.ReadResponsesUnmatched, s.Atomics, s.AtomicsMatched,
+			s.NAKTotal, s.RNRNAKs, s.CE, s.CNPs, f.Peer}
+	}
+	return m, r
+}
+
+// TestStatsSnapLength: every shipped capture and generated ones (writes,
+// reads, atomics, CE marks and CNPs), cut by editcap -s N to N bytes a
+// frame for several N that keep the headers, give the same per-flow
+// PSN, pairing and answer counts as the whole capture, and exit 0.
+func TestStatsSnapLength(t *testing.T) {
+	editcap := oracle.Need(t, "editcap")
+	paths := []string{}
+	for _, c := range captures {
+		paths = append(paths, filepath.Join(capDir, c.name))
+	}
+	for _, set := range []func(c *gen.Config){
+		func(c *gen.Config) { c.Size, c.MTU, c.QPs, c.Messages, c.CEEvery = 4096, 1024, 4, 5, 4 },
+		func(c *gen.Config) { c.Op, c.Size, c.MTU, c.QPs, c.Messages, c.PSN = gen.OpRead, 3000, 1024, 4, 3, -1 },
+		func(c *gen.Config) { c.Op, c.QPs, c.Messages = gen.OpCmpSwap, 3, 4 },
+		func(c *gen.Config) { c.Op, c.Size, c.MTU, c.Encap, c.VLAN = gen.OpSend, 2048, 512, ib.RoCEv2IPv6, 10 },
+	} {
+		cfg := gen.DefaultConfig()
+		set(&cfg)
+		p, _ := genCapture(t, cfg)
+		q := filepath.Join(t.TempDir(), filepath.Base(p))
+		if err := os.Rename(p, q); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, q)
+	}
+	for _, path := range paths {
+		full, _ := psnViews(t, path)
+		for _, n := range []int{96, 128, 200} {
+			cut := filepath.Join(t.TempDir(), "cut.pcap")
+			if out, err := exec.Command(editcap, "-s", strconv.Itoa(n), path, cut).CombinedOutput(); err != nil {
+				t.Fatalf("editcap: %v: %s", err, out)
+			}
+			got, r := psnViews(t, cut)
+			if !reflect.DeepEqual(got, full) {
+				for k, v := range full {
+					if got[k] != v {
+						t.Errorf("%s -s %d: flow %s\n cut %+v\nfull %+v", filepath.Base(path), n, k, got[k], v)
+					}
+				}
+				if len(got) != len(full) {
+					t.Errorf("%s -s %d: %d flows, whole capture %d", filepath.Base(path), n, len(got), len(full))
+				}
+			}
+			if r.Totals.Malformed != 0 {
+				t.Errorf("%s -s %d: %d malformed", filepath.Base(path), n, r.Totals.Malformed)
+			}
 		}
 	}
 }
