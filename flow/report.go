@@ -146,6 +146,11 @@ type Totals struct {
 	Malformed   int `json:"malformed"`
 	Unsupported int `json:"unsupported"`
 	BadICRC     int `json:"bad_icrc"`
+	// ICRCUnchecked counts frames the capture cut after their headers;
+	// Unreadable the capture records that could not be read (not in
+	// Frames).
+	ICRCUnchecked int `json:"icrc_unchecked"`
+	Unreadable    int `json:"unreadable"`
 }
 
 // Report is the result of an analysis.

@@ -43,8 +43,11 @@
 // On a terminal, a progress line is kept on standard error for captures
 // that take more than two seconds.
 //
-// Exit status: 0 when every frame decoded; 1 when some frames did not
-// decode (malformed RoCE, InfiniBand, MAC Control or cooked frames) or the
+// Exit status: 0 when every frame decoded (frames the capture cut after
+// their headers decode, "icrc unchecked"); 1 when some frames did not
+// decode (malformed RoCE, InfiniBand, MAC Control or cooked frames), some
+// records could not be read (each reported with its frame number, the
+// rest read on), or the
 // capture was cut short (reported on standard error after printing what
 // was read); 2 for unusable input: bad flags, a missing file, a file that
 // is not a capture, or frames of a link type rocedump does not decode.
@@ -84,6 +87,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rocedump: %s: %v\n", name, err)
 		return 2
 	}
+	c.opt.Unreadable = func(e *dump.ReadError) { fmt.Fprintf(stderr, "rocedump: %s: %v\n", name, e) }
 	prog := newProgress(stderr, size)
 	if prog != nil {
 		c.opt.Progress = prog.update
@@ -211,14 +215,15 @@ func openInput(file string, stdin io.Reader) (in io.Reader, size int64, name str
 func writeSummary(w io.Writer, rep *flow.Report, st dump.Stats, jsonOut bool) error {
 	if jsonOut {
 		rep.Totals = &flow.Totals{Frames: st.Frames, RoCE: st.RoCE, InfiniBand: st.InfiniBand, MACControl: st.MACControl,
-			NotRoCE: st.NotRoCE, Malformed: st.Malformed, Unsupported: st.Unsupported, BadICRC: st.BadICRC}
+			NotRoCE: st.NotRoCE, Malformed: st.Malformed, Unsupported: st.Unsupported, BadICRC: st.BadICRC,
+			ICRCUnchecked: st.Truncated, Unreadable: st.Unreadable}
 		return rep.WriteJSON(w)
 	}
 	if err := rep.WriteText(w); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "frames %d: RoCE %d, InfiniBand %d, MAC Control %d, not RoCE %d, malformed %d, unsupported %d, bad ICRC %d\n",
-		st.Frames, st.RoCE, st.InfiniBand, st.MACControl, st.NotRoCE, st.Malformed, st.Unsupported, st.BadICRC)
+	_, err := fmt.Fprintf(w, "frames %d: RoCE %d, InfiniBand %d, MAC Control %d, not RoCE %d, malformed %d, unsupported %d, bad ICRC %d, ICRC unchecked %d, unreadable %d\n",
+		st.Frames, st.RoCE, st.InfiniBand, st.MACControl, st.NotRoCE, st.Malformed, st.Unsupported, st.BadICRC, st.Truncated, st.Unreadable)
 	return err
 }
 
@@ -229,6 +234,10 @@ func exitStatus(stderr io.Writer, name string, st dump.Stats, err error) int {
 	status := 0
 	if st.Malformed > 0 {
 		fmt.Fprintf(stderr, "rocedump: %s: %d of %d frames did not decode\n", name, st.Malformed, st.Frames)
+		status = 1
+	}
+	if st.Unreadable > 0 {
+		fmt.Fprintf(stderr, "rocedump: %s: %d records could not be read and were skipped\n", name, st.Unreadable)
 		status = 1
 	}
 	if err != nil {

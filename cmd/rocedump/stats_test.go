@@ -233,8 +233,8 @@ func TestStatsDiagnosis(t *testing.T) {
 		t.Fatal("no totals")
 	}
 	tt := r.Totals
-	want := fmt.Sprintf("frames %d: RoCE %d, InfiniBand %d, MAC Control %d, not RoCE %d, malformed %d, unsupported %d, bad ICRC %d",
-		tt.Frames, tt.RoCE, tt.InfiniBand, tt.MACControl, tt.NotRoCE, tt.Malformed, tt.Unsupported, tt.BadICRC)
+	want := fmt.Sprintf("frames %d: RoCE %d, InfiniBand %d, MAC Control %d, not RoCE %d, malformed %d, unsupported %d, bad ICRC %d, ICRC unchecked %d, unreadable %d",
+		tt.Frames, tt.RoCE, tt.InfiniBand, tt.MACControl, tt.NotRoCE, tt.Malformed, tt.Unsupported, tt.BadICRC, tt.ICRCUnchecked, tt.Unreadable)
 	if last != want || tt.Frames != gs.Frames || tt.MACControl != gs.PFC {
 		t.Errorf("text %q\njson %q\ngen %+v", last, want, gs)
 	}
@@ -328,6 +328,7 @@ func TestStatsSnapLength(t *testing.T) {
 		}
 		paths = append(paths, q)
 	}
+	unchecked := 0
 	for _, path := range paths {
 		full, _ := psnViews(t, path)
 		for _, n := range []int{96, 128, 200} {
@@ -346,9 +347,14 @@ func TestStatsSnapLength(t *testing.T) {
 					t.Errorf("%s -s %d: %d flows, whole capture %d", filepath.Base(path), n, len(got), len(full))
 				}
 			}
+			unchecked += r.Totals.ICRCUnchecked
 			if r.Totals.Malformed != 0 {
 				t.Errorf("%s -s %d: %d malformed", filepath.Base(path), n, r.Totals.Malformed)
 			}
 		}
 	}
+	if unchecked < 500 {
+		t.Errorf("only %d frames cut: the test cuts too little", unchecked)
+	}
+	t.Logf("%d frames cut after their headers", unchecked)
 }
