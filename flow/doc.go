@@ -164,19 +164,31 @@
 //
 // # Text report
 //
-// WriteText prints, for example:
+// WriteText prints, for example (one connection that resent after a
+// NAK PSN Sequence Error, an RNR NAK and a timeout):
 //
 //	2 flows
-//	RC 192.168.65.5 > 192.168.65.4 qp 0x000011 from qp 0x000011: frames 2 bytes 168 messages 1 mtu 1024
-//	  opcodes [RC RDMA WRITE Only 1] [RC RDMA READ Request 1]
-//	  psn gaps 0 missing 0 duplicates 0 out-of-order 0
-//	  reads 1 matched 1 incomplete 0 unanswered 0 unmatched-responses 0
-//	  atomics 0 matched 0 unanswered 0 unmatched-acks 0
+//	RC 10.0.0.1 > 10.0.0.2 qp 0x000022 from qp 0x000011: frames 14 bytes 1972 messages 14
+//	  opcodes [RC RDMA WRITE Only 12] [RC SEND Only 2]
+//	  psn gaps 0 missing 0 duplicates 6 out-of-order 0
+//	  retransmitted 6 (nak-seq 3 rnr-nak 1 timeout 2) go-back-n episodes nak-seq 1 rnr-nak 1 timeout 1
+//	  latency ack n 8 min 6µs avg 264.125µs max 1.01ms p99 1.01ms
+//	  latency completion n 8 min 6µs avg 264.125µs max 1.01ms p99 1.01ms
 //	  ce 0 fecn 0 becn 0 cnps 0 cnps-to-sender 0 icrc-bad 0
-//	  peer 192.168.65.4 > 192.168.65.5 qp 0x000011
-//	pfc 02:00:00:00:00:0b prio 3: frames 4 xoff 3 xon 1 quanta 132070 (676.198µs at 100Gb/s) paused 205.12µs
+//	  peer 10.0.0.2 > 10.0.0.1 qp 0x000011
+//	RC 10.0.0.2 > 10.0.0.1 qp 0x000011 from qp 0x000022: frames 5 bytes 310 messages 0
+//	  opcodes [RC Acknowledge 5]
+//	  psn gaps 0 missing 0 duplicates 0 out-of-order 0
+//	  naks 1 [PSN Sequence Error 1] rnr-naks 1
+//	  ce 0 fecn 0 becn 0 cnps 0 cnps-to-sender 0 icrc-bad 0
+//	  peer 10.0.0.1 > 10.0.0.2 qp 0x000022
+//	pfc 02:00:00:00:00:0b prio 3: frames 4 xoff 3 xon 1 quanta 132070 (676.198µs at 100Gb/s) paused 205.12µs longest 200µs
 //
-// "from qp" is the QP that sends the flow's packets, when known (SrcQP); the reads, atomics and naks
-// lines appear only when not all zero. WriteJSON writes the same Report
-// as one JSON object (field names in the struct tags).
+// "from qp" is the QP that sends the flow's packets, when known (SrcQP).
+// The reads, atomics, retransmitted, naks and latency lines appear only
+// when they have something to say; so do "icrc-unchecked" and
+// "cnp-pacing-violations" on the ce line, "unpaired: its responses fit N
+// request flows" for an ambiguous response flow, and "STORM" on a pfc
+// line. WriteJSON writes the same Report as one JSON object (field names
+// in the struct tags; durations in nanoseconds).
 package flow

@@ -354,4 +354,19 @@ func TestAllocs(t *testing.T) {
 	assert.EqualValues(t, fed, r.Flows[0].CE, "CE marks")
 	assert.EqualValues(t, fed, r.Flows[1].Frames, "ACK frames")
 	assert.EqualValues(t, fed, r.PFC[0].Frames, "PFC frames")
+	// The other paths: a resend, an ACK covering it, a CNP answering a
+	// CE mark (latency samples once their histograms exist).
+	var recs [3]dump.Record
+	cn, err := cnp.Reply(nil, w, qpReq, nil)
+	require.NoError(t, err)
+	for i, b := range [][]byte{w, ack, cn} {
+		recs[i].Decode(i+1, gopacket.CaptureInfo{Length: len(b)}, dump.LinkTypeEthernet, b)
+	}
+	recs[1].RoCE.Packet.BTH.PSN = psn
+	n = testing.AllocsPerRun(runs, func() {
+		for i := range recs {
+			an.AddRecord(&recs[i])
+		}
+	})
+	assert.Zero(t, n, "allocations per resend, ACK and CNP")
 }
