@@ -76,27 +76,30 @@ func aeth(syn uint8, n int) func(p *ib.Packet) {
 	return func(p *ib.Packet) { p.AETH.Syndrome = syn; p.Payload = make([]byte, n) }
 }
 
-// Opcodes (IBTA Vol 1, Table 38), RC unless said.
+// Opcodes, from the table: RC unless said.
+var (
+	opSendFirst  = ib.MakeOpcode(ib.RC, ib.SendFirst)
+	opSendLast   = ib.MakeOpcode(ib.RC, ib.SendLast)
+	opWriteOnly  = ib.MakeOpcode(ib.RC, ib.RDMAWriteOnly)
+	opReadReq    = ib.MakeOpcode(ib.RC, ib.RDMAReadRequest)
+	opReadFirst  = ib.MakeOpcode(ib.RC, ib.RDMAReadResponseFirst)
+	opReadMiddle = ib.MakeOpcode(ib.RC, ib.RDMAReadResponseMiddle)
+	opReadLast   = ib.MakeOpcode(ib.RC, ib.RDMAReadResponseLast)
+	opReadOnly   = ib.MakeOpcode(ib.RC, ib.RDMAReadResponseOnly)
+	opAck        = ib.MakeOpcode(ib.RC, ib.Acknowledge)
+	opAtomicAck  = ib.MakeOpcode(ib.RC, ib.AtomicAcknowledge)
+	opCmpSwap    = ib.MakeOpcode(ib.RC, ib.CmpSwap)
+	opFetchAdd   = ib.MakeOpcode(ib.RC, ib.FetchAdd)
+	opUDSendOnly = ib.MakeOpcode(ib.UD, ib.SendOnly)
+)
+
 const (
-	opSendFirst   ib.Opcode = 0
-	opSendLast    ib.Opcode = 2
-	opWriteOnly   ib.Opcode = 10
-	opReadReq     ib.Opcode = 12
-	opReadFirst   ib.Opcode = 13
-	opReadMiddle  ib.Opcode = 14
-	opReadLast    ib.Opcode = 15
-	opReadOnly    ib.Opcode = 16
-	opAck         ib.Opcode = 17
-	opAtomicAck   ib.Opcode = 18
-	opCmpSwap     ib.Opcode = 19
-	opFetchAdd    ib.Opcode = 20
-	opUDSendOnly  ib.Opcode = 0x64
-	synNak        uint8     = 3 << 5
-	synRNR        uint8     = 1 << 5
-	ceMarked      uint8     = 3
-	ect0          uint8     = 2
-	usec                    = time.Microsecond
-	quantum100Gps           = 5120 // picoseconds per quantum at 100 Gb/s
+	synNak        uint8 = 3 << 5
+	synRNR        uint8 = 1 << 5
+	ceMarked      uint8 = 3
+	ect0          uint8 = 2
+	usec                = time.Microsecond
+	quantum100Gps       = 5120 // picoseconds per quantum at 100 Gb/s
 )
 
 // crafted is a capture with known PSN gaps, duplicates, out-of-order
