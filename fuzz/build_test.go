@@ -82,6 +82,8 @@ func fzExpectDecoded(f, g *roce.Frame) roce.Frame {
 	w.GRH.PayLen, w.GRH.IPVer, w.GRH.NxtHdr = g.GRH.PayLen, g.GRH.IPVer, g.GRH.NxtHdr
 	w.IPv4Checksum = g.IPv4Checksum
 	w.Packet.BTH.PadCnt, w.Packet.BTH.Pad, w.Packet.BTH.ICRC = g.Packet.BTH.PadCnt, g.Packet.BTH.Pad, g.Packet.BTH.ICRC
+	w.Truncated, w.Packet.BTH.Truncated = false, false // the whole frame was written
+	w.WireLen = f.Len()
 	switch w.Encap {
 	case ib.RoCEv1:
 		w.IPv4ID, w.IPv4Flags, w.IPv4Checksum = 0, 0, 0

@@ -108,8 +108,11 @@
 // TestTruncationSweepAll cuts every frame of testdata at every byte offset
 // and runs every decoder (Frame, VerifyFrame, NewPacket, the Layers parser,
 // ib.Packet, pfc, cnp, ecn) over each cut: no panic, documented errors,
-// ErrTruncated for a RoCE frame cut before the end of its ICRC and the
-// whole frame's decode for a cut after it.
+// ErrTruncated for a RoCE frame cut inside its headers (through the
+// extended headers), a decode marked Truncated with the whole frame's
+// headers and WireLen and an unchecked ICRC (ErrUnchecked) for a cut
+// after its headers and before the end of its ICRC, and the whole frame's
+// decode for a cut after it.
 //
 // TestInteropSummary runs tshark once over the golden frames, PAUSE and
 // PFC frames and CNPs built by cnp.Reply, compares the fields that

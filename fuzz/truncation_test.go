@@ -24,9 +24,13 @@ import (
 // ib.Packet.Decode (on the cut transport packet), pfc.MACControl, cnp
 // (IsCNP, Decode, Reply) and ecn (FrameECN, MarkCE). Nothing may panic;
 // errors must wrap the documented sentinels; a cut either fails or
-// decodes to a shorter valid result: a RoCE frame cut before the end of
-// its ICRC fails with ErrTruncated, and cut after it (in its Ethernet
-// padding) decodes as the whole frame does.
+// decodes to a shorter valid result: a RoCE frame cut inside its headers
+// (through the extended headers its opcode lists) fails with
+// ErrTruncated; cut after them but before the end of its ICRC (a capture's
+// snap length) it decodes with Truncated set, the whole frame's headers
+// and WireLen, a prefix of its payload, and VerifyFrame and VerifyICRC
+// return ErrUnchecked; cut after the ICRC (in its Ethernet padding) it
+// decodes as the whole frame does.
 func TestTruncationSweepAll(t *testing.T) {
 	frames := fzEthernet(t)
 	var ls roce.Layers
@@ -53,11 +57,19 @@ func TestTruncationSweepAll(t *testing.T) {
 			err := f.Decode(b)
 			fzCheckErr(t, "Frame.Decode", err, fzFrameErrs...)
 			verr := roce.VerifyFrame(b)
-			fzCheckErr(t, "VerifyFrame", verr, append(fzFrameErrs, ib.ErrBadICRC)...)
+			fzCheckErr(t, "VerifyFrame", verr, append(fzFrameErrs, ib.ErrBadICRC, ib.ErrUnchecked)...)
+			hdrEnd := l.BTH + ib.BTHLen + full.Packet.Headers().Size()
 			if isRoCE && fullErr == nil {
 				switch {
-				case n < l.End && !errors.Is(err, ib.ErrTruncated):
-					t.Fatalf("frame %d cut at %d of %d (ICRC ends at %d): %v, want ErrTruncated", i, n, len(whole), l.End, err)
+				case n < hdrEnd && !errors.Is(err, ib.ErrTruncated):
+					t.Fatalf("frame %d cut at %d of %d (headers end at %d): %v, want ErrTruncated", i, n, len(whole), hdrEnd, err)
+				case n >= hdrEnd && n < l.End && err != nil:
+					t.Fatalf("frame %d cut at %d, after its headers (%d): %v", i, n, hdrEnd, err)
+				case n >= hdrEnd && n < l.End:
+					fzSameCut(t, &full, &f, b)
+					if !errors.Is(verr, ib.ErrUnchecked) || !errors.Is(f.VerifyICRC(), ib.ErrUnchecked) {
+						t.Fatalf("frame %d cut at %d: VerifyFrame %v, VerifyICRC %v, want ErrUnchecked", i, n, verr, f.VerifyICRC())
+					}
 				case n >= l.End && err != nil:
 					t.Fatalf("frame %d cut at %d after its ICRC (%d): %v", i, n, l.End, err)
 				case n >= l.End && fzDiff(f, full) != "":
@@ -81,7 +93,7 @@ func TestTruncationSweepAll(t *testing.T) {
 					fzLayersWithin(t, b, "parser", ly)
 				}
 			}
-			if isRoCE && fullErr == nil && n >= l.End {
+			if isRoCE && fullErr == nil && n >= hdrEnd {
 				if bth, ok := pk.Layer(ib.LayerTypeBTH).(*ib.BTH); !ok {
 					t.Fatalf("frame %d cut at %d: NewPacket lost the BTH", i, n)
 				} else {
@@ -90,7 +102,15 @@ func TestTruncationSweepAll(t *testing.T) {
 				fzSameBTH(t, "parser", &full.Packet.BTH, &ls.IB.BTH)
 			}
 
-			// ib.Packet over the cut transport packet.
+			// ib.Packet over the cut transport packet, told its length.
+			if isRoCE && fullErr == nil && n > l.BTH {
+				var p ib.Packet
+				derr := p.DecodeTruncated(b[l.BTH:min(n, l.End)], l.End-l.BTH)
+				if (derr == nil) != (n >= hdrEnd) || derr == nil && (p.BTH.Truncated != (n < l.End) || p.BTH.PSN != full.Packet.BTH.PSN) {
+					t.Fatalf("frame %d cut at %d: DecodeTruncated %v, BTH %+v", i, n, derr, p.BTH)
+				}
+			}
+			// ib.Packet over the cut transport packet taken as whole.
 			if isRoCE && n > l.BTH {
 				tp := b[l.BTH:min(n, l.End)]
 				var p ib.Packet
@@ -131,7 +151,7 @@ func TestTruncationSweepAll(t *testing.T) {
 			var c roce.Frame
 			cerr := cnp.Decode(&c, b)
 			fzCheckErr(t, "cnp.Decode", cerr, fzCNPErrs...)
-			if cerr == nil && !is {
+			if cerr == nil && !is && !c.Truncated { // cnp.Decode takes a CNP cut by the capture, IsCNP does not
 				t.Fatalf("frame %d cut at %d: cnp.Decode without IsCNP", i, n)
 			}
 			o := cnp.DefaultOptions()
@@ -161,4 +181,23 @@ func TestTruncationSweepAll(t *testing.T) {
 		}
 	}
 	t.Logf("%d frames, %d cuts, 11 decoders each", len(frames), cuts)
+}
+
+// fzSameCut checks a frame decoded from the first bytes of the whole
+// one: Truncated, the whole frame's WireLen and headers, a prefix of its
+// payload.
+func fzSameCut(t *testing.T, whole, cut *roce.Frame, b []byte) {
+	t.Helper()
+	if !cut.Truncated || !cut.Packet.BTH.Truncated || cut.WireLen != whole.WireLen {
+		t.Fatalf("cut at %d: Truncated %v, WireLen %d, whole WireLen %d", len(b), cut.Truncated, cut.WireLen, whole.WireLen)
+	}
+	if !bytes.HasPrefix(whole.Packet.Payload, cut.Packet.Payload) {
+		t.Fatalf("cut at %d: payload %x not a prefix of %x", len(b), cut.Packet.Payload, whole.Packet.Payload)
+	}
+	w := *whole
+	w.Truncated, w.Packet.Payload = true, cut.Packet.Payload
+	w.Packet.BTH.Pad, w.Packet.BTH.ICRC, w.Packet.BTH.Truncated = nil, [4]byte{}, true
+	if d := fzDiff(w, *cut); d != "" {
+		t.Fatalf("cut at %d decodes other headers (-whole +cut):\n%s", len(b), d)
+	}
 }
