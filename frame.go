@@ -86,7 +86,10 @@ type Frame struct {
 // headers are cut is an error (wrapping ib.ErrTruncated).
 func (f *Frame) Decode(b []byte) error {
 	if end, ok := f.decodeUntaggedIPv4(b); ok {
-		return f.Packet.DecodeTruncated(b[ipv4BTH:min(end, len(b))], end-ipv4BTH)
+		if end <= len(b) {
+			return f.Packet.Decode(b[ipv4BTH:end])
+		}
+		return f.Packet.DecodeTruncated(b[ipv4BTH:], end-ipv4BTH)
 	}
 	return f.decode(b)
 }

@@ -125,13 +125,14 @@ const lengthUnknown = -1
 // all present in b, the payload rules are checked against n, and padStart
 // is capped at len(b). It leaves the opcode's headers in h.hdrs.
 func (h *BTH) split(b []byte, n int) (hdrEnd, padStart int, err error) {
-	if n >= 0 && n < BTHLen+ICRCLen {
-		return 0, 0, truncated("BTH", 0, BTHLen+ICRCLen, n)
+	if n != len(b) {
+		return h.splitCut(b, n)
 	}
-	if len(b) < BTHLen {
-		return 0, 0, truncated("BTH", 0, BTHLen, len(b))
+	if len(b) < BTHLen+ICRCLen {
+		return 0, 0, truncated("BTH", 0, BTHLen+ICRCLen, len(b))
 	}
-	// The twelve fields, from three big-endian words.
+	// fields and checkRule written out: the calls cost the fast path of
+	// roce.Frame.Decode a tenth of its time.
 	w0 := binary.BigEndian.Uint32(b[bthOpCode:])
 	w1 := binary.BigEndian.Uint32(b[bthFECN:])
 	w2 := binary.BigEndian.Uint32(b[bthAckReq:])
@@ -140,29 +141,16 @@ func (h *BTH) split(b []byte, n int) (hdrEnd, padStart int, err error) {
 	h.SE, h.MigReq, h.PadCnt, h.TVer = f&0x80 != 0, f&0x40 != 0, f>>4&3, f&0x0f
 	h.FECN, h.BECN, h.Resv6a, h.DestQP = w1&0x80000000 != 0, w1&0x40000000 != 0, uint8(w1>>24)&0x3f, w1&0xffffff
 	h.AckReq, h.Resv7, h.PSN = w2&0x80000000 != 0, uint8(w2>>24)&0x7f, w2&0xffffff
-	cut := n != len(b)
-	h.Truncated = cut
-	end := n - ICRCLen
-	if n < 0 {
-		end = len(b)
-	}
+	h.Truncated = false
+	end := len(b) - ICRCLen
 	hs, rule, known := h.OpCode.lookup()
 	h.hdrs = hs
 	if !known {
-		return BTHLen, min(end, len(b)), nil // opaque bytes, pad not split
+		return BTHLen, end, nil // opaque bytes, pad not split
 	}
 	hdrEnd = BTHLen + hs.Size()
 	if hdrEnd > end {
-		if n < 0 {
-			return 0, 0, truncated(hs.String(), BTHLen, hdrEnd, len(b))
-		}
-		return 0, 0, truncated(hs.String(), BTHLen, hdrEnd+ICRCLen, n)
-	}
-	if cut && hdrEnd > len(b) {
-		return 0, 0, truncated(hs.String(), BTHLen, hdrEnd, len(b)) // the headers themselves cut
-	}
-	if n < 0 {
-		return hdrEnd, len(b), nil // the rules need the length
+		return 0, 0, truncated(hs.String(), BTHLen, hdrEnd+ICRCLen, len(b))
 	}
 	padStart = end - int(h.PadCnt)
 	if padStart < hdrEnd {
@@ -178,7 +166,74 @@ func (h *BTH) split(b []byte, n int) (hdrEnd, padStart int, err error) {
 			return 0, 0, &Error{Layer: h.OpCode.String(), Offset: hdrEnd, Want: 8, Have: padStart - hdrEnd, Err: ErrBadLength}
 		}
 	}
-	return hdrEnd, min(padStart, len(b)), nil
+	return hdrEnd, padStart, nil
+}
+
+// splitCut is split for a packet cut by the capture: n is larger than
+// len(b), or lengthUnknown.
+func (h *BTH) splitCut(b []byte, n int) (hdrEnd, padStart int, err error) {
+	if n >= 0 && n < BTHLen+ICRCLen {
+		return 0, 0, truncated("BTH", 0, BTHLen+ICRCLen, n)
+	}
+	if len(b) < BTHLen {
+		return 0, 0, truncated("BTH", 0, BTHLen, len(b))
+	}
+	h.fields(b)
+	h.Truncated = true
+	hs, rule, known := h.OpCode.lookup()
+	h.hdrs = hs
+	end := n - ICRCLen
+	if n < 0 {
+		end = len(b)
+	}
+	if !known {
+		return BTHLen, len(b), nil // opaque bytes
+	}
+	hdrEnd = BTHLen + hs.Size()
+	switch {
+	case hdrEnd > end && n >= 0:
+		return 0, 0, truncated(hs.String(), BTHLen, hdrEnd+ICRCLen, n) // the declared length has no room
+	case hdrEnd > len(b):
+		return 0, 0, truncated(hs.String(), BTHLen, hdrEnd, len(b)) // the headers themselves cut
+	case n < 0:
+		return hdrEnd, len(b), nil // the payload rules need the length
+	}
+	padStart, err = h.checkRule(rule, hdrEnd, end)
+	return hdrEnd, min(padStart, len(b)), err
+}
+
+// fields decodes the twelve BTH fields from b, at least BTHLen bytes.
+func (h *BTH) fields(b []byte) {
+	// Three big-endian words.
+	w0 := binary.BigEndian.Uint32(b[bthOpCode:])
+	w1 := binary.BigEndian.Uint32(b[bthFECN:])
+	w2 := binary.BigEndian.Uint32(b[bthAckReq:])
+	f := byte(w0 >> 16)
+	h.OpCode, h.PKey = Opcode(w0>>24), uint16(w0)
+	h.SE, h.MigReq, h.PadCnt, h.TVer = f&0x80 != 0, f&0x40 != 0, f>>4&3, f&0x0f
+	h.FECN, h.BECN, h.Resv6a, h.DestQP = w1&0x80000000 != 0, w1&0x40000000 != 0, uint8(w1>>24)&0x3f, w1&0xffffff
+	h.AckReq, h.Resv7, h.PSN = w2&0x80000000 != 0, uint8(w2>>24)&0x7f, w2&0xffffff
+}
+
+// checkRule checks the pad and the opcode's payload rule for a packet
+// whose headers end at hdrEnd and whose ICRC starts at end, and returns
+// where the pad starts.
+func (h *BTH) checkRule(rule PayloadRule, hdrEnd, end int) (padStart int, err error) {
+	padStart = end - int(h.PadCnt)
+	if padStart < hdrEnd {
+		return 0, &Error{Layer: "BTH", Offset: 1, Want: int(h.PadCnt), Have: end - hdrEnd, Err: ErrBadPad}
+	}
+	switch rule {
+	case PayloadNone:
+		if end != hdrEnd {
+			return 0, &Error{Layer: h.OpCode.String(), Offset: hdrEnd, Want: 0, Have: end - hdrEnd, Err: ErrBadLength}
+		}
+	case PayloadExact8:
+		if padStart-hdrEnd != 8 {
+			return 0, &Error{Layer: h.OpCode.String(), Offset: hdrEnd, Want: 8, Have: padStart - hdrEnd, Err: ErrBadLength}
+		}
+	}
+	return padStart, nil
 }
 
 // LayerType returns LayerTypeBTH.
