@@ -58,6 +58,11 @@ func TestDecodeFastPathAgrees(t *testing.T) {
 	values := []byte{0, 1, 0x08, 0x11, 0x12, 0x20, 0x40, 0x45, 0x46, 0x81, 0xb7, 0xff}
 	for i, frame := range frames {
 		check(frame)
+		for _, snap := range []int{54, 66, 80, 94, 128} { // header-only captures
+			if snap < len(frame) {
+				check(frame[:snap:snap])
+			}
+		}
 		copies := 40 // for each golden frame, fewer for the many captured ones
 		if i >= len(golden) {
 			copies = 3

@@ -30,6 +30,17 @@
 //   - never panics, whatever the input; a short input gives an error
 //     matching ErrTruncated and io.ErrUnexpectedEOF.
 //
+// Header-only captures. A packet cut short by the capture (a small snap
+// length) is not malformed when its headers were captured: GRH and LRH
+// keep the captured part of their payload and call SetTruncated, and the
+// BTH, told of the cut through the DecodeFeedback (a gopacket.Packet's
+// Metadata().Truncated, DecodingLayerParser.Truncated), decodes itself
+// and the extended headers its opcode lists, sets BTH.Truncated and leaves
+// the ICRC unknown (zero, Pad empty). Packet.DecodeTruncated does the same
+// given the declared length. Only a packet whose headers are cut fails
+// with ErrTruncated. A cut packet's ICRC cannot be checked:
+// roce.Frame.VerifyICRC and roce.VerifyFrame return ErrUnchecked.
+//
 // Packet.Decode likewise leaves its Packet zeroed on an error. GRH and LRH
 // also have a plain Decode and Encode, without gopacket, for code that
 // finds their bytes itself.
