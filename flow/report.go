@@ -443,3 +443,16 @@ func (s *pfcSource) report(storm time.Duration) []PFCReport {
 	}
 	return out
 }
+
+// MarshalJSON writes the report of one flow. First and Last are written
+// as time.Time writes them (RFC 3339 with nanoseconds) for years 0 to
+// 9999, and in the same layout beyond, where time.Time refuses them
+// (a pcapng timestamp can reach the year 294247).
+func (f FlowReport) MarshalJSON() ([]byte, error) {
+	type plain FlowReport // without this method
+	return json.Marshal(struct {
+		plain
+		First string `json:"first"`
+		Last  string `json:"last"`
+	}{plain(f), f.First.Format(time.RFC3339Nano), f.Last.Format(time.RFC3339Nano)})
+}
