@@ -241,6 +241,9 @@ func fzSameBTH(t *testing.T, what string, want, got *ib.BTH) {
 		w.Pad, w.ICRC, w.Truncated, g.Pad, g.ICRC, g.Truncated = nil, [4]byte{}, false, nil, [4]byte{}, false
 	}
 	got = &g
+	if reflect.DeepEqual(w, g) { // cmp.Diff only to explain a difference: it is slow
+		return
+	}
 	if d := cmp.Diff(w, *got, fzIgnore, cmpopts.EquateEmpty()); d != "" {
 		t.Fatalf("%s BTH differs from Frame.Decode (-Frame +%s):\n%s", what, what, d)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/google/gopacket"
@@ -197,6 +198,10 @@ func fzSameCut(t *testing.T, whole, cut *roce.Frame, b []byte) {
 	w := *whole
 	w.Truncated, w.Packet.Payload = true, cut.Packet.Payload
 	w.Packet.BTH.Pad, w.Packet.BTH.ICRC, w.Packet.BTH.Truncated = nil, [4]byte{}, true
+	w.Raw, w.Packet.BTH.Pad = cut.Raw, cut.Packet.BTH.Pad
+	if reflect.DeepEqual(w, *cut) { // cmp.Diff only to explain: it is slow, and this runs for every cut
+		return
+	}
 	if d := fzDiff(w, *cut); d != "" {
 		t.Fatalf("cut at %d decodes other headers (-whole +cut):\n%s", len(b), d)
 	}
