@@ -48,8 +48,8 @@
 // Ethernet frame it stands for (destination MAC unknown, printed as
 // zeros); ERF (197) records of type 21 (InfiniBand) and 2 (Ethernet),
 // with extension headers skipped and the ERF header's nanosecond
-// timestamp. pcap and pcapng link types are read in full from the file
-// headers (gopacket v1.1.19 keeps 8 bits).
+// timestamp. pcap and pcapng link types are read in full (16 bits) from
+// the file headers.
 //
 // # JSON Lines
 //
@@ -68,10 +68,10 @@
 // booleans, addresses are text. Keys always come in this order:
 //
 //	frame.number                    number  position in the capture, from 1
-//	frame.time_epoch                number  capture time, seconds since 1970 UTC, 9 decimals
+//	frame.time_epoch                number  capture time, seconds since 1970 UTC, 9 decimals (absent for a pcapng Simple Packet Block, which has none)
 //	frame.len                       number  length of the frame on the wire
 //	frame.cap_len                   number  bytes captured
-//	eth.dst                         string  destination MAC, aa:bb:cc:dd:ee:ff
+//	eth.dst                         string  destination MAC, aa:bb:cc:dd:ee:ff (absent for cooked and raw IP link types)
 //	eth.src                         string  source MAC
 //	eth.type                        number  the Ethertype after the MACs (0x8100 when tagged)
 //	ieee8021ad.priority             number  802.1ad S-tag (TPID 0x88a8): PCP, 0-7

@@ -14,8 +14,10 @@ import (
 func (r *Record) AppendJSON(b []byte) []byte {
 	b = append(b, `{"frame.number":`...)
 	b = strconv.AppendInt(b, int64(r.Number), 10)
-	b = append(b, `,"frame.time_epoch":`...)
-	b = appendEpoch(b, r)
+	if !r.Time.IsZero() { // a Simple Packet Block has no timestamp
+		b = append(b, `,"frame.time_epoch":`...)
+		b = appendEpoch(b, r)
+	}
 	b = jUint(b, "frame.len", uint64(r.Len))
 	b = jUint(b, "frame.cap_len", uint64(r.capLen))
 	if r.LinkType == LinkTypeERF {
@@ -84,7 +86,7 @@ func (r *Record) appendNetJSON(b []byte) []byte {
 	if len(r.eth) < hdr.EthernetLen {
 		return b
 	}
-	if r.LinkType != LinkTypeLinuxSLL && r.LinkType != LinkTypeLinuxSLL2 {
+	if r.LinkType == LinkTypeEthernet || r.LinkType == LinkTypeERF { // not a header rebuilt from a cooked or raw IP capture
 		e := hdr.Ethernet(r.eth)
 		dst, src := e.Dst(), e.Src()
 		b = append(b, `,"eth.dst":"`...)

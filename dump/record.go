@@ -156,8 +156,8 @@ type netInfo struct {
 // headers are skipped.
 func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []byte) {
 	r.Number, r.Time, r.Len, r.Data, r.LinkType = number, ci.Timestamp, ci.Length, data, lt
-	if r.Len < len(data) {
-		r.Len = len(data)
+	if r.Len == 0 {
+		r.Len = len(data) // a Simple Packet Block's length, or a caller's CaptureInfo without one
 	}
 	r.Err, r.CNPErr, r.ICRCGood, r.ICRCUnchecked, r.net, r.eth = nil, nil, false, false, netInfo{}, nil
 	r.HasGRH, r.ERFType, r.capLen = false, 0, len(data)
@@ -284,8 +284,14 @@ func (r *Record) decodeIB(b []byte) {
 		r.Kind, r.Err = KindMalformed, errs.New("LRH", 4, ib.LRHLen, end, ib.ErrBadLength)
 		return
 	}
-	// A packet cut by the capture decodes when its headers were captured.
+	// A packet cut by the capture decodes when its headers were captured;
+	// one that is shorter than its LRH says, though the capture kept all
+	// of it, is malformed.
 	cut := end > len(b)
+	if cut && !r.capCut() {
+		r.Kind, r.Err = KindMalformed, errs.Truncated("LRH", 4, end, len(b))
+		return
+	}
 	r.RoCE.Truncated, r.RoCE.WireLen = cut, end
 	l.VCRC = 0 // the VCRC follows the PktLen words, when captured
 	if len(b) >= end+2 {
@@ -328,6 +334,11 @@ func (r *Record) decodeIB(b []byte) {
 	r.ICRCGood = err == nil && icrc == ib.ReceivedICRC(b[:end])
 }
 
+// capCut reports whether the capture kept fewer bytes than the frame had
+// on the wire (a snap length): only then is a frame shorter than its
+// headers declare cut rather than malformed.
+func (r *Record) capCut() bool { return r.Len > r.capLen }
+
 // decodeEthernet decodes an Ethernet frame e (r.Data itself, or a frame
 // rebuilt from another link type).
 func (r *Record) decodeEthernet(e []byte) {
@@ -338,6 +349,13 @@ func (r *Record) decodeEthernet(e []byte) {
 		r.Kind = KindRoCE
 		r.fromFrame()
 		if r.RoCE.Truncated {
+			if !r.capCut() {
+				// The capture kept the whole frame, which is shorter than
+				// its headers say: malformed, as before header-only
+				// decoding.
+				r.Kind, r.Err = KindMalformed, errs.Truncated("Frame", 0, r.RoCE.WireLen, len(e))
+				return
+			}
 			// Cut by the capture: the ICRC was not captured, and the CNP
 			// rules on the payload cannot be checked.
 			r.ICRCUnchecked = true
