@@ -31,6 +31,22 @@ type Options struct {
 	// could not be read and was skipped (Stats.Unreadable counts them);
 	// its Error method gives "frame N: ...". Scan goes on after it.
 	Unreadable func(err *ReadError)
+	// Workers is how many goroutines decode (and for Dump format)
+	// frames; 0 means runtime.GOMAXPROCS(0). With more than one, Scan
+	// and Dump run a pipeline: a goroutine reads records ahead, in
+	// batches of up to 256 records, the workers decode them, and the
+	// calling goroutine counts, calls Progress, Unreadable and fn, and
+	// writes, in capture order, so that the output, the Stats and the
+	// calls are those of Workers 1. What differs: Source is read ahead
+	// of the frames handed on (a live capture's lines come out a batch
+	// at a time; after Count frames, Source has read up to a batch
+	// more), Dump writes once per batch, and on a write error Unreadable
+	// and Progress may have been called for up to a batch of records
+	// past the frame whose line failed (Stats still stop at that frame).
+	// 1 reads, decodes and writes one frame at a time on the calling
+	// goroutine: use it for input that arrives slowly (a pipe from a
+	// live capture).
+	Workers int
 }
 
 // ProgressEvery is how many frames Scan reads between two calls of
@@ -114,8 +130,14 @@ func ParseOpcode(s string) (ib.Opcode, error) {
 // frames keep their numbers in the file (Record.Number). The Record
 // and the bytes it points to are only valid during the call of fn. Scan
 // allocates nothing per frame in steady state, except for malformed
-// frames.
+// frames. With opt.Workers other than 1 (see Options.Workers) frames are
+// decoded on other goroutines, but fn is called on the calling
+// goroutine, in capture order, and Scan returns only once they have all
+// stopped.
 func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
+	if w := opt.workers(); w > 1 {
+		return runPipeline(src, &opt, w, nil, fn)
+	}
 	var st Stats
 	var rec Record
 	rec.Location, rec.Speed = opt.Location, opt.Speed
@@ -182,9 +204,13 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 // error, or at the first read or write error, which it returns after
 // writing every frame read before it: io.ErrUnexpectedEOF means the
 // capture is cut short. Give it a buffered writer: it writes once per
-// frame. It allocates nothing per frame in steady state, except for
+// frame (once per batch of up to 256 frames with opt.Workers other than
+// 1). It allocates nothing per frame in steady state, except for
 // malformed frames.
 func Dump(w io.Writer, src *Source, opt Options) (Stats, error) {
+	if n := opt.workers(); n > 1 {
+		return runPipeline(src, &opt, n, w, nil)
+	}
 	buf := make([]byte, 0, 4096)
 	return Scan(src, opt, func(r *Record) error {
 		if opt.JSON {

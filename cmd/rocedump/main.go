@@ -32,6 +32,10 @@
 //	            cause none; 0 means the receiver does not pace
 //	-pfc-storm D  flag a PFC priority paused without a break for longer
 //	            than this (default 100ms, the usual switch watchdog)
+//	-j N        decode with N goroutines, reading ahead in batches
+//	            (default: the number of CPUs for a file, 1 for a pipe,
+//	            whose frames then show as they arrive); the output is
+//	            the same whatever N
 //
 // Link types: Ethernet, Linux cooked captures v1 and v2 (tcpdump -i any),
 // and ERF records of native InfiniBand (type 21) or Ethernet (type 2).
@@ -82,6 +86,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer closeIn()
+	if c.opt.Workers == 0 && !regular(in) {
+		c.opt.Workers = 1 // a pipe: each frame as it comes
+	}
 	src, err := dump.NewSource(in)
 	if err != nil {
 		fmt.Fprintf(stderr, "rocedump: %s: %v\n", name, err)
@@ -138,8 +145,9 @@ func parseFlags(args []string, stderr io.Writer) (c config, ok bool) {
 	maxFlows := fs.Int("max-flows", flow.DefaultMaxFlows, "flows -stats tracks one by one; the others are counted as other")
 	cnpInterval := fs.Duration("cnp-interval", cnp.DefaultInterval, "-stats: least time between two CNPs to one QP; closer ones are pacing violations (0: no pacing)")
 	pfcStorm := fs.Duration("pfc-storm", flow.DefaultPFCStorm, "-stats: flag a PFC priority paused without a break for longer than this")
+	workers := fs.Int("j", 0, "decode with this many goroutines (0: the number of CPUs for a file, 1 for a pipe)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: rocedump [-json] [-stats] [-utc] [-speed S] [-qp N] [-opcode OP] [-c N] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-r] [FILE|-]")
+		fmt.Fprintln(stderr, "usage: rocedump [-json] [-stats] [-utc] [-speed S] [-qp N] [-opcode OP] [-c N] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-r] [FILE|-]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -174,6 +182,11 @@ func parseFlags(args []string, stderr io.Writer) (c config, ok bool) {
 		fmt.Fprintln(stderr, "rocedump: -c and -max-flows must be positive")
 		return c, false
 	}
+	if *workers < 0 {
+		fmt.Fprintln(stderr, "rocedump: -j must not be negative")
+		return c, false
+	}
+	c.opt.Workers = *workers
 	if *cnpInterval < 0 || *pfcStorm <= 0 {
 		fmt.Fprintln(stderr, "rocedump: -cnp-interval must not be negative, -pfc-storm must be positive")
 		return c, false
@@ -208,6 +221,20 @@ func openInput(file string, stdin io.Reader) (in io.Reader, size int64, name str
 		size = fi.Size()
 	}
 	return f, size, file, f.Close, nil
+}
+
+// regular reports whether in is a regular file, which the pipeline may
+// read ahead in without delaying any line.
+func regular(in io.Reader) bool {
+	f, ok := in.(*os.File)
+	if !ok {
+		// Not a file: a reader of bytes already there (tests), or
+		// something that can block; only the former is known here.
+		_, ok = in.(interface{ Len() int })
+		return ok
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // writeSummary writes the -stats report, text or JSON; both give the
