@@ -59,12 +59,16 @@ func IsCNP(frame []byte) bool {
 // Decode decodes frame into f as roce.Frame.Decode does, then checks that
 // it is a RoCEv2 CNP of the right length. A RoCE frame of another opcode,
 // or a RoCEv1 frame, gives an *ib.FieldError wrapping ErrNotCNP; a CNP
-// whose transport packet is not 32 bytes an error wrapping
-// ib.ErrBadLength. It does not check the other CNP fields (see Check) nor
+// the capture cut short (roce.Frame.Truncated) an error wrapping
+// ib.ErrTruncated; a CNP whose transport packet is not 32 bytes an error
+// wrapping ib.ErrBadLength. It does not check the other CNP fields (see Check) nor
 // the ICRC (see roce.Frame.VerifyICRC).
 func Decode(f *roce.Frame, frame []byte) error {
 	if err := f.Decode(frame); err != nil {
 		return err
+	}
+	if f.Truncated { // a CNP is whole or nothing: its reserved bytes and ICRC are the point
+		return errs.Truncated("CNP", 0, f.WireLen, len(frame))
 	}
 	if f.Encap == ib.RoCEv1 {
 		return errs.Field("Encap", uint64(f.Encap), "is RoCEv1; a CNP is RoCEv2", ErrNotCNP)
