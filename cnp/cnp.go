@@ -45,12 +45,14 @@ var (
 )
 
 // IsCNP reports whether frame (Ethernet first, with up to two VLAN tags)
-// carries a RoCEv2 CNP: UDP destination port 4791, BTH opcode 0x81, and a
-// transport packet of exactly 32 bytes. It checks no other field and not
-// the ICRC, and allocates nothing.
+// carries a whole RoCEv2 CNP: UDP destination port 4791, BTH opcode 0x81,
+// and a transport packet of exactly 32 bytes, all captured. It checks no
+// other field and not the ICRC, and allocates nothing. It agrees with
+// Decode: an IPv4 Total Length beyond the captured bytes does not matter
+// when the UDP datagram itself is whole.
 func IsCNP(frame []byte) bool {
 	var l wire.Layout
-	if wire.Locate(frame, &l) != nil || l.Enc == ib.RoCEv1 {
+	if wire.LocateCut(frame, &l) != nil || l.Enc == ib.RoCEv1 || l.End > len(frame) {
 		return false
 	}
 	return l.End-l.BTH == PacketLen && ib.Opcode(frame[l.BTH]) == ib.OpCNP
