@@ -29,11 +29,19 @@
 //     acknowledgements) until a later response leaves one candidate;
 //     then the waiting responses are applied in order. If none owns
 //     them all but some own this one, the evidence restarts from it.
+//   - While several request flows own the PSNs, the UDP source port may
+//     break the tie: when exactly one of them sends from the port the
+//     response flow sends from (every packet of each flow from that one
+//     port), it is the peer. Linux and rdma-core derive a RoCEv2
+//     connection's port from a flow label computed from both QP numbers,
+//     the same in both directions, so this separates connections that
+//     run in lockstep on identical PSNs; where the directions use other
+//     ports, no candidate matches and the tie stands.
 //   - Nothing is paired on a window or a guess: connections whose
-//     responses never tell them apart (the same PSNs at the same time)
-//     stay unpaired, and FlowReport.Ambiguous says how many request
-//     flows fit. A flow whose responses fit no request flow tries at its
-//     first 8 responses, then at each power of two.
+//     responses never tell them apart (the same PSNs at the same time,
+//     and no shared port) stay unpaired, and FlowReport.Ambiguous says
+//     how many request flows fit. A flow whose responses fit no request
+//     flow tries at its first 8 responses, then at each power of two.
 //
 // This holds with any number of QPs between two hosts, any first PSNs,
 // PSNs that wrap, and UDP source ports that differ between directions

@@ -95,6 +95,10 @@ type Packet struct {
 	// length its payload had on the wire (roce.Frame.PayloadLen); the
 	// MTU and read analyses use it instead of len(IB.Payload).
 	PayloadLen int
+	// SrcPort is the UDP source port of a RoCEv2 packet, 0 otherwise.
+	// Pairing uses it only to choose between request flows the PSNs
+	// cannot tell apart (see the package documentation).
+	SrcPort uint16
 }
 
 // payloadLen is the payload's length on the wire.
@@ -183,6 +187,7 @@ type state struct {
 	resps     uint64   // responses seen (for the pairing back-off)
 	misses    uint32   // pairing attempts that found no candidate
 	ambiguous int      // request flows the responses fit, when several
+	sport     uint16   // the UDP source port of every packet of the flow, or 0 (none, or several)
 
 	cong congestion
 	lat  [numLatencies]*hist // allocated on a kind's first sample
@@ -224,6 +229,9 @@ func psnDiff(a, b uint32) int32 {
 func (a *Analyzer) Add(p *Packet) {
 	f := a.flowOf(p)
 	f.count(p)
+	if f.sport != p.SrcPort {
+		f.sport = 0 // the flow's packets come from several ports: no tie-break
+	}
 	now := p.Time.UnixNano()
 	op := p.IB.BTH.OpCode
 	if op == ib.OpCNP {
@@ -331,7 +339,7 @@ func (a *Analyzer) newFlow(k Key, p *Packet) *state {
 	if len(a.flows) >= a.cfg.MaxFlows {
 		return &a.other
 	}
-	f := &state{key: k, transport: p.IB.BTH.OpCode.Transport(), first: p.Time}
+	f := &state{key: k, transport: p.IB.BTH.OpCode.Transport(), first: p.Time, sport: p.SrcPort}
 	a.flows[k] = f
 	a.order = append(a.order, f)
 	pk := pairKey{k.Src, k.Dst}

@@ -128,16 +128,59 @@ func (a *Analyzer) pair(f *state, psn uint32) {
 	case nAll == 1:
 		a.link(f, all)
 	case nAll > 1:
+		if c := a.samePort(f, psn, ev); c != nil {
+			a.link(f, c)
+			return
+		}
 		f.evidence(psn, false)
 		f.ambiguous = nAll
 	case nAny == 1:
 		a.link(f, any)
 	case nAny > 1:
+		if c := a.samePort(f, psn, nil); c != nil {
+			a.link(f, c)
+			return
+		}
 		f.evidence(psn, true)
 		f.ambiguous = nAny
 	default:
 		f.misses++
 	}
+}
+
+// samePort breaks a tie between request flows that all own psn and the
+// evidence ev: when exactly one of them sends from the UDP source port
+// the response flow f sends from, it is f's peer. RoCEv2 senders derive
+// the port from the connection (Linux and rdma-core fold a flow label
+// computed from both QP numbers, the same in both directions), so a
+// connection often uses one port both ways; where the directions differ,
+// no candidate matches and the tie stands. It returns nil when the tie
+// stands.
+func (a *Analyzer) samePort(f *state, psn uint32, ev []uint32) *state {
+	if f.sport == 0 {
+		return nil
+	}
+	var match *state
+	for c := a.pairs[pairKey{f.key.Dst, f.key.Src}]; c != nil; c = c.samePair {
+		if c.peer != nil || c == f || c.transport != f.transport || c.sport != f.sport || !c.req.owns(psn) {
+			continue
+		}
+		ok := true
+		for _, e := range ev {
+			if !c.req.owns(e) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		if match != nil {
+			return nil // two candidates on the same port: still a tie
+		}
+		match = c
+	}
+	return match
 }
 
 // evidence adds psn to the PSNs every candidate must own, or restarts

@@ -22,7 +22,7 @@ func (a *Analyzer) AddRecord(r *dump.Record) {
 			p.PayloadLen = f.PayloadLen()
 		}
 		if f.Encap != ib.RoCEv1 {
-			p.ECN, p.HasECN = f.GRH.TClass&3, true
+			p.ECN, p.HasECN, p.SrcPort = f.GRH.TClass&3, true, f.SrcPort
 		}
 		a.Add(p)
 	case dump.KindInfiniBand:

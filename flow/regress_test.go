@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/gen"
+	"github.com/roce-go/roce/ib"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // genReport analyses what gen writes for cfg.
@@ -77,15 +80,30 @@ func TestGenPairing(t *testing.T) {
 }
 
 // TestGenAmbiguous: when every QP reads (or fetches and adds) at the
-// same PSNs at the same time, no response tells the connections apart:
-// the flows stay unpaired, saying how many request flows fit, and
-// nothing is matched to a wrong request.
+// same PSNs at the same time, no PSN tells the connections apart. gen,
+// like Linux, sends both directions of a connection from one UDP source
+// port, and that breaks the tie: every connection pairs with its own
+// QPs. Where the responder sends from other ports (here one port for
+// every response), the flows stay unpaired, saying how many request flows
+// fit, and nothing is matched to a wrong request.
 func TestGenAmbiguous(t *testing.T) {
 	for _, op := range []gen.Op{gen.OpRead, gen.OpFetchAdd} {
 		cfg := gen.DefaultConfig()
-		cfg.Op, cfg.Size, cfg.MTU, cfg.QPs, cfg.PSN = op, 4096, 1024, 4, 100
+		cfg.Op, cfg.Size, cfg.MTU, cfg.QPs, cfg.PSN, cfg.Messages = op, 4096, 1024, 4, 100, 8
+		n := uint64(cfg.Messages) // per QP
+
 		r, _ := genReport(t, cfg)
-		assert.Len(t, r.Flows, 8)
+		require.Len(t, r.Flows, 8)
+		for i := 0; i < cfg.QPs; i++ {
+			req := find(t, r, "192.0.2.1", "192.0.2.2", cfg.RemoteQP+uint32(i))
+			resp := find(t, r, "192.0.2.2", "192.0.2.1", cfg.LocalQP+uint32(i))
+			assert.Equal(t, fmt.Sprintf("192.0.2.2 > 192.0.2.1 qp 0x%06x", cfg.LocalQP+uint32(i)), req.Peer, "%v QP %d", op, i)
+			assert.Equal(t, n, req.ReadsMatched+req.AtomicsMatched, "%v QP %d", op, i)
+			assert.Zero(t, resp.Ambiguous, "%v QP %d", op, i)
+		}
+
+		r = genReportPorts(t, cfg, 50000) // every response from port 50000
+		require.Len(t, r.Flows, 8)
 		for i := 0; i < cfg.QPs; i++ {
 			req := find(t, r, "192.0.2.1", "192.0.2.2", cfg.RemoteQP+uint32(i))
 			assert.Empty(t, req.Peer, "%v QP %d", op, i)
@@ -95,4 +113,27 @@ func TestGenAmbiguous(t *testing.T) {
 			assert.Equal(t, cfg.QPs, resp.Ambiguous, "%v QP %d", op, i)
 		}
 	}
+}
+
+// genReportPorts is genReport with the UDP source port of every frame
+// from the responder (192.0.2.2) set to port, and the ICRC fixed.
+func genReportPorts(t *testing.T, cfg gen.Config, port uint16) *flow.Report {
+	t.Helper()
+	g, err := gen.New(cfg)
+	require.NoError(t, err)
+	an := flow.New(flow.Config{})
+	var rec dump.Record
+	var f roce.Frame
+	for n := 1; g.Next(); n++ {
+		b := append([]byte(nil), g.Frame()...)
+		if f.Decode(b) == nil && f.Encap == ib.RoCEv2IPv4 && f.GRH.SGID[15] == 2 {
+			f.SrcPort = port
+			var err error
+			b, err = f.AppendTo(b[:0])
+			require.NoError(t, err)
+		}
+		rec.Decode(n, g.CaptureInfo(), dump.LinkTypeEthernet, b)
+		an.AddRecord(&rec)
+	}
+	return an.Report()
 }
