@@ -73,24 +73,141 @@ type Stats struct {
 
 // Filter selects frames by their transport header. A frame without a
 // BTH (not RoCE, MAC Control, ...) never matches a filter that sets
-// anything.
+// anything. A frame passes when its destination QP is any of the QPs
+// the filter names (QP when HasQP, and QPs), if it names any, and its
+// opcode is any of those it names (Opcode when HasOpcode, the set
+// Opcodes, and the management datagrams when MAD), if it names any.
+// Match allocates nothing.
 type Filter struct {
 	QP        uint32    // destination QP to keep, when HasQP
 	HasQP     bool      // filter on QP
 	Opcode    ib.Opcode // BTH opcode to keep, when HasOpcode
 	HasOpcode bool      // filter on Opcode
+	// QPs are more destination QPs to keep, besides QP. Match reads
+	// them one by one: a few QPs, not thousands.
+	QPs []uint32
+	// Opcodes are more BTH opcodes to keep, besides Opcode.
+	Opcodes OpcodeSet
+	// MAD keeps the management datagrams: UD SEND Only (with or
+	// without Immediate) to QP 0 (SMP) or QP 1 (GMP), as an opcode
+	// would.
+	MAD bool
+}
+
+// OpcodeSet is a set of BTH opcodes, one bit each. The zero set is
+// empty.
+type OpcodeSet [4]uint64
+
+// Add puts op in the set.
+func (s *OpcodeSet) Add(op ib.Opcode) { s[op>>6] |= 1 << (op & 63) }
+
+// Has reports whether op is in the set.
+func (s *OpcodeSet) Has(op ib.Opcode) bool { return s[op>>6]&(1<<(op&63)) != 0 }
+
+// Empty reports whether the set holds no opcode.
+func (s *OpcodeSet) Empty() bool { return s[0]|s[1]|s[2]|s[3] == 0 }
+
+// AddQP adds qp to the QPs the filter keeps.
+func (f *Filter) AddQP(qp uint32) {
+	if !f.HasQP {
+		f.QP, f.HasQP = qp, true
+		return
+	}
+	f.QPs = append(f.QPs, qp)
+}
+
+// AddOpcodes adds to the filter the opcodes s names, as ParseOpcodes
+// reads it.
+func (f *Filter) AddOpcodes(s string) error {
+	set, mad, err := ParseOpcodes(s)
+	if err != nil {
+		return err
+	}
+	for i := range set {
+		f.Opcodes[i] |= set[i]
+	}
+	f.MAD = f.MAD || mad
+	return nil
 }
 
 // Match reports whether the decoded record r passes the filter.
 func (f *Filter) Match(r *Record) bool {
-	if !f.HasQP && !f.HasOpcode {
+	byQP := f.HasQP || len(f.QPs) > 0
+	byOp := f.HasOpcode || f.MAD || !f.Opcodes.Empty()
+	if !byQP && !byOp {
 		return true
 	}
 	if r.Kind != KindRoCE && r.Kind != KindInfiniBand {
 		return false
 	}
 	h := &r.RoCE.Packet.BTH
-	return (!f.HasQP || h.DestQP == f.QP) && (!f.HasOpcode || h.OpCode == f.Opcode)
+	if byQP && !(f.HasQP && h.DestQP == f.QP) && !hasQP(f.QPs, h.DestQP) {
+		return false
+	}
+	return !byOp || f.HasOpcode && h.OpCode == f.Opcode || f.Opcodes.Has(h.OpCode) ||
+		f.MAD && IsMAD(h.OpCode, h.DestQP)
+}
+
+func hasQP(qps []uint32, qp uint32) bool {
+	for _, q := range qps {
+		if q == qp {
+			return true
+		}
+	}
+	return false
+}
+
+// IsMAD reports whether a packet of BTH opcode op to destination QP qp
+// is a management datagram: UD SEND Only or UD SEND Only with Immediate
+// to QP 0 (subnet management) or QP 1 (general services).
+func IsMAD(op ib.Opcode, qp uint32) bool {
+	return qp <= 1 && (op == ib.OpUDSendOnly || op == ib.OpUDSendOnlyWithImmediate)
+}
+
+// OpcodeFamilies are the names ParseOpcodes takes for a family of
+// opcodes, each with what it holds:
+//
+//	send    every SEND opcode, every transport (ib.ClassSend)
+//	write   every RDMA WRITE opcode (ib.ClassWrite)
+//	read    RDMA READ Request and RDMA READ Response First, Middle, Last, Only
+//	atomic  CmpSwap, FetchAdd, ATOMIC Acknowledge, ATOMIC WRITE
+//	ack     Acknowledge (ACK, NAK, RNR NAK; not ATOMIC Acknowledge)
+//	cnp     the RoCEv2 CNP (0x81)
+//	mad     management datagrams: UD SEND Only (with Immediate) to QP 0 or 1
+var OpcodeFamilies = []string{"send", "write", "read", "atomic", "ack", "cnp", "mad"}
+
+var familyClasses = map[string]ib.Class{
+	"send":   ib.ClassSend,
+	"write":  ib.ClassWrite,
+	"read":   ib.ClassReadRequest | ib.ClassReadResponse,
+	"atomic": ib.ClassAtomic | ib.ClassAtomicAck | ib.ClassAtomicWrite,
+	"ack":    ib.ClassAck,
+	"cnp":    ib.ClassCNP,
+}
+
+// ParseOpcodes parses what ParseOpcode takes, or the name of a family
+// of opcodes (OpcodeFamilies, in any case): the set of opcodes it
+// names, and mad true for the family "mad", which is not a set of
+// opcodes but UD SEND to QP 0 or 1.
+func ParseOpcodes(s string) (set OpcodeSet, mad bool, err error) {
+	name := strings.ToLower(strings.TrimSpace(s))
+	if name == "mad" {
+		return set, true, nil
+	}
+	if c, ok := familyClasses[name]; ok {
+		for op := 0; op < 256; op++ {
+			if ib.Opcode(op).Is(c) {
+				set.Add(ib.Opcode(op))
+			}
+		}
+		return set, false, nil
+	}
+	op, err := ParseOpcode(s)
+	if err != nil {
+		return set, false, fmt.Errorf("%w, or a family: %s", err, strings.Join(OpcodeFamilies, ", "))
+	}
+	set.Add(op)
+	return set, false, nil
 }
 
 // ParseQP parses a queue pair number, decimal or hexadecimal with 0x
