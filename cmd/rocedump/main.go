@@ -4,10 +4,13 @@
 //
 // Usage:
 //
-//	rocedump [flags] [-r] FILE
+//	rocedump [flags] [-r] FILE [flags]
 //	rocedump [flags] < FILE
 //
-// FILE "-" or no FILE reads standard input. The flags:
+// FILE "-" or no FILE reads standard input (a terminal there is refused
+// with a hint). Flags may follow the file, as with tcpdump. -h lists the
+// flags and exits 0; a flag that takes one value may be given once. The
+// flags:
 //
 //	-r FILE     read this capture (pcap, pcapng, gzip-compressed pcap)
 //	-json       JSON Lines, one object per frame, keys named as Wireshark
@@ -16,11 +19,21 @@
 //	-utc        text timestamps in UTC instead of local time
 //	-speed S    link speed for pause quanta, bits per second with k, M, G
 //	            or T: 100G (the default), 25Gb/s, 2.5G, ...
-//	-qp N       only frames to destination QP N (decimal or 0x hex)
+//	-qp N       only frames to destination QP N (decimal or 0x hex);
+//	            repeated, frames to any of them
 //	-opcode OP  only frames of this BTH opcode: IBTA name as printed,
-//	            case-insensitive ("RC SEND Only", "rc_send_only", "CNP")
-//	            or number
+//	            case-insensitive ("RC SEND Only", "rc_send_only", "CNP"),
+//	            number, or family: send, write, read (READ requests and
+//	            responses), atomic (CmpSwap, FetchAdd, ATOMIC Acknowledge,
+//	            ATOMIC WRITE), ack (Acknowledge), cnp, mad (UD SEND Only
+//	            to QP 0 or 1); repeated, frames of any of them
 //	-c N        stop after N frames (that pass -qp and -opcode)
+//	-w FILE     write the frames that pass -qp, -opcode and -c to FILE
+//	            instead of printing them: bytes, lengths, timestamps (to
+//	            the nanosecond) and link types unchanged; "-" is standard
+//	            output. Frames of several link types need pcapng
+//	-F FORMAT   the format of the -w file: pcap or pcapng (default:
+//	            pcapng for a name ending in .pcapng, pcap otherwise)
 //	-stats      print a per-flow and per-priority summary instead of the
 //	            frames (package github.com/roce-go/roce/flow explains it)
 //	-max-flows N  flows -stats tracks one by one (default 4096); others are
@@ -64,6 +77,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/roce-go/roce/cnp"
@@ -76,8 +90,12 @@ func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
 // run is the whole command: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, ok := parseFlags(args, stderr)
+	c, status, ok := parseFlags(args, stderr)
 	if !ok {
+		return status
+	}
+	if f, isFile := stdin.(*os.File); c.file == "" && isFile && isTerminal(f) {
+		fmt.Fprintln(stderr, "rocedump: standard input is a terminal: give a capture file (rocedump FILE) or pipe one in (tcpdump -w - | rocedump)")
 		return 2
 	}
 	in, size, name, closeIn, err := openInput(c.file, stdin)
@@ -101,7 +119,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	var st dump.Stats
-	if c.stats {
+	if c.out != "" {
+		st, err = writeCapture(c, src, in, w, stdout)
+		prog.clear()
+		if err != nil && st.Frames == 0 && errors.Is(err, errOutput) {
+			fmt.Fprintln(stderr, "rocedump:", err)
+			return 2
+		}
+	} else if c.stats {
 		an := flow.New(flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed, CNPInterval: c.cnpInterval, PFCStorm: c.pfcStorm})
 		st, err = dump.Scan(src, c.opt, func(r *dump.Record) error { an.AddRecord(r); return nil })
 		prog.clear()
@@ -127,83 +152,238 @@ type config struct {
 	// none); pfcStorm the pause that makes a PFC storm.
 	cnpInterval, pfcStorm time.Duration
 	file                  string // the capture; "" or "-" is standard input
+	out                   string // -w: the capture to write ("-": standard output)
+	format                dump.Format
 }
 
-// parseFlags reads the command line. It reports false, having said why
-// on stderr, when the command line is unusable.
-func parseFlags(args []string, stderr io.Writer) (c config, ok bool) {
+// once is a flag that takes one value: given twice, it is refused.
+type once struct {
+	flag.Value
+	set bool
+}
+
+func (o *once) String() string {
+	if o == nil || o.Value == nil {
+		return ""
+	}
+	return o.Value.String()
+}
+
+func (o *once) Set(s string) error {
+	if o.set {
+		return fmt.Errorf("given twice (already %q): it takes one value", o.Value.String())
+	}
+	o.set = true
+	return o.Value.Set(s)
+}
+
+// stringValue is a flag.Value of a string.
+type stringValue struct{ p *string }
+
+func (v stringValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return *v.p
+}
+func (v stringValue) Set(s string) error { *v.p = s; return nil }
+
+const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-speed S] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-r] [FILE|-] [flags]"
+
+// parseFlags reads the command line. It reports ok false, having said
+// why on stderr, when the command line is unusable or asked for help:
+// status is then the exit status, 0 for -h, 2 otherwise.
+func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool) {
 	fs := flag.NewFlagSet("rocedump", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	oneString := func(name, value, usage string) *string {
+		p := new(string)
+		*p = value
+		fs.Var(&once{Value: stringValue{p}}, name, usage)
+		return p
+	}
+	oneInt := func(name string, value int, usage string) *int {
+		p := new(int)
+		*p = value
+		v := flag.NewFlagSet("", flag.ContinueOnError)
+		v.IntVar(p, name, value, "")
+		fs.Var(&once{Value: v.Lookup(name).Value}, name, usage)
+		return p
+	}
+	oneDuration := func(name string, value time.Duration, usage string) *time.Duration {
+		p := new(time.Duration)
+		v := flag.NewFlagSet("", flag.ContinueOnError)
+		v.DurationVar(p, name, value, "")
+		fs.Var(&once{Value: v.Lookup(name).Value}, name, usage)
+		return p
+	}
 	jsonOut := fs.Bool("json", false, "print JSON Lines, keys named as Wireshark display filters (with -stats: one JSON object)")
 	utc := fs.Bool("utc", false, "print text timestamps in UTC instead of local time")
-	file := fs.String("r", "", "read this capture file (- is standard input)")
-	speed := fs.String("speed", "100G", "link speed for pause quanta: 100G, 25Gb/s, 2.5G, ...")
-	qp := fs.String("qp", "", "only frames to this destination QP (decimal or 0x hex)")
-	opcode := fs.String("opcode", "", "only frames of this BTH opcode: IBTA name as printed (case-insensitive) or number")
-	count := fs.Int("c", 0, "stop after this many frames (0: all)")
+	file := oneString("r", "", "read this capture `FILE` (- is standard input)")
+	speed := oneString("speed", "100G", "link `speed` for pause quanta: 100G, 25Gb/s, 2.5G, ...")
+	fs.Func("qp", "only frames to destination `QP` (decimal or 0x hex); repeated: to any of them", func(s string) error {
+		v, err := dump.ParseQP(s)
+		if err == nil {
+			c.opt.Filter.AddQP(v)
+		}
+		return err
+	})
+	fs.Func("opcode", "only frames of this BTH `opcode`: IBTA name as printed (case-insensitive), number, or family: "+
+		strings.Join(dump.OpcodeFamilies, ", ")+"; repeated: any of them", c.opt.Filter.AddOpcodes)
+	count := oneInt("c", 0, "stop after `N` frames that pass -qp and -opcode (0: all)")
+	out := oneString("w", "", "write the frames that pass -qp, -opcode and -c to capture `FILE`, unchanged, instead of printing them (- is standard output)")
+	format := oneString("F", "", "`format` of the -w file: pcap or pcapng (default: pcapng for a name ending in .pcapng, else pcap)")
 	stats := fs.Bool("stats", false, "print a per-flow and per-priority summary instead of the frames")
-	maxFlows := fs.Int("max-flows", flow.DefaultMaxFlows, "flows -stats tracks one by one; the others are counted as other")
-	cnpInterval := fs.Duration("cnp-interval", cnp.DefaultInterval, "-stats: least time between two CNPs to one QP; closer ones are pacing violations (0: no pacing)")
-	pfcStorm := fs.Duration("pfc-storm", flow.DefaultPFCStorm, "-stats: flag a PFC priority paused without a break for longer than this")
-	workers := fs.Int("j", 0, "decode with this many goroutines (0: the number of CPUs for a file, 1 for a pipe)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: rocedump [-json] [-stats] [-utc] [-speed S] [-qp N] [-opcode OP] [-c N] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-r] [FILE|-]")
-		fs.PrintDefaults()
+	maxFlows := oneInt("max-flows", flow.DefaultMaxFlows, "`N` flows -stats tracks one by one; the others are counted as other")
+	cnpInterval := oneDuration("cnp-interval", cnp.DefaultInterval, "-stats: least `time` between two CNPs to one QP; closer ones are pacing violations (0: no pacing)")
+	pfcStorm := oneDuration("pfc-storm", flow.DefaultPFCStorm, "-stats: flag a PFC priority paused without a break for longer than this `time`")
+	workers := oneInt("j", 0, "decode with `N` goroutines (0: the number of CPUs for a file, 1 for a pipe)")
+	fs.Usage = func() {} // parse errors and -h are answered below
+	fail := func(format string, a ...any) (config, int, bool) {
+		fmt.Fprintf(stderr, "rocedump: "+format+"\n", a...)
+		fmt.Fprintln(stderr, usageLine+"\n(rocedump -h lists the flags)")
+		return c, 2, false
 	}
 	if err := fs.Parse(args); err != nil {
-		return c, false
+		return parseFailed(fs, err, stderr)
 	}
-	c = config{opt: dump.Options{JSON: *jsonOut, Location: time.Local, Count: *count}, stats: *stats, maxFlows: *maxFlows}
+	// Flags after the file, as tcpdump takes them: rocedump FILE -qp 5.
+	var pos []string
+	for fs.NArg() > 0 {
+		pos = append(pos, fs.Arg(0))
+		rest := fs.Args()[1:]
+		if len(rest) == 0 {
+			break
+		}
+		if !strings.HasPrefix(rest[0], "-") || rest[0] == "-" {
+			return fail("unexpected argument %q after %q: one capture file at most", rest[0], pos[0])
+		}
+		if err := fs.Parse(rest); err != nil {
+			return parseFailed(fs, err, stderr)
+		}
+	}
+	c.opt.JSON, c.opt.Location, c.opt.Count = *jsonOut, time.Local, *count
+	c.stats, c.maxFlows = *stats, *maxFlows
 	if *utc {
 		c.opt.Location = time.UTC
 	}
 	var err error
 	if c.opt.Speed, err = pfc.ParseSpeed(*speed); err != nil {
-		fmt.Fprintf(stderr, "rocedump: -speed: %v\n", err)
-		return c, false
-	}
-	if *qp != "" {
-		v, err := dump.ParseQP(*qp)
-		if err != nil {
-			fmt.Fprintln(stderr, "rocedump: -qp:", err)
-			return c, false
-		}
-		c.opt.Filter.QP, c.opt.Filter.HasQP = v, true
-	}
-	if *opcode != "" {
-		v, err := dump.ParseOpcode(*opcode)
-		if err != nil {
-			fmt.Fprintln(stderr, "rocedump: -opcode:", err)
-			return c, false
-		}
-		c.opt.Filter.Opcode, c.opt.Filter.HasOpcode = v, true
+		return fail("-speed: %v", err)
 	}
 	if *count < 0 || *maxFlows < 1 {
-		fmt.Fprintln(stderr, "rocedump: -c and -max-flows must be positive")
-		return c, false
+		return fail("-c and -max-flows must be positive")
 	}
 	if *workers < 0 {
-		fmt.Fprintln(stderr, "rocedump: -j must not be negative")
-		return c, false
+		return fail("-j must not be negative")
 	}
 	c.opt.Workers = *workers
 	if *cnpInterval < 0 || *pfcStorm <= 0 {
-		fmt.Fprintln(stderr, "rocedump: -cnp-interval must not be negative, -pfc-storm must be positive")
-		return c, false
+		return fail("-cnp-interval must not be negative, -pfc-storm must be positive")
 	}
 	c.cnpInterval, c.pfcStorm = *cnpInterval, *pfcStorm
 	if c.cnpInterval == 0 {
 		c.cnpInterval = -1 // flow.Config: no pacing
 	}
+	c.out = *out
+	c.format = dump.FormatOf(c.out)
+	if *format != "" {
+		if c.format, err = dump.ParseFormat(*format); err != nil {
+			return fail("-F: %v", err)
+		}
+		if c.out == "" {
+			return fail("-F says the format of the -w file: give -w FILE")
+		}
+	}
 	c.file = *file
 	switch {
-	case fs.NArg() > 1 || fs.NArg() == 1 && c.file != "":
-		fs.Usage()
-		return c, false
-	case fs.NArg() == 1:
-		c.file = fs.Arg(0)
+	case len(pos) > 1:
+		return fail("unexpected argument %q: one capture file at most", pos[1])
+	case len(pos) == 1 && c.file != "":
+		return fail("unexpected argument %q: the capture is already -r %q", pos[0], c.file)
+	case len(pos) == 1:
+		c.file = pos[0]
 	}
-	return c, true
+	return c, 0, true
+}
+
+// parseFailed answers a flag.Parse error: the usage and the flags for
+// -h (exit 0), the usage after the flag package's message otherwise.
+func parseFailed(fs *flag.FlagSet, err error, stderr io.Writer) (config, int, bool) {
+	fmt.Fprintln(stderr, usageLine)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.PrintDefaults()
+		return config{}, 0, false
+	}
+	fmt.Fprintln(stderr, "(rocedump -h lists the flags)")
+	return config{}, 2, false
+}
+
+// isTerminal reports whether f is a terminal: a character device other
+// than the null device.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(fi, null)
+}
+
+// errOutput marks an error opening the -w file.
+var errOutput = errors.New("-w")
+
+// writeCapture is -w: the frames that pass the filters go to c.out,
+// unchanged; with -stats, the summary goes to w (on standard output).
+func writeCapture(c config, src *dump.Source, in io.Reader, w *bufio.Writer, stdout io.Writer) (dump.Stats, error) {
+	var of io.Writer = stdout
+	if c.out != "-" {
+		if f, ok := in.(*os.File); ok {
+			if fi, err := f.Stat(); err == nil {
+				if fo, err := os.Stat(c.out); err == nil && os.SameFile(fi, fo) {
+					return dump.Stats{}, fmt.Errorf("%w %s: the capture being read", errOutput, c.out)
+				}
+			}
+		}
+		f, err := os.Create(c.out)
+		if err != nil {
+			return dump.Stats{}, fmt.Errorf("%w: %v", errOutput, err)
+		}
+		defer f.Close()
+		of = f
+	} else if c.stats {
+		return dump.Stats{}, fmt.Errorf("%w -: standard output takes the capture, -stats the summary: write the capture to a file", errOutput)
+	}
+	bw := bufio.NewWriterSize(of, 256<<10)
+	lt, ok := src.LinkType()
+	if !ok {
+		lt = dump.LinkTypeEthernet
+	}
+	cw := dump.NewWriter(bw, c.format, lt)
+	fn := cw.WriteRecord
+	var an *flow.Analyzer
+	if c.stats {
+		an = flow.New(flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed, CNPInterval: c.cnpInterval, PFCStorm: c.pfcStorm})
+		fn = func(r *dump.Record) error { an.AddRecord(r); return cw.WriteRecord(r) }
+	}
+	st, err := dump.Scan(src, c.opt, fn)
+	if cerr := cw.Close(); err == nil {
+		err = cerr
+	}
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	if f, ok := of.(*os.File); ok && c.out != "-" {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if an != nil {
+		if werr := writeSummary(w, an.Report(), st, c.opt.JSON); err == nil {
+			err = werr
+		}
+	}
+	return st, err
 }
 
 // openInput opens the capture file, or takes stdin for "" and "-". It
