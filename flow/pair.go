@@ -104,83 +104,59 @@ func (a *Analyzer) pair(f *state, psn uint32) {
 	if f.pend != nil {
 		ev = f.pend.ev[:f.pend.nev]
 	}
-	var all, any *state
-	nAll, nAny := 0, 0
+	// The candidates owning psn (any), of those the ones owning the
+	// evidence too (all), and of each the ones on f's UDP source port.
+	var any, all, anyPort, allPort tally
 	for c := a.pairs[pairKey{f.key.Dst, f.key.Src}]; c != nil; c = c.samePair {
 		if c.peer != nil || c == f || c.transport != f.transport || !c.req.owns(psn) {
 			continue
 		}
-		nAny++
-		any = c
-		ok := true
-		for _, e := range ev {
-			if !c.req.owns(e) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			nAll++
-			all = c
+		port := f.sport != 0 && c.sport == f.sport
+		any.add(c, port, &anyPort)
+		if c.req.ownsAll(ev) {
+			all.add(c, port, &allPort)
 		}
 	}
 	switch {
-	case nAll == 1:
-		a.link(f, all)
-	case nAll > 1:
-		if c := a.samePort(f, psn, ev); c != nil {
-			a.link(f, c)
-			return
-		}
+	case all.n == 1:
+		a.link(f, all.c)
+	case all.n > 1 && allPort.n == 1:
+		a.link(f, allPort.c)
+	case all.n > 1:
 		f.evidence(psn, false)
-		f.ambiguous = nAll
-	case nAny == 1:
-		a.link(f, any)
-	case nAny > 1:
-		if c := a.samePort(f, psn, nil); c != nil {
-			a.link(f, c)
-			return
-		}
+		f.ambiguous = all.n
+	case any.n == 1:
+		a.link(f, any.c)
+	case any.n > 1 && anyPort.n == 1:
+		a.link(f, anyPort.c)
+	case any.n > 1:
 		f.evidence(psn, true)
-		f.ambiguous = nAny
+		f.ambiguous = any.n
 	default:
 		f.misses++
 	}
 }
 
-// samePort breaks a tie between request flows that all own psn and the
-// evidence ev: when exactly one of them sends from the UDP source port
-// the response flow f sends from, it is f's peer. RoCEv2 senders derive
-// the port from the connection (Linux and rdma-core fold a flow label
-// computed from both QP numbers, the same in both directions), so a
-// connection often uses one port both ways; where the directions differ,
-// no candidate matches and the tie stands. It returns nil when the tie
-// stands.
-func (a *Analyzer) samePort(f *state, psn uint32, ev []uint32) *state {
-	if f.sport == 0 {
-		return nil
+// tally counts pairing candidates and keeps the last one.
+type tally struct {
+	n int
+	c *state
+}
+
+// add counts c, and counts it in port too when it sends from the
+// response flow's UDP source port. That port breaks a tie between
+// candidates the PSNs cannot tell apart: RoCEv2 senders derive it from the
+// connection (Linux and rdma-core fold a flow label computed from both QP
+// numbers, the same in both directions), so a connection often uses one
+// port both ways; where the directions differ, no candidate matches and
+// the tie stands.
+func (t *tally) add(c *state, onPort bool, port *tally) {
+	t.n++
+	t.c = c
+	if onPort {
+		port.n++
+		port.c = c
 	}
-	var match *state
-	for c := a.pairs[pairKey{f.key.Dst, f.key.Src}]; c != nil; c = c.samePair {
-		if c.peer != nil || c == f || c.transport != f.transport || c.sport != f.sport || !c.req.owns(psn) {
-			continue
-		}
-		ok := true
-		for _, e := range ev {
-			if !c.req.owns(e) {
-				ok = false
-				break
-			}
-		}
-		if !ok {
-			continue
-		}
-		if match != nil {
-			return nil // two candidates on the same port: still a tie
-		}
-		match = c
-	}
-	return match
 }
 
 // evidence adds psn to the PSNs every candidate must own, or restarts

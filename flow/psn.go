@@ -211,6 +211,16 @@ func (r *requester) owns(psn uint32) bool {
 	return false
 }
 
+// ownsAll reports whether the flow owns every PSN of ev.
+func (r *requester) ownsAll(ev []uint32) bool {
+	for _, e := range ev {
+		if !r.owns(e) {
+			return false
+		}
+	}
+	return true
+}
+
 // maxPackets is the most response packets a read of n bytes can take
 // (at the smallest path MTU, 256 bytes).
 func maxPackets(n uint32) uint32 {
