@@ -75,6 +75,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/roce-go/roce/internal/tty"
 	"io"
 	"os"
 	"strings"
@@ -94,7 +95,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return status
 	}
-	if f, isFile := stdin.(*os.File); c.file == "" && isFile && isTerminal(f) {
+	if f, isFile := stdin.(*os.File); c.file == "" && isFile && tty.IsTerminal(f) {
 		fmt.Fprintln(stderr, "rocedump: standard input is a terminal: give a capture file (rocedump FILE) or pipe one in (tcpdump -w - | rocedump)")
 		return 2
 	}
@@ -317,17 +318,6 @@ func parseFailed(fs *flag.FlagSet, err error, stderr io.Writer) (config, int, bo
 	}
 	fmt.Fprintln(stderr, "(rocedump -h lists the flags)")
 	return config{}, 2, false
-}
-
-// isTerminal reports whether f is a terminal: a character device other
-// than the null device.
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return false
-	}
-	null, err := os.Stat(os.DevNull)
-	return err != nil || !os.SameFile(fi, null)
 }
 
 // errOutput marks an error opening the -w file.

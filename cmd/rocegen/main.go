@@ -50,6 +50,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/roce-go/roce/internal/tty"
 	"io"
 	"os"
 
@@ -61,21 +62,7 @@ import (
 const defaultFile = "rocegen.pcap"
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, isTerminal(os.Stdout), os.Stderr))
-}
-
-// isTerminal reports whether f is a terminal: a character device other
-// than the null device. Regular files, pipes and /dev/null are not. (A
-// character device that is neither, such as /dev/zero, counts as a
-// terminal: rocegen would rather write rocegen.pcap than lose the
-// capture.)
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return false
-	}
-	null, err := os.Stat(os.DevNull)
-	return err != nil || !os.SameFile(fi, null)
+	os.Exit(run(os.Args[1:], os.Stdout, tty.IsTerminal(os.Stdout), os.Stderr))
 }
 
 // optionFlag sets one gen option from the command line.

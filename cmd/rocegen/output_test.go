@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/roce-go/roce/internal/tty"
 	"io"
 	"os"
 	"os/exec"
@@ -54,13 +55,13 @@ func TestIsTerminal(t *testing.T) {
 		name string
 		f    *os.File
 	}{{"regular file", file}, {"pipe", w}, {os.DevNull, null}} {
-		if isTerminal(tc.f) {
+		if tty.IsTerminal(tc.f) {
 			t.Errorf("%s taken for a terminal", tc.name)
 		}
 	}
 	// Another character device stands for a terminal.
 	if zero, err := os.OpenFile("/dev/zero", os.O_WRONLY, 0); err == nil {
-		if !isTerminal(zero) {
+		if !tty.IsTerminal(zero) {
 			t.Error("/dev/zero, a character device, not taken for a terminal")
 		}
 		zero.Close()
