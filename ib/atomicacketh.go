@@ -39,10 +39,13 @@ func (h *AtomicAckETH) LayerType() gopacket.LayerType { return LayerTypeAtomicAc
 // CanDecode returns LayerTypeAtomicAckETH.
 func (h *AtomicAckETH) CanDecode() gopacket.LayerClass { return LayerTypeAtomicAckETH }
 
-// DecodeFromBytes decodes the header from the start of data, resetting
-// h first; df may be nil.
-func (h *AtomicAckETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	if err := h.decode(data, HeaderAtomicAckETH, df); err != nil {
+// Decode decodes the header at the start of data without gopacket: it
+// resets h (a header of a Layers set keeps its link to the set's BTH),
+// reads the fields and sets Contents to the header's AtomicAckETHLen bytes and
+// Payload to what follows. Fewer bytes give an *Error wrapping
+// ErrTruncated.
+func (h *AtomicAckETH) Decode(data []byte) error {
+	if err := h.decode(data, HeaderAtomicAckETH); err != nil {
 		*h = AtomicAckETH{eth: h.eth}
 		return err
 	}
@@ -50,8 +53,20 @@ func (h *AtomicAckETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) 
 	return nil
 }
 
-// SerializeTo prepends the header. Every value of every field fits, so it
-// fails only if b does.
-func (h *AtomicAckETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
+// nil, is told of a truncation.
+func (h *AtomicAckETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	return tell(df, false, h.Decode(data))
+}
+
+// Serialize prepends the header to b, the SerializeBuffer of either
+// gopacket module; the options change nothing. Every value of every
+// field fits, so it fails only if b does.
+func (h *AtomicAckETH) Serialize(b Buffer, _ SerializeOptions) error {
 	return prepend(b, AtomicAckETHLen, h)
+}
+
+// SerializeTo is Serialize as a gopacket.SerializableLayer.
+func (h *AtomicAckETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
+	return h.Serialize(b, SerializeOptions(opts))
 }

@@ -58,10 +58,13 @@ func (h *AtomicETH) LayerType() gopacket.LayerType { return LayerTypeAtomicETH }
 // CanDecode returns LayerTypeAtomicETH.
 func (h *AtomicETH) CanDecode() gopacket.LayerClass { return LayerTypeAtomicETH }
 
-// DecodeFromBytes decodes the header from the start of data, resetting
-// h first; df may be nil.
-func (h *AtomicETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	if err := h.decode(data, HeaderAtomicETH, df); err != nil {
+// Decode decodes the header at the start of data without gopacket: it
+// resets h (a header of a Layers set keeps its link to the set's BTH),
+// reads the fields and sets Contents to the header's AtomicETHLen bytes and
+// Payload to what follows. Fewer bytes give an *Error wrapping
+// ErrTruncated.
+func (h *AtomicETH) Decode(data []byte) error {
+	if err := h.decode(data, HeaderAtomicETH); err != nil {
 		*h = AtomicETH{eth: h.eth}
 		return err
 	}
@@ -69,8 +72,20 @@ func (h *AtomicETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) err
 	return nil
 }
 
-// SerializeTo prepends the header. Every value of every field fits, so it
-// fails only if b does.
-func (h *AtomicETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
+// nil, is told of a truncation.
+func (h *AtomicETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	return tell(df, false, h.Decode(data))
+}
+
+// Serialize prepends the header to b, the SerializeBuffer of either
+// gopacket module; the options change nothing. Every value of every
+// field fits, so it fails only if b does.
+func (h *AtomicETH) Serialize(b Buffer, _ SerializeOptions) error {
 	return prepend(b, AtomicETHLen, h)
+}
+
+// SerializeTo is Serialize as a gopacket.SerializableLayer.
+func (h *AtomicETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
+	return h.Serialize(b, SerializeOptions(opts))
 }

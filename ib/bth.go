@@ -2,7 +2,6 @@ package ib
 
 import (
 	"encoding/binary"
-	"errors"
 	"strconv"
 
 	"github.com/google/gopacket"
@@ -111,15 +110,11 @@ func (h *BTH) check(padCnt bool) error {
 	return errs.Fit("BTH.PadCnt", uint64(h.PadCnt), 2)
 }
 
-// lengthUnknown is split's n for a packet cut by the capture whose
-// declared length is not known (a gopacket layer told of truncation).
-const lengthUnknown = -1
-
 // split decodes the BTH fields and checks a transport packet against the
 // opcode's rules; it returns where the headers end and where the pad
 // starts. b holds the bytes captured from the first byte of the BTH, at
 // most n of them; n is the packet's length through the ICRC as the
-// headers in front of it declare it, or lengthUnknown. A whole packet
+// headers in front of it declare it, or LengthUnknown. A whole packet
 // has n == len(b). When n is larger than len(b) (or unknown) the packet
 // was cut by the capture: h.Truncated is set, the headers must still be
 // all present in b, the payload rules are checked against n, and padStart
@@ -170,7 +165,7 @@ func (h *BTH) split(b []byte, n int) (hdrEnd, padStart int, err error) {
 }
 
 // splitCut is split for a packet cut by the capture: n is larger than
-// len(b), or lengthUnknown.
+// len(b), or LengthUnknown.
 func (h *BTH) splitCut(b []byte, n int) (hdrEnd, padStart int, err error) {
 	if n >= 0 && n < BTHLen+ICRCLen {
 		return 0, 0, truncated("BTH", 0, BTHLen+ICRCLen, n)
@@ -262,12 +257,25 @@ func (h *BTH) CanDecode() gopacket.LayerClass { return LayerTypeBTH }
 // DecodingLayerParser the declared length is not known to the BTH, so
 // the opcode's payload rules go unchecked on a cut packet.
 func (h *BTH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	_, padStart, err := h.split(data, declaredLen(data, df))
+	return tell(df, false, h.DecodeLayer(data, declaredLen(data, df)))
+}
+
+// DecodeLayer is DecodeFromBytes without gopacket: data runs from the
+// first byte of the BTH to the last byte of the ICRC, or to the end of
+// what the capture kept. length is the packet's length through the ICRC
+// as the headers in front of it declare it (the UDP Length less 8, the
+// GRH PayLen): len(data) for a whole packet, more for a packet the
+// capture cut, LengthUnknown for a cut packet whose length is not known
+// (its payload rules then go unchecked). A length up to len(data) means
+// the whole packet is there. On an error h is left zeroed; a truncation
+// wraps ErrTruncated.
+func (h *BTH) DecodeLayer(data []byte, length int) error {
+	if length >= 0 && length <= len(data) {
+		length = len(data)
+	}
+	_, padStart, err := h.split(data, length)
 	if err != nil {
 		*h = BTH{}
-		if errors.Is(err, ErrTruncated) {
-			setTruncated(df)
-		}
 		return err
 	}
 	h.Contents = data[:BTHLen]
@@ -284,31 +292,39 @@ func (h *BTH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 
 // declaredLen returns the length of the transport packet in data as the
 // headers in front of it declare it: len(data) unless df reports that the
-// capture cut the packet short. Then it is the UDP Length or GRH PayLen
-// when df is a gopacket.Packet holding that layer, and lengthUnknown
-// otherwise.
+// capture cut the packet short; then DeclaredLength of the UDP or GRH
+// layer when df is a gopacket.Packet, and LengthUnknown otherwise.
 func declaredLen(data []byte, df gopacket.DecodeFeedback) int {
 	switch d := df.(type) {
 	case *gopacket.DecodingLayerParser:
 		if d.Truncated {
-			return lengthUnknown
+			return LengthUnknown
 		}
 	case gopacket.Packet:
-		if !d.Metadata().Truncated {
-			break
+		if d.Metadata().Truncated {
+			var udpLen uint16
+			if u, ok := d.TransportLayer().(*layers.UDP); ok {
+				udpLen = u.Length
+			}
+			g, _ := d.Layer(layerTypeGRH).(*GRH)
+			return DeclaredLength(udpLen, g)
 		}
-		n := lengthUnknown
-		if u, ok := d.TransportLayer().(*layers.UDP); ok && u.Length >= 8 {
-			n = int(u.Length) - 8
-		} else if g, ok := d.Layer(layerTypeGRH).(*GRH); ok {
-			n = int(g.PayLen)
-		}
-		if n >= 0 && n <= len(data) {
-			return len(data) // whole: the cut lies beyond it
-		}
-		return n
 	}
 	return len(data)
+}
+
+// DeclaredLength returns the length to give DecodeLayer for a packet the
+// capture cut short, as the header in front of the BTH declares it: the
+// UDP Length less 8 when udpLength (0 without a UDP header) is at least 8,
+// else the PayLen of grh (nil without a GRH), else LengthUnknown.
+func DeclaredLength(udpLength uint16, grh *GRH) int {
+	switch {
+	case udpLength >= 8:
+		return int(udpLength) - 8
+	case grh != nil:
+		return int(grh.PayLen)
+	}
+	return LengthUnknown
 }
 
 // NextLayerType returns the first extended header of the opcode, or
@@ -320,9 +336,9 @@ func (h *BTH) NextLayerType() gopacket.LayerType {
 	return payloadOrZero(h.Payload)
 }
 
-// SerializeTo prepends the BTH and appends the pad and the ICRC to the
-// bytes already serialized (the extended headers and the payload). With
-// FixLengths, PadCnt is set so that the payload ends on a 4-byte boundary.
+// Serialize prepends the BTH and appends the pad and the ICRC to the
+// bytes already serialized (the extended headers and the payload) of b, the
+// SerializeBuffer of either gopacket module. With FixLengths, PadCnt is set so that the payload ends on a 4-byte boundary.
 // For an opcode IBTA does not define, whose pad the decoder leaves in the
 // opaque payload, PadCnt is written as it is and no pad is added. The
 // ICRC is written as h.ICRC holds it: compute it once the outer headers
@@ -332,7 +348,7 @@ func (h *BTH) NextLayerType() gopacket.LayerType {
 // not fit its field: a field wider than its bits, fewer bytes than the
 // opcode's extended headers need, a payload (or pad) against the
 // opcode's rule. The error is a *FieldError.
-func (h *BTH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
+func (h *BTH) Serialize(b Buffer, opts SerializeOptions) error {
 	hs, rule, known := h.OpCode.lookup()
 	if err := h.check(!known || !opts.FixLengths); err != nil {
 		return err
@@ -365,6 +381,11 @@ func (h *BTH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOpt
 	return prepend(b, BTHLen, h)
 }
 
+// SerializeTo is Serialize as a gopacket.SerializableLayer.
+func (h *BTH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
+	return h.Serialize(b, SerializeOptions(opts))
+}
+
 func flag(v bool, bit byte) byte {
 	if v {
 		return bit
@@ -388,7 +409,7 @@ func get24(b []byte) uint32 {
 type putter interface{ put(b []byte) }
 
 // prepend makes room for n bytes at the front of b and lets h fill them.
-func prepend(b gopacket.SerializeBuffer, n int, h putter) error {
+func prepend(b Buffer, n int, h putter) error {
 	p, err := b.PrependBytes(n)
 	if err != nil {
 		return err

@@ -53,10 +53,13 @@ func (h *DETH) LayerType() gopacket.LayerType { return LayerTypeDETH }
 // CanDecode returns LayerTypeDETH.
 func (h *DETH) CanDecode() gopacket.LayerClass { return LayerTypeDETH }
 
-// DecodeFromBytes decodes the header from the start of data, resetting
-// h first; df may be nil.
-func (h *DETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	if err := h.decode(data, HeaderDETH, df); err != nil {
+// Decode decodes the header at the start of data without gopacket: it
+// resets h (a header of a Layers set keeps its link to the set's BTH),
+// reads the fields and sets Contents to the header's DETHLen bytes and
+// Payload to what follows. Fewer bytes give an *Error wrapping
+// ErrTruncated.
+func (h *DETH) Decode(data []byte) error {
+	if err := h.decode(data, HeaderDETH); err != nil {
 		*h = DETH{eth: h.eth}
 		return err
 	}
@@ -64,13 +67,26 @@ func (h *DETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	return nil
 }
 
-// SerializeTo prepends the header. It refuses, writing nothing, a field
-// value that does not fit the field: the error is a *FieldError.
-func (h *DETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
+// nil, is told of a truncation.
+func (h *DETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	return tell(df, false, h.Decode(data))
+}
+
+// Serialize prepends the header to b, the SerializeBuffer of either
+// gopacket module; the options change nothing. It refuses, writing
+// nothing, a field value that does not fit the field: the error is a
+// *FieldError.
+func (h *DETH) Serialize(b Buffer, _ SerializeOptions) error {
 	if err := h.check(); err != nil {
 		return err
 	}
 	return prepend(b, DETHLen, h)
+}
+
+// SerializeTo is Serialize as a gopacket.SerializableLayer.
+func (h *DETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
+	return h.Serialize(b, SerializeOptions(opts))
 }
 
 // check reports a field that does not fit, as a *FieldError.

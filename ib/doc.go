@@ -45,6 +45,19 @@
 // also have a plain Decode and Encode, without gopacket, for code that
 // finds their bytes itself.
 //
+// Without gopacket. The codec of every header is callable without either
+// gopacket module, and the gopacket methods are thin wrappers over it:
+// LRH.DecodeLayer, GRH.DecodeLayer, BTH.DecodeLayer and each extended
+// header's Decode are DecodeFromBytes returning what a layer tells its
+// DecodeFeedback (a truncation as an error wrapping ErrTruncated, a
+// payload the capture cut as a bool); each Serialize is SerializeTo
+// writing through a Buffer with SerializeOptions, which the
+// SerializeBuffer and SerializeOptions of github.com/google/gopacket and
+// of github.com/gopacket/gopacket both satisfy or convert to; NextHeader
+// and Headers.After say which header follows. The nested module
+// github.com/roce-go/roce/rocelayers builds the layers of
+// github.com/gopacket/gopacket on them.
+//
 // Builders validate. Packet.AppendTo (through Packet.Validate), every
 // SerializeTo, GRH.Encode and LRH.Encode refuse, before writing anything,
 // a value that does not fit its field (a 24-bit DestQP, PSN, SrcQP,

@@ -1,6 +1,8 @@
 package ib
 
 import (
+	"errors"
+
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 )
@@ -17,16 +19,40 @@ type eth struct {
 // decode splits data into the header's bytes and what follows. On an
 // error it leaves Contents and Payload nil (the caller zeroes the fields
 // of its own); the link to the BTH is kept.
-func (e *eth) decode(data []byte, kind Header, df gopacket.DecodeFeedback) error {
+func (e *eth) decode(data []byte, kind Header) error {
 	n := kind.Len()
 	e.kind = kind
 	if len(data) < n {
 		e.Contents, e.Payload = nil, nil
-		setTruncated(df)
 		return truncated(kind.String(), 0, n, len(data))
 	}
 	e.Contents, e.Payload = data[:n], data[n:]
 	return nil
+}
+
+// NextHeader returns the header the opcode of the linked BTH puts after
+// this one, and NoHeader when only data follows or when the header is
+// linked to no BTH (decoded on its own, outside a Layers set).
+func (e *eth) NextHeader() Header {
+	if e.bth != nil {
+		return e.bth.hdrs.After(e.kind)
+	}
+	return NoHeader
+}
+
+// SetBTH links the header to bth, the BTH of its packet, which tells it
+// which header follows it (NextHeader). Layers.DecodingLayers links the
+// headers of its set; a set of layers of another gopacket module links
+// its own.
+func (e *eth) SetBTH(bth *BTH) { e.bth = bth }
+
+// tell returns err after telling df (which may be nil) that the input
+// was cut short: the payload was cut (cut) or err wraps ErrTruncated.
+func tell(df gopacket.DecodeFeedback, cut bool, err error) error {
+	if cut || err != nil && errors.Is(err, ErrTruncated) {
+		setTruncated(df)
+	}
+	return err
 }
 
 // setTruncated tells df, when there is one, that the input was cut short.
@@ -43,10 +69,8 @@ func setTruncated(df gopacket.DecodeFeedback) {
 // outside a Layers set does not know its opcode and always returns the
 // payload type.
 func (e *eth) NextLayerType() gopacket.LayerType {
-	if e.bth != nil {
-		if n := e.bth.hdrs.after(e.kind); n != NoHeader {
-			return n.LayerType()
-		}
+	if n := e.NextHeader(); n != NoHeader {
+		return n.LayerType()
 	}
 	return payloadOrZero(e.Payload)
 }

@@ -2,7 +2,6 @@ package ib
 
 import (
 	"encoding/binary"
-	"errors"
 	"net/netip"
 
 	"github.com/google/gopacket"
@@ -106,29 +105,33 @@ func (h *GRH) CanDecode() gopacket.LayerClass { return LayerTypeGRH }
 // cut short by the capture) is no error: the payload is what was captured
 // and df is told the packet was truncated, as gopacket's IP layers do.
 func (h *GRH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	if err := h.decodeFromBytes(data, df); err != nil {
-		*h = GRH{}
-		if errors.Is(err, ErrTruncated) {
-			setTruncated(df)
-		}
-		return err
-	}
-	return nil
+	cut, err := h.DecodeLayer(data)
+	return tell(df, cut, err)
 }
 
-func (h *GRH) decodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+// DecodeLayer is DecodeFromBytes without gopacket: cut reports a PayLen
+// beyond data, which a gopacket layer tells its DecodeFeedback. On an
+// error h is left zeroed.
+func (h *GRH) DecodeLayer(data []byte) (cut bool, err error) {
+	if cut, err = h.decodeLayer(data); err != nil {
+		*h = GRH{}
+	}
+	return cut, err
+}
+
+func (h *GRH) decodeLayer(data []byte) (cut bool, err error) {
 	if err := h.Decode(data); err != nil {
-		return err
+		return false, err
 	}
 	end := GRHLen + int(h.PayLen)
 	if end > len(data) {
 		// Cut by the capture: keep what was captured and say so, as
 		// gopacket's IP layers do; the BTH decodes what it can of it.
-		setTruncated(df)
+		cut = true
 		end = len(data)
 	}
 	h.Contents, h.Payload = data[:GRHLen], data[GRHLen:end]
-	return nil
+	return cut, nil
 }
 
 // NextLayerType returns LayerTypeBTH when NxtHdr is 0x1B.
@@ -139,12 +142,13 @@ func (h *GRH) NextLayerType() gopacket.LayerType {
 	return payloadOrZero(h.Payload)
 }
 
-// SerializeTo prepends the GRH. With FixLengths it sets PayLen to the
-// length of what follows, and IPVer to 6 and NxtHdr to 0x1B (a BTH) when
+// Serialize prepends the GRH to b, the SerializeBuffer of either
+// gopacket module. With FixLengths it sets PayLen to the length of what
+// follows, and IPVer to 6 and NxtHdr to 0x1B (a BTH) when
 // they are zero. It refuses, writing nothing, what Validate refuses and,
 // with FixLengths, more than 65535 bytes after the GRH; the error is a
 // *FieldError.
-func (h *GRH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
+func (h *GRH) Serialize(b Buffer, opts SerializeOptions) error {
 	if opts.FixLengths {
 		n := len(b.Bytes())
 		if err := errs.Fit("GRH.PayLen", uint64(n), 16); err != nil {
@@ -162,6 +166,11 @@ func (h *GRH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOpt
 		return err
 	}
 	return prepend(b, GRHLen, h)
+}
+
+// SerializeTo is Serialize as a gopacket.SerializableLayer.
+func (h *GRH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
+	return h.Serialize(b, SerializeOptions(opts))
 }
 
 func decodeGRH(data []byte, p gopacket.PacketBuilder) error {

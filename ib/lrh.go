@@ -2,7 +2,6 @@ package ib
 
 import (
 	"encoding/binary"
-	"errors"
 
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
@@ -137,28 +136,32 @@ func (h *LRH) CanDecode() gopacket.LayerClass { return LayerTypeLRH }
 // cut short by the capture) is no error: the payload is what was captured
 // and df is told the packet was truncated, as gopacket's IP layers do.
 func (h *LRH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	if err := h.decodeFromBytes(data, df); err != nil {
-		*h = LRH{}
-		if errors.Is(err, ErrTruncated) {
-			setTruncated(df)
-		}
-		return err
-	}
-	return nil
+	cut, err := h.DecodeLayer(data)
+	return tell(df, cut, err)
 }
 
-func (h *LRH) decodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+// DecodeLayer is DecodeFromBytes without gopacket: cut reports a PktLen
+// beyond data, which a gopacket layer tells its DecodeFeedback. On an
+// error h is left zeroed.
+func (h *LRH) DecodeLayer(data []byte) (cut bool, err error) {
+	if cut, err = h.decodeLayer(data); err != nil {
+		*h = LRH{}
+	}
+	return cut, err
+}
+
+func (h *LRH) decodeLayer(data []byte) (cut bool, err error) {
 	if err := h.Decode(data); err != nil {
-		return err
+		return false, err
 	}
 	end := int(h.PktLen) * 4
 	if end < LRHLen {
-		return &Error{Layer: "LRH", Offset: lrhLen, Want: LRHLen, Have: end, Err: ErrBadLength}
+		return false, &Error{Layer: "LRH", Offset: lrhLen, Want: LRHLen, Have: end, Err: ErrBadLength}
 	}
 	if end > len(data) {
 		// Cut by the capture: keep what was captured and say so, as
 		// gopacket's IP layers do; the BTH decodes what it can of it.
-		setTruncated(df)
+		cut = true
 		end = len(data)
 	}
 	h.VCRC = 0
@@ -166,7 +169,7 @@ func (h *LRH) decodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 		h.VCRC = binary.BigEndian.Uint16(data[end:])
 	}
 	h.Contents, h.Payload = data[:LRHLen], data[LRHLen:end]
-	return nil
+	return cut, nil
 }
 
 // NextLayerType returns LayerTypeBTH or LayerTypeGRH according to LNH.
@@ -180,12 +183,13 @@ func (h *LRH) NextLayerType() gopacket.LayerType {
 	return payloadOrZero(h.Payload)
 }
 
-// SerializeTo prepends the LRH and appends the VCRC as h holds it. With
+// Serialize prepends the LRH to b, the SerializeBuffer of either
+// gopacket module, and appends the VCRC as h holds it. With
 // FixLengths it sets PktLen from the bytes that follow, which must be a
 // whole number of 4-byte words (the error wraps ErrBadLength) and fit 11
 // bits. It refuses, writing nothing, what Validate refuses; the error is
 // a *FieldError.
-func (h *LRH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
+func (h *LRH) Serialize(b Buffer, opts SerializeOptions) error {
 	if opts.FixLengths {
 		n := len(b.Bytes()) + LRHLen
 		if n%4 != 0 {
@@ -205,6 +209,11 @@ func (h *LRH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOpt
 	}
 	binary.BigEndian.PutUint16(v, h.VCRC)
 	return prepend(b, LRHLen, h)
+}
+
+// SerializeTo is Serialize as a gopacket.SerializableLayer.
+func (h *LRH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
+	return h.Serialize(b, SerializeOptions(opts))
 }
 
 func decodeLRH(data []byte, p gopacket.PacketBuilder) error {

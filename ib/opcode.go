@@ -133,9 +133,9 @@ func (s Headers) Has(h Header) bool {
 	return false
 }
 
-// after returns the header that follows h, or NoHeader if h is the last
+// After returns the header that follows h, or NoHeader if h is the last
 // one (or absent).
-func (s Headers) after(h Header) Header {
+func (s Headers) After(h Header) Header {
 	for i := 0; i < s.Len(); i++ {
 		if s.At(i) == h {
 			if i+1 < s.Len() {

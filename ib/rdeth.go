@@ -39,10 +39,13 @@ func (h *RDETH) LayerType() gopacket.LayerType { return LayerTypeRDETH }
 // CanDecode returns LayerTypeRDETH.
 func (h *RDETH) CanDecode() gopacket.LayerClass { return LayerTypeRDETH }
 
-// DecodeFromBytes decodes the header from the start of data, resetting
-// h first; df may be nil.
-func (h *RDETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	if err := h.decode(data, HeaderRDETH, df); err != nil {
+// Decode decodes the header at the start of data without gopacket: it
+// resets h (a header of a Layers set keeps its link to the set's BTH),
+// reads the fields and sets Contents to the header's RDETHLen bytes and
+// Payload to what follows. Fewer bytes give an *Error wrapping
+// ErrTruncated.
+func (h *RDETH) Decode(data []byte) error {
+	if err := h.decode(data, HeaderRDETH); err != nil {
 		*h = RDETH{eth: h.eth}
 		return err
 	}
@@ -50,13 +53,26 @@ func (h *RDETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	return nil
 }
 
-// SerializeTo prepends the header. It refuses, writing nothing, a field
-// value that does not fit the field: the error is a *FieldError.
-func (h *RDETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
+// nil, is told of a truncation.
+func (h *RDETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	return tell(df, false, h.Decode(data))
+}
+
+// Serialize prepends the header to b, the SerializeBuffer of either
+// gopacket module; the options change nothing. It refuses, writing
+// nothing, a field value that does not fit the field: the error is a
+// *FieldError.
+func (h *RDETH) Serialize(b Buffer, _ SerializeOptions) error {
 	if err := h.check(); err != nil {
 		return err
 	}
 	return prepend(b, RDETHLen, h)
+}
+
+// SerializeTo is Serialize as a gopacket.SerializableLayer.
+func (h *RDETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
+	return h.Serialize(b, SerializeOptions(opts))
 }
 
 // check reports a field that does not fit, as a *FieldError.

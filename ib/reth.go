@@ -52,10 +52,13 @@ func (h *RETH) LayerType() gopacket.LayerType { return LayerTypeRETH }
 // CanDecode returns LayerTypeRETH.
 func (h *RETH) CanDecode() gopacket.LayerClass { return LayerTypeRETH }
 
-// DecodeFromBytes decodes the header from the start of data, resetting
-// h first; df may be nil.
-func (h *RETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	if err := h.decode(data, HeaderRETH, df); err != nil {
+// Decode decodes the header at the start of data without gopacket: it
+// resets h (a header of a Layers set keeps its link to the set's BTH),
+// reads the fields and sets Contents to the header's RETHLen bytes and
+// Payload to what follows. Fewer bytes give an *Error wrapping
+// ErrTruncated.
+func (h *RETH) Decode(data []byte) error {
+	if err := h.decode(data, HeaderRETH); err != nil {
 		*h = RETH{eth: h.eth}
 		return err
 	}
@@ -63,8 +66,20 @@ func (h *RETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	return nil
 }
 
-// SerializeTo prepends the header. Every value of every field fits, so it
-// fails only if b does.
-func (h *RETH) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
+// nil, is told of a truncation.
+func (h *RETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	return tell(df, false, h.Decode(data))
+}
+
+// Serialize prepends the header to b, the SerializeBuffer of either
+// gopacket module; the options change nothing. Every value of every
+// field fits, so it fails only if b does.
+func (h *RETH) Serialize(b Buffer, _ SerializeOptions) error {
 	return prepend(b, RETHLen, h)
+}
+
+// SerializeTo is Serialize as a gopacket.SerializableLayer.
+func (h *RETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
+	return h.Serialize(b, SerializeOptions(opts))
 }

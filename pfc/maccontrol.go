@@ -181,27 +181,36 @@ func (m *MACControl) CanDecode() gopacket.LayerClass { return LayerTypeMACContro
 // NextLayerType returns gopacket.LayerTypeZero: nothing follows.
 func (m *MACControl) NextLayerType() gopacket.LayerType { return gopacket.LayerTypeZero }
 
-// DecodeFromBytes resets m and decodes data, the bytes after the
-// Ethertype. A PAUSE body needs PauseLen bytes and a PFC body PFCLen;
-// anything beyond them goes to Pad. Other opcodes need only the opcode.
-// A shorter body gives an *ib.Error wrapping ib.ErrTruncated. df may be
-// nil.
+// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
+// nil, is told of a truncation.
 func (m *MACControl) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	err := m.Decode(data)
+	if err != nil && df != nil {
+		df.SetTruncated() // Decode fails on a truncation only
+	}
+	return err
+}
+
+// Decode resets m and decodes data, the bytes after the Ethertype,
+// without gopacket. A PAUSE body needs PauseLen bytes and a PFC body
+// PFCLen; anything beyond them goes to Pad. Other opcodes need only the
+// opcode. A shorter body gives an *ib.Error wrapping ib.ErrTruncated.
+func (m *MACControl) Decode(data []byte) error {
 	*m = MACControl{}
 	if len(data) < OpcodeLen {
-		return truncated(df, errOpcode[len(data)])
+		return errOpcode[len(data)]
 	}
 	m.Opcode = Opcode(binary.BigEndian.Uint16(data[offOpcode:]))
 	switch m.Opcode {
 	case OpcodePause:
 		if len(data) < PauseLen {
-			return truncated(df, errPause[len(data)])
+			return errPause[len(data)]
 		}
 		m.PauseTime = binary.BigEndian.Uint16(data[offPauseTime:])
 		m.Contents, m.Pad = data[:PauseLen], data[PauseLen:]
 	case OpcodePFC:
 		if len(data) < PFCLen {
-			return truncated(df, errPFC[len(data)])
+			return errPFC[len(data)]
 		}
 		b := data[:PFCLen]
 		m.PriorityEnableVector = binary.BigEndian.Uint16(b[offEnable:])
@@ -213,13 +222,6 @@ func (m *MACControl) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) er
 		m.Contents, m.Body = data[:OpcodeLen], data[OpcodeLen:]
 	}
 	return nil
-}
-
-func truncated(df gopacket.DecodeFeedback, err error) error {
-	if df != nil {
-		df.SetTruncated()
-	}
-	return err
 }
 
 // Len returns the number of bytes AppendTo and SerializeTo write: the
@@ -261,16 +263,21 @@ func (m *MACControl) put(b []byte) {
 	}
 }
 
-// SerializeTo prepends the encoded body to b, as AppendTo writes it.
-// It implements gopacket.SerializableLayer; the options change nothing.
+// Serialize prepends the encoded body, as AppendTo writes it, to b, the
+// SerializeBuffer of either gopacket module; the options change nothing.
 // layers.Ethernet pads a frame shorter than 60 bytes when it serializes.
-func (m *MACControl) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+func (m *MACControl) Serialize(b ib.Buffer, _ ib.SerializeOptions) error {
 	out, err := b.PrependBytes(m.Len())
 	if err != nil {
 		return err
 	}
 	m.put(out)
 	return nil
+}
+
+// SerializeTo is Serialize as a gopacket.SerializableLayer.
+func (m *MACControl) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
+	return m.Serialize(b, ib.SerializeOptions(opts))
 }
 
 // grow extends b by n zero bytes and returns the extended slice and its

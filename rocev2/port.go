@@ -45,22 +45,33 @@ func udpErrs(mk func(int) error) (t [hdr.UDPLen]error) {
 // a Length field of 1 to 7), never a panic. A Length beyond data marks
 // the packet truncated through df, as gopacket's UDP does.
 func (u *UDP) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	if len(data) < hdr.UDPLen {
+	if err := CheckUDPHeader(data); err != nil {
 		u.UDP = layers.UDP{}
-		if df != nil {
+		if df != nil && len(data) < hdr.UDPLen {
 			df.SetTruncated()
 		}
-		return errUDPShort[len(data)]
-	}
-	if n := hdr.UDP(data).Length(); n != 0 && n < hdr.UDPLen {
-		u.UDP = layers.UDP{}
-		return errUDPLength[n]
+		return err
 	}
 	if df == nil {
 		df = gopacket.NilDecodeFeedback
 	}
 	// layers.UDP sets every field it decodes, so no reset is needed here.
 	return u.UDP.DecodeFromBytes(data, df)
+}
+
+// CheckUDPHeader reports, without gopacket, what keeps data from starting
+// a UDP header that gopacket's UDP layers decode without an error of
+// their own: fewer than 8 bytes (an error wrapping ib.ErrTruncated) or a
+// Length of 1 to 7 (ib.ErrBadLength). It returns nil otherwise. The
+// errors are preallocated: it never allocates.
+func CheckUDPHeader(data []byte) error {
+	if len(data) < hdr.UDPLen {
+		return errUDPShort[len(data)]
+	}
+	if n := hdr.UDP(data).Length(); n != 0 && n < hdr.UDPLen {
+		return errUDPLength[n]
+	}
+	return nil
 }
 
 // NextLayerType returns ib.LayerTypeBTH for destination port 4791, and
