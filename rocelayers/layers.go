@@ -1,0 +1,63 @@
+package rocelayers
+
+import (
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+)
+
+// Layers holds one reusable decoding layer for everything a RoCE or PFC
+// frame can carry: Ethernet, 802.1Q, IPv4, IPv6, UDP (with RoCEv2's
+// dispatch rule), the InfiniBand layers, MAC Control and the payload. It
+// is roce.Layers for github.com/gopacket/gopacket, with its InfiniBand
+// layers inline (l.BTH where roce.Layers has l.IB.BTH) and MAC Control
+// beside them.
+type Layers struct {
+	Ethernet     layers.Ethernet
+	Dot1Q        layers.Dot1Q
+	IPv4         layers.IPv4
+	IPv6         layers.IPv6
+	UDP          UDP
+	LRH          LRH
+	GRH          GRH
+	BTH          BTH
+	RDETH        RDETH
+	DETH         DETH
+	XRCETH       XRCETH
+	RETH         RETH
+	AtomicETH    AtomicETH
+	AtomicAckETH AtomicAckETH
+	AETH         AETH
+	ImmDt        ImmDt
+	IETH         IETH
+	FETH         FETH
+	MACControl   MACControl
+	Payload      gopacket.Payload
+}
+
+// DecodingLayers links the extended headers to the BTH of l, which tells
+// each of them which header follows, and returns every layer of l, ready
+// for gopacket.DecodingLayerParser.AddDecodingLayer.
+func (l *Layers) DecodingLayers() []gopacket.DecodingLayer {
+	for _, e := range [...]eth{&l.RDETH, &l.DETH, &l.XRCETH, &l.RETH,
+		&l.AtomicETH, &l.AtomicAckETH, &l.AETH, &l.ImmDt, &l.IETH, &l.FETH} {
+		e.SetBTH(&l.BTH.BTH)
+	}
+	return []gopacket.DecodingLayer{&l.Ethernet, &l.Dot1Q, &l.IPv4, &l.IPv6, &l.UDP,
+		&l.LRH, &l.GRH, &l.BTH, &l.RDETH, &l.DETH, &l.XRCETH, &l.RETH, &l.AtomicETH,
+		&l.AtomicAckETH, &l.AETH, &l.ImmDt, &l.IETH, &l.FETH, &l.MACControl, &l.Payload}
+}
+
+// Parser returns a DecodingLayerParser over the layers of l, starting at
+// first (layers.LayerTypeEthernet for an Ethernet capture, LayerTypeLRH
+// for native InfiniBand). Building it allocates; decoding with it does
+// not. Its layers sit in a gopacket.DecodingLayerSparse, a slice indexed
+// by layer type, rather than gopacket's default map, as roce.Layers.Parser
+// does.
+func (l *Layers) Parser(first gopacket.LayerType) *gopacket.DecodingLayerParser {
+	p := gopacket.NewDecodingLayerParser(first)
+	p.SetDecodingLayerContainer(gopacket.DecodingLayerSparse(nil))
+	for _, d := range l.DecodingLayers() {
+		p.AddDecodingLayer(d)
+	}
+	return p
+}

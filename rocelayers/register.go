@@ -1,0 +1,59 @@
+package rocelayers
+
+import (
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+
+	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/pfc"
+	"github.com/roce-go/roce/rocev1"
+	"github.com/roce-go/roce/rocev2"
+)
+
+// The layer types of this package, registered with gopacket under the
+// numbers their packages register with github.com/google/gopacket (ib
+// 1790-1802, pfc 1810), so that a layer type of one module converts to
+// the other's by number: gopacket.LayerType(ib.LayerTypeBTH) is
+// LayerTypeBTH. The community gopacket registers only 1010 (GTPv2) in
+// the range 1000-1999 it leaves to applications.
+var (
+	LayerTypeLRH          = register(ib.LayerTypeLRH, decodeLRH)
+	LayerTypeGRH          = register(ib.LayerTypeGRH, decodeGRH)
+	LayerTypeBTH          = register(ib.LayerTypeBTH, decodeBTH)
+	LayerTypeRDETH        = register(ib.LayerTypeRDETH, decodeETH[RDETH])
+	LayerTypeDETH         = register(ib.LayerTypeDETH, decodeETH[DETH])
+	LayerTypeXRCETH       = register(ib.LayerTypeXRCETH, decodeETH[XRCETH])
+	LayerTypeRETH         = register(ib.LayerTypeRETH, decodeETH[RETH])
+	LayerTypeAtomicETH    = register(ib.LayerTypeAtomicETH, decodeETH[AtomicETH])
+	LayerTypeAtomicAckETH = register(ib.LayerTypeAtomicAckETH, decodeETH[AtomicAckETH])
+	LayerTypeAETH         = register(ib.LayerTypeAETH, decodeETH[AETH])
+	LayerTypeImmDt        = register(ib.LayerTypeImmDt, decodeETH[ImmDt])
+	LayerTypeIETH         = register(ib.LayerTypeIETH, decodeETH[IETH])
+	LayerTypeFETH         = register(ib.LayerTypeFETH, decodeETH[FETH])
+	LayerTypeMACControl   = register(pfc.LayerTypeMACControl, decodeMACControl)
+)
+
+// googleLayerType is a layer type of github.com/google/gopacket, which
+// this package reads only for its number and name.
+type googleLayerType interface {
+	~int64
+	String() string
+}
+
+// register registers the layer type numbered and named as g.
+func register[G googleLayerType](g G, d gopacket.DecodeFunc) gopacket.LayerType {
+	return gopacket.RegisterLayerType(int(g), gopacket.LayerTypeMetadata{Name: g.String(), Decoder: d})
+}
+
+// The hooks into gopacket's dispatch tables: Ethertype 0x8915 (RoCEv1,
+// also behind 802.1Q tags) to the GRH, Ethertype 0x8808 to MAC Control,
+// UDP destination port 4791 to the BTH.
+func init() {
+	layers.EthernetTypeMetadata[rocev1.EtherType] = layers.EnumMetadata{
+		DecodeWith: LayerTypeGRH, Name: "RoCEv1", LayerType: LayerTypeGRH,
+	}
+	layers.EthernetTypeMetadata[pfc.EthernetTypeMACControl] = layers.EnumMetadata{
+		DecodeWith: LayerTypeMACControl, Name: "MACControl", LayerType: LayerTypeMACControl,
+	}
+	layers.RegisterUDPPortLayerType(layers.UDPPort(rocev2.Port), LayerTypeBTH)
+}
