@@ -36,14 +36,21 @@ func (h *BTH) VerifyChecksum() (error, gopacket.ChecksumVerificationResult) {
 		return errNoPacket, gopacket.ChecksumVerificationResult{}
 	}
 	frame := h.pk.Data()
+	// The packet from its first layer through the ICRC: the BTH's bytes
+	// alias frame.
+	end := cap(frame) - cap(h.Contents) + len(h.Contents) + len(h.Payload) + len(h.Pad) + ib.ICRCLen
 	var err error
-	switch h.pk.Layers()[0].LayerType() {
-	case layers.LayerTypeEthernet:
+	switch first := h.pk.Layers()[0].LayerType(); {
+	case h.Truncated:
+		err = ib.ErrUnchecked
+	case first == layers.LayerTypeEthernet:
 		err = roce.VerifyFrame(frame)
-	case LayerTypeLRH:
-		err = ib.VerifyNativeICRC(frame)
-	case LayerTypeGRH:
-		err = ib.VerifyICRC(ib.RoCEv1, frame)
+	case end > len(frame):
+		err = errNoFrame
+	case first == LayerTypeLRH:
+		err = ib.VerifyNativeICRC(frame[:end])
+	case first == LayerTypeGRH:
+		err = ib.VerifyICRC(ib.RoCEv1, frame[:end])
 	default:
 		err = errNoFrame
 	}
