@@ -20,7 +20,9 @@ func (h *RDETH) LayerType() gopacket.LayerType { return LayerTypeRDETH }
 func (h *RDETH) CanDecode() gopacket.LayerClass { return LayerTypeRDETH }
 
 // NextLayerType returns the header the opcode puts next, or the payload.
-func (h *RDETH) NextLayerType() gopacket.LayerType { return gopacket.LayerType(h.RDETH.NextLayerType()) }
+func (h *RDETH) NextLayerType() gopacket.LayerType {
+	return gopacket.LayerType(h.RDETH.NextLayerType())
+}
 
 // DecodeFromBytes is ib.RDETH.Decode; df may be nil.
 func (h *RDETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
@@ -64,7 +66,9 @@ func (h *XRCETH) LayerType() gopacket.LayerType { return LayerTypeXRCETH }
 func (h *XRCETH) CanDecode() gopacket.LayerClass { return LayerTypeXRCETH }
 
 // NextLayerType returns the header the opcode puts next, or the payload.
-func (h *XRCETH) NextLayerType() gopacket.LayerType { return gopacket.LayerType(h.XRCETH.NextLayerType()) }
+func (h *XRCETH) NextLayerType() gopacket.LayerType {
+	return gopacket.LayerType(h.XRCETH.NextLayerType())
+}
 
 // DecodeFromBytes is ib.XRCETH.Decode; df may be nil.
 func (h *XRCETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
@@ -108,7 +112,9 @@ func (h *AtomicETH) LayerType() gopacket.LayerType { return LayerTypeAtomicETH }
 func (h *AtomicETH) CanDecode() gopacket.LayerClass { return LayerTypeAtomicETH }
 
 // NextLayerType returns the header the opcode puts next, or the payload.
-func (h *AtomicETH) NextLayerType() gopacket.LayerType { return gopacket.LayerType(h.AtomicETH.NextLayerType()) }
+func (h *AtomicETH) NextLayerType() gopacket.LayerType {
+	return gopacket.LayerType(h.AtomicETH.NextLayerType())
+}
 
 // DecodeFromBytes is ib.AtomicETH.Decode; df may be nil.
 func (h *AtomicETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
@@ -130,7 +136,9 @@ func (h *AtomicAckETH) LayerType() gopacket.LayerType { return LayerTypeAtomicAc
 func (h *AtomicAckETH) CanDecode() gopacket.LayerClass { return LayerTypeAtomicAckETH }
 
 // NextLayerType returns the header the opcode puts next, or the payload.
-func (h *AtomicAckETH) NextLayerType() gopacket.LayerType { return gopacket.LayerType(h.AtomicAckETH.NextLayerType()) }
+func (h *AtomicAckETH) NextLayerType() gopacket.LayerType {
+	return gopacket.LayerType(h.AtomicAckETH.NextLayerType())
+}
 
 // DecodeFromBytes is ib.AtomicAckETH.Decode; df may be nil.
 func (h *AtomicAckETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
@@ -174,7 +182,9 @@ func (h *ImmDt) LayerType() gopacket.LayerType { return LayerTypeImmDt }
 func (h *ImmDt) CanDecode() gopacket.LayerClass { return LayerTypeImmDt }
 
 // NextLayerType returns the header the opcode puts next, or the payload.
-func (h *ImmDt) NextLayerType() gopacket.LayerType { return gopacket.LayerType(h.ImmDt.NextLayerType()) }
+func (h *ImmDt) NextLayerType() gopacket.LayerType {
+	return gopacket.LayerType(h.ImmDt.NextLayerType())
+}
 
 // DecodeFromBytes is ib.ImmDt.Decode; df may be nil.
 func (h *ImmDt) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
