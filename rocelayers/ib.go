@@ -152,13 +152,7 @@ func decodeBTH(data []byte, p gopacket.PacketBuilder) error {
 			return p.NextDecoder(gopacket.LayerTypePayload)
 		}
 	}
-	h := &BTH{}
-	if err := h.DecodeFromBytes(data, p); err != nil {
-		return err
-	}
-	p.AddLayer(h)
-	h.pk = pk
-	return p.NextDecoder(h.NextLayerType())
+	return decode[BTH](data, p)
 }
 
 // eth is what the layer of an extended header is.
@@ -166,48 +160,4 @@ type eth interface {
 	gopacket.DecodingLayer
 	gopacket.Layer
 	SetBTH(*ib.BTH)
-}
-
-// decodeETH is the gopacket decoder of the extended header E, linked to
-// the packet's BTH when it has one (then the header knows which follows
-// it).
-func decodeETH[E any, P interface {
-	*E
-	eth
-}](data []byte, p gopacket.PacketBuilder) error {
-	h := P(new(E))
-	if pk, ok := p.(gopacket.Packet); ok {
-		if b, ok := pk.Layer(LayerTypeBTH).(*BTH); ok {
-			h.SetBTH(&b.BTH)
-		}
-	}
-	if err := h.DecodeFromBytes(data, p); err != nil {
-		return err
-	}
-	p.AddLayer(h)
-	return p.NextDecoder(h.NextLayerType())
-}
-
-// decodeLRH is the gopacket decoder of an LRH, the link layer of a native
-// InfiniBand packet.
-func decodeLRH(data []byte, p gopacket.PacketBuilder) error {
-	h := &LRH{}
-	if err := h.DecodeFromBytes(data, p); err != nil {
-		return err
-	}
-	p.AddLayer(h)
-	p.SetLinkLayer(h)
-	return p.NextDecoder(h.NextLayerType())
-}
-
-// decodeGRH is the gopacket decoder of a GRH, the network layer of RoCEv1
-// and of a global native InfiniBand packet.
-func decodeGRH(data []byte, p gopacket.PacketBuilder) error {
-	h := &GRH{}
-	if err := h.DecodeFromBytes(data, p); err != nil {
-		return err
-	}
-	p.AddLayer(h)
-	p.SetNetworkLayer(h)
-	return p.NextDecoder(h.NextLayerType())
 }

@@ -29,14 +29,3 @@ func (m *MACControl) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) er
 func (m *MACControl) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
 	return m.Serialize(b, ib.SerializeOptions(opts))
 }
-
-// decodeMACControl is the gopacket decoder: one MACControl layer, last
-// in the packet.
-func decodeMACControl(data []byte, p gopacket.PacketBuilder) error {
-	m := &MACControl{}
-	if err := m.DecodeFromBytes(data, p); err != nil {
-		return err
-	}
-	p.AddLayer(m)
-	return nil
-}
