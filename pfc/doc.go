@@ -17,6 +17,11 @@
 // without a trailing 4-byte FCS, and keeps whatever follows the fields
 // (padding, FCS) in Pad, so every frame re-encodes byte for byte.
 //
+// MACControl.Decode and MACControl.Serialize are the codec without
+// gopacket, which DecodeFromBytes and SerializeTo wrap, and so do the
+// layers of github.com/gopacket/gopacket in the nested module
+// github.com/roce-go/roce/rocelayers.
+//
 // AppendPause and AppendPFC write a whole frame, addressed to
 // 01-80-C2-00-00-01 and zero padded to 60 bytes (no FCS), into a caller's
 // buffer. Speed converts between pause quanta (one quantum is 512 bit

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/gopacket/gopacket"
-	"github.com/gopacket/gopacket/layers"
 
 	"github.com/roce-go/roce/rocelayers"
 )
@@ -16,7 +15,7 @@ import (
 // allocation. Each closure fails the test if its call failed.
 func TestNoAllocs(t *testing.T) {
 	var l rocelayers.Layers
-	eth, lrh := l.Parser(layers.LayerTypeEthernet), l.Parser(rocelayers.LayerTypeLRH)
+	eth, lrh := l.Parser(), l.ParserFrom(rocelayers.LayerTypeLRH)
 	decoded := make([]gopacket.LayerType, 0, 16)
 	frames, roce := 0, 0
 	for _, c := range captures(t) {

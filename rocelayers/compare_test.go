@@ -195,7 +195,7 @@ func TestParserSameAsGoogle(t *testing.T) {
 		if c.native {
 			first = rocelayers.LayerTypeLRH
 		}
-		p := l.Parser(first)
+		p := l.ParserFrom(first)
 		var gd []ggopacket.LayerType
 		var fd []gopacket.LayerType
 		for i, data := range c.frames {

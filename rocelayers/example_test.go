@@ -46,7 +46,7 @@ func Example() {
 	fmt.Println(b.OpCode, b.DestQP, b.PSN, r.DMALen, rocelayers.VerifyPacket(p) == nil)
 
 	var l rocelayers.Layers
-	parser := l.Parser(layers.LayerTypeEthernet)
+	parser := l.Parser()
 	decoded := make([]gopacket.LayerType, 0, 8)
 	if err := parser.DecodeLayers(frame, &decoded); err != nil {
 		fmt.Println(err)

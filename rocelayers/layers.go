@@ -48,12 +48,16 @@ func (l *Layers) DecodingLayers() []gopacket.DecodingLayer {
 }
 
 // Parser returns a DecodingLayerParser over the layers of l, starting at
-// first (layers.LayerTypeEthernet for an Ethernet capture, LayerTypeLRH
-// for native InfiniBand). Building it allocates; decoding with it does
-// not. Its layers sit in a gopacket.DecodingLayerSparse, a slice indexed
-// by layer type, rather than gopacket's default map, as roce.Layers.Parser
-// does.
-func (l *Layers) Parser(first gopacket.LayerType) *gopacket.DecodingLayerParser {
+// Ethernet, as roce.Layers.Parser does. Building it allocates; decoding
+// with it does not. Its layers sit in a gopacket.DecodingLayerSparse, a
+// slice indexed by layer type, rather than gopacket's default map.
+func (l *Layers) Parser() *gopacket.DecodingLayerParser {
+	return l.ParserFrom(layers.LayerTypeEthernet)
+}
+
+// ParserFrom is Parser starting at first: LayerTypeLRH for native
+// InfiniBand, LayerTypeGRH for RoCEv1 packets without Ethernet.
+func (l *Layers) ParserFrom(first gopacket.LayerType) *gopacket.DecodingLayerParser {
 	p := gopacket.NewDecodingLayerParser(first)
 	p.SetDecodingLayerContainer(gopacket.DecodingLayerSparse(nil))
 	for _, d := range l.DecodingLayers() {
