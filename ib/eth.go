@@ -48,11 +48,19 @@ func (e *eth) SetBTH(bth *BTH) { e.bth = bth }
 
 // tell returns err after telling df (which may be nil) that the input
 // was cut short: the payload was cut (cut) or err wraps ErrTruncated.
+// It is small enough to inline into each DecodeFromBytes; told is the
+// rare path.
 func tell(df gopacket.DecodeFeedback, cut bool, err error) error {
-	if cut || err != nil && errors.Is(err, ErrTruncated) {
-		setTruncated(df)
+	if cut || err != nil {
+		told(df, cut, err)
 	}
 	return err
+}
+
+func told(df gopacket.DecodeFeedback, cut bool, err error) {
+	if cut || errors.Is(err, ErrTruncated) {
+		setTruncated(df)
+	}
 }
 
 // setTruncated tells df, when there is one, that the input was cut short.
