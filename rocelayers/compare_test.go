@@ -101,7 +101,8 @@ func core(l any) any {
 }
 
 // TestNewPacketSameAsGoogle decodes every frame of every capture with
-// gopacket.NewPacket of both modules and compares, layer by layer, the
+// gopacket.NewPacket of both modules (the fork's also with gopacket.Lazy)
+// and compares, layer by layer, the
 // names of the layers and every field of each header of this module's
 // packages.
 func TestNewPacketSameAsGoogle(t *testing.T) {
@@ -114,8 +115,9 @@ func TestNewPacketSameAsGoogle(t *testing.T) {
 		for i, data := range c.frames {
 			g := ggopacket.NewPacket(data, gfirst, ggopacket.Default).Layers()
 			f := gopacket.NewPacket(data, ffirst, gopacket.Default).Layers()
-			if len(g) != len(f) {
-				t.Fatalf("%s frame %d: %d layers with Google's gopacket, %d with the fork", c.name, i+1, len(g), len(f))
+			lazy := gopacket.NewPacket(data, ffirst, gopacket.Lazy).Layers()
+			if len(g) != len(f) || len(lazy) != len(f) {
+				t.Fatalf("%s frame %d: %d layers with Google's gopacket, %d with the fork (%d lazily)", c.name, i+1, len(g), len(f), len(lazy))
 			}
 			for j := range g {
 				if gn, fn := g[j].LayerType().String(), f[j].LayerType().String(); gn != fn {
@@ -127,6 +129,9 @@ func TestNewPacketSameAsGoogle(t *testing.T) {
 				}
 				if d := cmp.Diff(gc, fc, anyUnexported); d != "" {
 					t.Fatalf("%s frame %d layer %s (-google +fork):\n%s", c.name, i+1, g[j].LayerType(), d)
+				}
+				if d := cmp.Diff(gc, core(lazy[j]), anyUnexported); d != "" {
+					t.Fatalf("%s frame %d layer %s (-google +fork, lazily):\n%s", c.name, i+1, g[j].LayerType(), d)
 				}
 				headers++
 			}
