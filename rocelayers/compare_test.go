@@ -32,7 +32,7 @@ type capture struct {
 const linkTypeERF = 197
 
 // captures reads every capture and golden file of ../testdata.
-func captures(t *testing.T) []capture {
+func captures(t testing.TB) []capture {
 	t.Helper()
 	names, err := filepath.Glob("../testdata/*/*.pcap")
 	if err != nil || len(names) == 0 {
@@ -68,7 +68,7 @@ func captures(t *testing.T) []capture {
 // erfRecord returns the InfiniBand packet of an ERF record: after the
 // header (and its extension headers, 8 bytes each, while the top bit of
 // the type says one follows), up to the wire length at offset 14.
-func erfRecord(t *testing.T, rec []byte) []byte {
+func erfRecord(t testing.TB, rec []byte) []byte {
 	off, typ := 16, rec[8]
 	for more := typ&0x80 != 0; more; off += 8 {
 		more = rec[off]&0x80 != 0
