@@ -37,7 +37,8 @@ type slot struct {
 
 // result is what a worker made of a slot's frame, for the consumer.
 type result struct {
-	end                 int32 // Dump: the end of the batch's output up to this slot
+	time                time.Time // the frame's, for the delta time formats
+	end                 int32     // Dump: the end of the batch's output up to this slot
 	kind                Kind
 	icrcGood, unchecked bool
 	match               bool
@@ -57,9 +58,15 @@ type batch struct {
 
 // pipeline is the state shared by one Scan's goroutines.
 type pipeline struct {
-	src     *Source
-	opt     *Options
-	format  bool // Dump: workers format matching frames into batch.out
+	src    *Source
+	opt    *Options
+	format bool // Dump: workers format matching frames into batch.out
+	// stamp: the lines' times are deltas, which the consumer, in
+	// capture order, puts before the lines the workers formatted
+	// without them, in lines.
+	stamp   bool
+	lines   []byte
+	ref     timeRef
 	free    chan *batch
 	work    chan *batch
 	order   chan *batch
@@ -82,6 +89,7 @@ func (opt *Options) workers() int {
 // pipeline.
 func runPipeline(src *Source, opt *Options, workers int, w io.Writer, fn func(r *Record) error) (st Stats, err error) {
 	p := &pipeline{src: src, opt: opt, format: fn == nil, pool: 2*workers + 2}
+	p.stamp = p.format && !opt.JSON && opt.Text.Time.delta()
 	p.free = make(chan *batch, p.pool)
 	p.work = make(chan *batch, p.pool)
 	p.order = make(chan *batch, p.pool)
@@ -105,24 +113,43 @@ func runPipeline(src *Source, opt *Options, workers int, w io.Writer, fn func(r 
 		last := 0 // Dump: end of the output to write
 		stop := false
 		var ferr error
+		out := b.out
+		if p.stamp {
+			out = p.lines[:0]
+		}
+		var lineStart int32 // stamp: where slot i's line starts in b.out
 		for i := range b.slots {
 			if opt.Count > 0 && st.Matched >= opt.Count {
 				stop = true
 				break
 			}
-			if !countSlot(&st, opt, &b.slots[i], &b.res[i]) {
+			res := &b.res[i]
+			start := lineStart
+			lineStart = res.end
+			if !countSlot(&st, opt, &b.slots[i], res) {
 				continue
 			}
+			ref := p.ref.next(opt.Text.Time, res.time)
 			if !p.format {
+				b.recs[i].TimeRef = ref
 				if ferr = fn(&b.recs[i]); ferr != nil {
 					break
 				}
 				continue
 			}
-			last = int(b.res[i].end)
+			if p.stamp {
+				out = appendDelta(out, res.time, ref, opt.Text.Nano)
+				out = append(out, ' ')
+				out = append(out, b.out[start:res.end]...)
+				res.end = int32(len(out)) // the line's end in out, for a write error
+			}
+			last = int(res.end)
+		}
+		if p.stamp {
+			p.lines = out
 		}
 		if p.format && last > 0 {
-			if n, werr := w.Write(b.out[:last]); werr != nil {
+			if n, werr := w.Write(out[:last]); werr != nil {
 				// Count the frames up to the one whose line failed,
 				// as writing line by line would have.
 				st = before
@@ -277,7 +304,7 @@ func (p *pipeline) fill(b *batch) {
 func (p *pipeline) decode() {
 	defer p.wg.Done()
 	var own Record // Dump: one Record per worker, its clock cache with it
-	own.Location, own.Speed = p.opt.Location, p.opt.Speed
+	own.Location, own.Speed, own.Text = p.opt.Location, p.opt.Speed, p.opt.Text
 	for {
 		select {
 		case b := <-p.work:
@@ -297,7 +324,7 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 	}()
 	b.out = b.out[:0]
 	for len(b.recs) < len(b.slots) && !p.format {
-		b.recs = append(b.recs, Record{Location: p.opt.Location, Speed: p.opt.Speed})
+		b.recs = append(b.recs, Record{Location: p.opt.Location, Speed: p.opt.Speed, Text: p.opt.Text})
 	}
 	f := &p.opt.Filter
 	for i := range b.slots {
@@ -314,12 +341,15 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 		r.Decode(s.number, ci, s.lt, b.data[s.lo:s.hi:s.hi])
 		match := f.Match(r)
 		if match && p.format {
-			if p.opt.JSON {
+			switch {
+			case p.opt.JSON:
 				b.out = r.AppendJSON(b.out)
-			} else {
+			case p.stamp:
+				b.out = r.appendLine(b.out)
+			default:
 				b.out = r.AppendText(b.out)
 			}
 		}
-		*res = result{end: int32(len(b.out)), kind: r.Kind, icrcGood: r.ICRCGood, unchecked: r.ICRCUnchecked, match: match}
+		*res = result{time: r.Time, end: int32(len(b.out)), kind: r.Kind, icrcGood: r.ICRCGood, unchecked: r.ICRCUnchecked, match: match}
 	}
 }
