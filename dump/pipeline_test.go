@@ -302,8 +302,11 @@ func TestPipelineAllocs(t *testing.T) {
 		return w.b
 	}
 	small, large := capture(5000), capture(20000)
+	// Text with tcpdump's -ttt -e -X: the consumer puts the deltas in.
+	tcpdumpText := dump.TextFormat{Time: dump.TimeDelta, Link: true, Hex: dump.HexASCII}
 	for _, scan := range []bool{false, true} {
-		for _, json := range []bool{false, true} {
+		for _, format := range []string{"text", "json", "text -ttt -e -X"} {
+			json := format == "json"
 			allocs := func(in []byte) float64 {
 				return testing.AllocsPerRun(5, func() {
 					src, err := dump.NewSource(bytes.NewReader(in))
@@ -311,6 +314,9 @@ func TestPipelineAllocs(t *testing.T) {
 						t.Fatal(err)
 					}
 					opt := dump.Options{JSON: json, Workers: 2}
+					if format != "text" && !json {
+						opt.Text = tcpdumpText
+					}
 					if scan {
 						buf := make([]byte, 0, 4096)
 						_, err = dump.Scan(src, opt, func(r *dump.Record) error { buf = r.AppendText(buf[:0]); return nil })
@@ -324,7 +330,7 @@ func TestPipelineAllocs(t *testing.T) {
 			}
 			a, b := allocs(small), allocs(large)
 			if b > a+10 {
-				t.Errorf("scan %v, json %v: %v allocations for 5000 frames, %v for 20000", scan, json, a, b)
+				t.Errorf("scan %v, %s: %v allocations for 5000 frames, %v for 20000", scan, format, a, b)
 			}
 		}
 	}
