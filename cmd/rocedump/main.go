@@ -17,6 +17,18 @@
 //	            display-filter fields (package github.com/roce-go/roce/dump
 //	            lists them); with -stats, the summary as one JSON object
 //	-utc        text timestamps in UTC instead of local time
+//	-t, -tt, -ttt, -tttt, -ttttt  the time as tcpdump's flags give it:
+//	            none, seconds since 1970, since the previous line printed,
+//	            date and time of day, since the first line printed; the
+//	            -t flags add up as tcpdump's letters do (-t -tt is -ttt)
+//	-nano       times to the nanosecond (tcpdump --nano)
+//	-x, -xx     each line followed by the frame in hex, as tcpdump -x:
+//	            without the link-level header (-x) or with it (-xx)
+//	-X, -XX     the same in hex and ASCII (-X wins over -x)
+//	-e          the link-level header on each line, as tcpdump -e: MACs,
+//	            VLAN tags, Ethertypes and length
+//	-q          short lines: opcode, QP, PSN and payload length, the ICRC
+//	            only when it is not good
 //	-speed S    link speed for pause quanta, bits per second with k, M, G
 //	            or T: 100G (the default), 25Gb/s, 2.5G, ...
 //	-qp N       only frames to destination QP N (decimal or 0x hex);
@@ -49,6 +61,9 @@
 //	            (default: the number of CPUs for a file, 1 for a pipe,
 //	            whose frames then show as they arrive); the output is
 //	            the same whatever N
+//
+// The output flags shape text lines: they are refused with -json, -stats
+// and -w.
 //
 // Link types: Ethernet, Linux cooked captures v1 and v2 (tcpdump -i any),
 // and ERF records of native InfiniBand (type 21) or Ethernet (type 2).
