@@ -23,10 +23,10 @@ func BenchmarkDump(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, json := range []bool{false, true} {
-			format := "text"
-			if json {
-				format = "json"
+		for _, format := range []string{"text", "json", "text-ttt-e-X"} {
+			opt := dump.Options{JSON: format == "json"}
+			if format == "text-ttt-e-X" { // tcpdump's output flags, deltas put in by the consumer
+				opt.Text = dump.TextFormat{Time: dump.TimeDelta, Link: true, Hex: dump.HexASCII}
 			}
 			b.Run(name[:len(name)-len(".pcap")]+"/"+format, func(b *testing.B) {
 				b.ReportAllocs()
@@ -37,7 +37,7 @@ func BenchmarkDump(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					st, err := dump.Dump(io.Discard, src, dump.Options{JSON: json})
+					st, err := dump.Dump(io.Discard, src, opt)
 					if err != nil {
 						b.Fatal(err)
 					}

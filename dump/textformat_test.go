@@ -12,10 +12,11 @@ import (
 	"github.com/roce-go/roce/gen"
 )
 
-// Options.Text prints the lines as tcpdump's output flags do: here -ttt
-// (the time since the previous line), -e (the Ethernet header) and -x
-// (the bytes after it, in hex), for an RDMA WRITE of 16 bytes and its
-// acknowledgement.
+// Record.Text formats the line as tcpdump's output flags do: here -ttt
+// (the time since the previous line, from Record.TimeRef, which Dump and
+// Scan keep and a caller of AppendText sets), -e (the Ethernet header)
+// and -x (the bytes after it, in hex), for an RDMA WRITE of 16 bytes and
+// its acknowledgement made by package gen.
 func ExampleTextFormat() {
 	cfg := gen.DefaultConfig()
 	cfg.Size, cfg.PSN = 16, 100
@@ -24,19 +25,12 @@ func ExampleTextFormat() {
 		fmt.Println(err)
 		return
 	}
-	var capture bytes.Buffer
-	if _, err := gen.Write(&capture, g, gen.Pcap); err != nil {
-		fmt.Println(err)
-		return
-	}
-	src, err := dump.NewSource(&capture)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	text := dump.TextFormat{Time: dump.TimeDelta, Link: true, Hex: dump.Hex}
-	if _, err := dump.Dump(os.Stdout, src, dump.Options{Text: text}); err != nil {
-		fmt.Println(err)
+	rec := dump.Record{Text: dump.TextFormat{Time: dump.TimeDelta, Link: true, Hex: dump.Hex}}
+	var prev time.Time
+	for n := 1; g.Next(); n++ {
+		rec.Decode(n, g.CaptureInfo(), dump.LinkTypeEthernet, g.Frame())
+		rec.TimeRef, prev = prev, rec.Time
+		os.Stdout.Write(rec.AppendText(nil))
 	}
 	// Output:
 	//  00:00:00.000000 02:00:00:00:00:01 > 02:00:00:00:00:02, ethertype IPv4 (0x0800), length 90: 192.0.2.1:49160 > 192.0.2.2:4791 RoCEv2 RC RDMA WRITE Only qp 0x000200 psn 100 [M,A] reth va 0x00007f000078c000 rkey 0x9927a129 dmalen 16 payload 16 ecn ECT(0) icrc good

@@ -70,7 +70,13 @@ func tcpdumpCaptures(t *testing.T) map[string]bool {
 		}
 		p, _ := genCapture(t, cfg)
 		paths[p] = false
-		frames = append(frames, firstFrames(t, p, 3)...)
+		g, err := gen.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 3 && g.Next(); i++ {
+			frames = append(frames, bytes.Clone(g.Frame()))
+		}
 	}
 	dir := t.TempDir()
 	v2 := frames[3] // a RoCEv2 frame tagged 0x8100, VLAN 100, PCP 5
@@ -89,28 +95,6 @@ func tcpdumpCaptures(t *testing.T) map[string]bool {
 	paths[writeTestCapture(t, dir, "sll2.pcap", dump.LinkTypeLinuxSLL2, [][]byte{sll2, sll2})] = true
 	paths[writeTestCapture(t, dir, "raw.pcap", dump.LinkTypeRaw, [][]byte{ip, ip})] = false
 	return paths
-}
-
-// firstFrames returns copies of the first n frames of a capture.
-func firstFrames(t *testing.T, path string, n int) [][]byte {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	src, err := dump.NewSource(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out [][]byte
-	for len(out) < n {
-		data, _, _, err := src.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, bytes.Clone(data))
-	}
-	return out
 }
 
 // writeTestCapture writes frames of link type lt to a nanosecond pcap file,
