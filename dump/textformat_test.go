@@ -2,8 +2,10 @@ package dump_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"testing"
 	"time"
 
@@ -111,4 +113,54 @@ func TestScanTimeRef(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPipelineTextFormats: with tcpdump's output formats, the delta
+// times included, Dump and Scan give the same output and Stats whatever
+// Workers, on every shipped and golden capture and generated ones, with
+// counts and filters; a write error stops them at the same frame.
+func TestPipelineTextFormats(t *testing.T) {
+	before := runtime.NumGoroutine()
+	formats := []dump.TextFormat{
+		{Time: dump.TimeDelta, Link: true, Hex: dump.Hex},
+		{Time: dump.TimeSinceFirst, Nano: true, Quiet: true, Hex: dump.HexASCII, HexLink: true},
+	}
+	for name, in := range pipeInputs(t) {
+		for fi, tf := range formats {
+			for _, count := range []int{0, 7} {
+				for _, f := range []dump.Filter{{}, {HasQP: true, QP: 0x11}} {
+					for _, scan := range []bool{false, true} {
+						opt := dump.Options{Text: tf, Count: count, Filter: f, Workers: 1}
+						want := pipeDump(t, in, opt, scan)
+						for _, w := range []int{2, 4} {
+							opt.Workers = w
+							samePipeRun(t, fmt.Sprintf("%s format %d -c %d qp %v scan=%v -j %d", name, fi, count, f.HasQP, scan, w), pipeDump(t, in, opt, scan), want)
+						}
+					}
+				}
+			}
+		}
+	}
+	in := mixedCapture(t, false)
+	for _, limit := range []int{0, 150, 100000, 1234567} {
+		var want pipeRun
+		for _, w := range []int{1, 2, 4} {
+			src, err := dump.NewSource(bytes.NewReader(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fw := &failWriter{limit: limit}
+			st, err := dump.Dump(fw, src, dump.Options{Text: formats[0], Workers: w})
+			if !errors.Is(err, errFull) {
+				t.Fatalf("limit %d: %v", limit, err)
+			}
+			got := pipeRun{out: fw.b.Bytes(), st: st, err: err.Error()}
+			if w == 1 {
+				want = got
+				continue
+			}
+			samePipeRun(t, fmt.Sprintf("write error after %d bytes, -ttt -e -x, -j %d", limit, w), got, want)
+		}
+	}
+	noLeak(t, before)
 }

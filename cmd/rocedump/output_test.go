@@ -98,7 +98,7 @@ func TestOutputFlagErrors(t *testing.T) {
 		}
 	}
 	// tcpdump's letters add up: -t -t is -tt, -x -x is -xx.
-	for _, pair := range [][2][]string{{{"-t", "-t"}, {"-tt"}}, {{"-t", "-tt"}, {"-ttt"}}, {{"-x", "-x"}, {"-xx"}}, {{"-x", "-XX"}, {"-XX"}}} {
+	for _, pair := range [][2][]string{{{"-t", "-t"}, {"-tt"}}, {{"-t", "-tt"}, {"-ttt"}}, {{"-x", "-x"}, {"-xx"}}, {{"-x", "-XX"}, {"-XX"}}, {{"--nano", "--ttt"}, {"-nano", "-ttt"}}} {
 		_, a, _ := runCmd(t, nil, append(pair[0], path)...)
 		_, b, _ := runCmd(t, nil, append(pair[1], path)...)
 		if a != b || a == "" {
