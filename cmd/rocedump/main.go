@@ -247,9 +247,10 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 		return fail("-e, -q, -x, -X, -t... and -nano format the text lines: not with -json, -stats or -w")
 	}
 	c.file = *file
+	if st := cmd.Stray(pos, 1, "one capture file at most"); st != 0 {
+		return c, st, false
+	}
 	switch {
-	case len(pos) > 1:
-		return fail("unexpected argument %q after %q: one capture file at most", pos[1], pos[0])
 	case len(pos) == 1 && c.file != "":
 		return fail("unexpected argument %q: the capture is already -r %q", pos[0], c.file)
 	case len(pos) == 1:
