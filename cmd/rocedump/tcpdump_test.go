@@ -153,22 +153,23 @@ func hexLines(s string) (hex []string, others int) {
 }
 
 // TestTcpdumpHex: -x, -xx, -X and -XX print, after each line, the bytes
-// tcpdump prints, in tcpdump's layout, line for line.
+// tcpdump prints, in tcpdump's layout, line for line; -X wins over -x,
+// and its count alone says whether the link-level header is shown.
 func TestTcpdumpHex(t *testing.T) {
 	n := 0
 	defer func() { t.Logf("%d hex lines compared with tcpdump's", n) }()
 	for path := range tcpdumpCaptures(t) {
-		for _, flag := range []string{"-x", "-xx", "-X", "-XX"} {
-			want, wn := hexLines(tcpdumpOut(t, path, flag))
-			got, gn := hexLines(rocedumpOut(t, path, flag))
+		for _, flag := range [][]string{{"-x"}, {"-xx"}, {"-X"}, {"-XX"}, {"-xx", "-X"}, {"-X", "-x", "-x"}} {
+			want, wn := hexLines(tcpdumpOut(t, path, flag...))
+			got, gn := hexLines(rocedumpOut(t, path, flag...))
 			if gn != wn || len(want) == 0 {
-				t.Fatalf("%s %s: %d lines, tcpdump %d; %d hex lines", filepath.Base(path), flag, gn, wn, len(want))
+				t.Fatalf("%s %q: %d lines, tcpdump %d; %d hex lines", filepath.Base(path), flag, gn, wn, len(want))
 			}
 			n += len(want)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				for i := range want {
 					if i >= len(got) || got[i] != want[i] {
-						t.Errorf("%s %s: hex line %d\n%q\ntcpdump\n%q", filepath.Base(path), flag, i+1, got[min(i, len(got)-1)], want[i])
+						t.Errorf("%s %q: hex line %d\n%q\ntcpdump\n%q", filepath.Base(path), flag, i+1, got[min(i, len(got)-1)], want[i])
 						break
 					}
 				}
