@@ -21,9 +21,15 @@ import (
 // standard output.
 func tcpdumpOut(t *testing.T, path string, flags ...string) string {
 	t.Helper()
+	return tcpdumpIn(t, "UTC", path, flags...)
+}
+
+// tcpdumpIn is tcpdumpOut in the time zone tz.
+func tcpdumpIn(t *testing.T, tz, path string, flags ...string) string {
+	t.Helper()
 	bin := oracle.Need(t, "tcpdump")
 	cmd := exec.Command(bin, append([]string{"-n", "-r", path}, flags...)...)
-	cmd.Env = append(os.Environ(), "TZ=UTC")
+	cmd.Env = append(os.Environ(), "TZ="+tz)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	out, err := cmd.Output()
@@ -225,6 +231,34 @@ func dayWrapped(ours, theirs string) bool {
 	oh, _ := strconv.Atoi(o[2])
 	th, _ := strconv.Atoi(t[2])
 	return oh >= 24 && oh%24 == th
+}
+
+// TestTcpdumpLocalTime: without -utc, the time of day and the date are
+// local times, as tcpdump's in the same zone (one 5h30 off UTC).
+func TestTcpdumpLocalTime(t *testing.T) {
+	loc, err := time.LoadLocation("Asia/Kolkata")
+	if err != nil {
+		t.Skip("no time zone database:", err)
+	}
+	defer func(l *time.Location) { time.Local = l }(time.Local)
+	time.Local = loc
+	path := filepath.Join(capDir, "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap")
+	for _, flags := range [][]string{{}, {"-tttt"}, {"-tttt", "-nano"}} {
+		td := textLines(tcpdumpIn(t, "Asia/Kolkata", path, tcpdumpFlags(flags)...))
+		tdBare := textLines(tcpdumpIn(t, "Asia/Kolkata", path, "-t"))
+		st, out, errs := runCmd(t, nil, append(flags, path)...)
+		_, bare, _ := runCmd(t, nil, "-t", path)
+		rd, rdBare := lines(out), lines(bare)
+		if st != 0 || len(rd) != len(td) || len(td) == 0 {
+			t.Fatalf("%q: status %d, %d lines, tcpdump %d: %s", flags, st, len(rd), len(td), errs)
+		}
+		for i := range td {
+			if strings.TrimSuffix(rd[i], rdBare[i]) != strings.TrimSuffix(td[i], tdBare[i]) {
+				t.Errorf("%q: line %d\n%q\ntcpdump\n%q", flags, i+1, rd[i], td[i])
+				break
+			}
+		}
+	}
 }
 
 // tcpdumpFlags is rocedump's -nano as tcpdump spells it.
