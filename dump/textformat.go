@@ -394,7 +394,7 @@ var linkEtherTypes = [...]struct {
 	name string
 }{
 	{hdr.EtherTypeIPv4, "IPv4"}, {hdr.EtherTypeIPv6, "IPv6"}, {hdr.EtherTypeARP, "ARP"},
-	{hdr.EtherTypeDot1Q, "802.1Q"}, {hdr.EtherTypeQinQ, "802.1Q-QinQ"}, {0x9100, "QinQ"},
+	{hdr.EtherTypeDot1Q, "802.1Q"}, {hdr.EtherTypeQinQ, "802.1Q-QinQ"}, {0x9100, "802.1Q-9100"},
 	{hdr.EtherTypeLLDP, "LLDP"}, {hdr.EtherTypeRoCE, "RoCE"}, {hdr.EtherTypeMACControl, "MAC Control"},
 	{0x8035, "Reverse ARP"}, {0x8847, "MPLS unicast"}, {0x8848, "MPLS multicast"},
 	{0x8809, "Slow Protocols"}, {0x88f7, "PTP"}, {0x8863, "PPPoE D"}, {0x8864, "PPPoE S"},
@@ -408,6 +408,7 @@ func (r *Record) appendLinkEtherType(b []byte, t uint16) []byte {
 	for _, e := range linkEtherTypes {
 		if e.t == t {
 			name = e.name
+			break
 		}
 	}
 	switch {

@@ -93,7 +93,15 @@ func tcpdumpCaptures(t *testing.T) map[string]bool {
 	binary.BigEndian.PutUint16(udp[18+20+2:], 9)   // UDP port 9, not RoCE
 	binary.BigEndian.PutUint16(udp[18+20+4:], 8+7) // UDP length: 7 bytes of payload, an odd frame
 	untagged := append(bytes.Clone(v2[:12]), v2[16:]...)
-	paths[writeTestCapture(t, dir, "ethernet.pcap", dump.LinkTypeEthernet, append(frames, qinq, udp, untagged))] = false
+	frames = append(frames, qinq, udp, untagged)
+	// Frames of Ethertypes tcpdump names, 46 zero bytes after the header
+	// (not MPLS or Slow Protocols, whose zeros tcpdump's -x prints from
+	// elsewhere).
+	for _, et := range []uint16{0x8035, 0x88f7, 0x8863, 0x8864} {
+		frames = append(frames, binary.BigEndian.AppendUint16(bytes.Clone(v2[:12]), et))
+		frames[len(frames)-1] = append(frames[len(frames)-1], make([]byte, 46)...)
+	}
+	paths[writeTestCapture(t, dir, "ethernet.pcap", dump.LinkTypeEthernet, frames)] = false
 	ip := untagged[14:]
 	sll := append([]byte{0, 4, 0, 1, 0, 6, 2, 0, 0, 0, 0, 1, 0, 0, 0x08, 0x00}, ip...)
 	sll2 := append([]byte{0x08, 0x00, 0, 0, 0, 0, 0, 1, 0, 1, 0, 6, 2, 0, 0, 0, 0, 1, 0, 0}, ip...)
