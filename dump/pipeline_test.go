@@ -243,24 +243,28 @@ func (w *failWriter) Write(p []byte) (int, error) {
 func TestPipelineStops(t *testing.T) {
 	before := runtime.NumGoroutine()
 	in := mixedCapture(t, false)
-	for _, limit := range []int{0, 1, 150, 100000, 1234567} {
-		var want pipeRun
-		for _, w := range []int{1, 2, 4} {
-			src, err := dump.NewSource(bytes.NewReader(in))
-			if err != nil {
-				t.Fatal(err)
+	// The default lines, and tcpdump's -ttt -e -x, whose deltas the
+	// consumer puts in.
+	for fi, text := range []dump.TextFormat{{}, {Time: dump.TimeDelta, Link: true, Hex: dump.Hex}} {
+		for _, limit := range []int{0, 1, 150, 100000, 1234567} {
+			var want pipeRun
+			for _, w := range []int{1, 2, 4} {
+				src, err := dump.NewSource(bytes.NewReader(in))
+				if err != nil {
+					t.Fatal(err)
+				}
+				fw := &failWriter{limit: limit}
+				st, err := dump.Dump(fw, src, dump.Options{Text: text, Workers: w})
+				if !errors.Is(err, errFull) {
+					t.Fatalf("limit %d: %v", limit, err)
+				}
+				got := pipeRun{out: fw.b.Bytes(), st: st, err: err.Error()}
+				if w == 1 {
+					want = got
+					continue
+				}
+				samePipeRun(t, fmt.Sprintf("format %d: write error after %d bytes, -j %d", fi, limit, w), got, want)
 			}
-			fw := &failWriter{limit: limit}
-			st, err := dump.Dump(fw, src, dump.Options{Workers: w})
-			if !errors.Is(err, errFull) {
-				t.Fatalf("limit %d: %v", limit, err)
-			}
-			got := pipeRun{out: fw.b.Bytes(), st: st, err: err.Error()}
-			if w == 1 {
-				want = got
-				continue
-			}
-			samePipeRun(t, fmt.Sprintf("write error after %d bytes, -j %d", limit, w), got, want)
 		}
 	}
 	for _, stop := range []int{1, 2, 255, 256, 257, 5000} {
