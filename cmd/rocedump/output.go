@@ -27,8 +27,11 @@ func outputFlags(cmd *cli.Command) *textFlags {
 		"date and time of day",
 		"time since the first line printed",
 	} {
-		name := "tttttt"[:i+1]
-		cmd.Count(&f.t, name, i+1, "text: "+use+" (tcpdump -"+name+"; the -t flags add up as tcpdump's do)")
+		name := "ttttt"[:i+1]
+		if i == 0 {
+			use += "; the -t flags add up as tcpdump's letters do: -t -tt is -ttt"
+		}
+		cmd.Count(&f.t, name, i+1, "text: "+use+" (tcpdump -"+name+")")
 	}
 	cmd.Count(&f.x, "x", 1, "text: each line followed by the frame in hex, without the link-level header (tcpdump -x)")
 	cmd.Count(&f.x, "xx", 2, "text: as -x, with the link-level header")
