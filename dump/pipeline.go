@@ -110,44 +110,7 @@ func runPipeline(src *Source, opt *Options, workers int, w io.Writer, fn func(r 
 			panic(b.pan)
 		}
 		before := st
-		last := 0 // Dump: end of the output to write
-		stop := false
-		var ferr error
-		out := b.out
-		if p.stamp {
-			out = p.lines[:0]
-		}
-		var lineStart int32 // stamp: where slot i's line starts in b.out
-		for i := range b.slots {
-			if opt.Count > 0 && st.Matched >= opt.Count {
-				stop = true
-				break
-			}
-			res := &b.res[i]
-			start := lineStart
-			lineStart = res.end
-			if !countSlot(&st, opt, &b.slots[i], res) {
-				continue
-			}
-			ref := p.ref.next(opt.Text.Time, res.time)
-			if !p.format {
-				b.recs[i].TimeRef = ref
-				if ferr = fn(&b.recs[i]); ferr != nil {
-					break
-				}
-				continue
-			}
-			if p.stamp {
-				out = appendDelta(out, res.time, ref, opt.Text.Nano)
-				out = append(out, ' ')
-				out = append(out, b.out[start:res.end]...)
-				res.end = int32(len(out)) // the line's end in out, for a write error
-			}
-			last = int(res.end)
-		}
-		if p.stamp {
-			p.lines = out
-		}
+		out, last, stop, ferr := p.take(b, &st, fn)
 		if p.format && last > 0 {
 			if n, werr := w.Write(out[:last]); werr != nil {
 				// Count the frames up to the one whose line failed,
@@ -178,6 +141,49 @@ func runPipeline(src *Source, opt *Options, workers int, w io.Writer, fn func(r 
 		}
 		p.free <- b
 	}
+}
+
+// take counts the slots of batch b in st and hands the matching frames
+// on, in capture order, until opt.Count frames matched (stop) or fn
+// fails (ferr): to fn (Scan), or as the lines of out up to last (Dump).
+// With delta times (p.stamp) out is p.lines, where each line gets its
+// time before the line the worker formatted, and b.res[i].end becomes
+// the end of slot i's line in out.
+func (p *pipeline) take(b *batch, st *Stats, fn func(r *Record) error) (out []byte, last int, stop bool, ferr error) {
+	opt := p.opt
+	out = b.out
+	if p.stamp {
+		out = p.lines[:0]
+		defer func() { p.lines = out }()
+	}
+	var lineStart int32 // where slot i's line starts in b.out
+	for i := range b.slots {
+		if opt.Count > 0 && st.Matched >= opt.Count {
+			return out, last, true, nil
+		}
+		res := &b.res[i]
+		start := lineStart
+		lineStart = res.end
+		if !countSlot(st, opt, &b.slots[i], res) {
+			continue
+		}
+		ref := p.ref.next(opt.Text.Time, res.time)
+		if !p.format {
+			b.recs[i].TimeRef = ref
+			if ferr = fn(&b.recs[i]); ferr != nil {
+				return out, last, false, ferr
+			}
+			continue
+		}
+		if p.stamp {
+			out = appendDelta(out, res.time, ref, opt.Text.Nano)
+			out = append(out, ' ')
+			out = append(out, b.out[start:res.end]...)
+			res.end = int32(len(out))
+		}
+		last = int(res.end)
+	}
+	return out, last, false, nil
 }
 
 // countSlot counts slot s in st, calling opt's Unreadable and Progress
