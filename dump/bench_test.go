@@ -23,10 +23,10 @@ func BenchmarkDump(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, json := range []bool{false, true} {
-			format := "text"
-			if json {
-				format = "json"
+		for _, format := range []string{"text", "json", "text-ttt-e-X"} {
+			opt := dump.Options{JSON: format == "json"}
+			if format == "text-ttt-e-X" { // tcpdump's output flags, deltas put in by the consumer
+				opt.Text = dump.TextFormat{Time: dump.TimeDelta, Link: true, Hex: dump.HexASCII}
 			}
 			b.Run(name[:len(name)-len(".pcap")]+"/"+format, func(b *testing.B) {
 				b.ReportAllocs()
@@ -37,7 +37,7 @@ func BenchmarkDump(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					st, err := dump.Dump(io.Discard, src, dump.Options{JSON: json})
+					st, err := dump.Dump(io.Discard, src, opt)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -51,7 +51,8 @@ func BenchmarkDump(b *testing.B) {
 
 // BenchmarkRecord measures Decode and AppendText of one frame into a
 // reused Record and buffer, for a frame with a good ICRC and the same
-// frame with a bad one: neither may allocate.
+// frame with a bad one, and with tcpdump's -e -ttt and -X: none may
+// allocate.
 func BenchmarkRecord(b *testing.B) {
 	good := firstFrame(b, "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap", 1)
 	bad := append([]byte(nil), good...)
@@ -59,9 +60,12 @@ func BenchmarkRecord(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
 		frame []byte
-	}{{"icrc-good", good}, {"icrc-bad", bad}} {
+		text  dump.TextFormat
+	}{{"icrc-good", good, dump.TextFormat{}}, {"icrc-bad", bad, dump.TextFormat{}},
+		{"icrc-good-e-ttt", good, dump.TextFormat{Time: dump.TimeDelta, Link: true}},
+		{"icrc-good-X", good, dump.TextFormat{Hex: dump.HexASCII}}} {
 		b.Run(bc.name, func(b *testing.B) {
-			var rec dump.Record
+			rec := dump.Record{Text: bc.text}
 			buf := make([]byte, 0, 4096)
 			ci := gopacket.CaptureInfo{Timestamp: time.Unix(1700000000, 0), Length: len(bc.frame), CaptureLength: len(bc.frame)}
 			b.ReportAllocs()

@@ -40,6 +40,14 @@
 //
 //	19:48:08.680423 lid 0x0004 > lid 0x0001 sl 0 vl 0 IB RC SEND Only qp 0xfc0407 psn 13896277 [M,A] payload 88 icrc good
 //
+// Options.Text (Record.Text) gives the lines tcpdump's output flags give
+// (TextFormat): the time as -t to -ttttt print it, with --nano's nine
+// digits; the bytes in hex, or hex and ASCII, after each line (-x, -xx,
+// -X, -XX); the link-level header first (-e); shorter transport lines
+// (-q). The delta formats count from Record.TimeRef, which Scan and Dump
+// keep over the frames they hand on, in capture order, whatever
+// Options.Workers.
+//
 // # Link types
 //
 // Ethernet (1); Linux cooked captures v1 (113) and v2 (276), as

@@ -15,6 +15,11 @@ import (
 type Options struct {
 	JSON     bool           // JSON Lines instead of text
 	Location *time.Location // time zone of text timestamps; nil means UTC
+	// Text says how text lines look (tcpdump's output flags: time
+	// formats, hex, link-level header, quiet). Scan and Dump keep
+	// Record.TimeRef for the delta time formats, over the frames they
+	// hand on, in capture order, whatever Workers.
+	Text TextFormat
 	// Speed is the link speed at which text lines convert PAUSE and PFC
 	// quanta to time; 0 means 100 Gb/s.
 	Speed pfc.Speed
@@ -257,7 +262,8 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 	}
 	var st Stats
 	var rec Record
-	rec.Location, rec.Speed = opt.Location, opt.Speed
+	var ref timeRef
+	rec.Location, rec.Speed, rec.Text = opt.Location, opt.Speed, opt.Text
 	for {
 		if opt.Count > 0 && st.Matched >= opt.Count {
 			return st, nil
@@ -309,6 +315,7 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 			continue
 		}
 		st.Matched++
+		rec.TimeRef = ref.next(opt.Text.Time, rec.Time)
 		if err := fn(&rec); err != nil {
 			return st, err
 		}

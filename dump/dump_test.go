@@ -557,6 +557,12 @@ func TestAllocs(t *testing.T) {
 			}{
 				{"AppendJSON", rec.AppendJSON, `"infiniband.invariant.crc.status":"` + icrc + `"`},
 				{"AppendText", rec.AppendText, " icrc " + icrc + "\n"},
+				// tcpdump's output flags: -e -XX -ttt --nano, -xx -tttt,
+				// -q -e -tt.
+				{"AppendText -e -XX -ttt -nano", withText(&rec, dump.TextFormat{Time: dump.TimeDelta, Nano: true,
+					Hex: dump.HexASCII, HexLink: true, Link: true}), " icrc " + icrc + "\n\t0x0000:  "},
+				{"AppendText -xx -tttt", withText(&rec, dump.TextFormat{Time: dump.TimeDate, Hex: dump.Hex, HexLink: true}), "\t0x0010:  "},
+				{"AppendText -q -e -tt", withText(&rec, dump.TextFormat{Time: dump.TimeEpoch, Quiet: true, Link: true}), " qp 0x"},
 			} {
 				want := f.append(nil)
 				if fr.kind != dump.KindNotRoCE && !bytes.Contains(want, []byte(f.status)) {
@@ -575,6 +581,18 @@ func TestAllocs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// withText returns AppendText with the text format f, leaving r's
+// format as it was, and with a time reference for the delta formats.
+func withText(r *dump.Record, f dump.TextFormat) func([]byte) []byte {
+	return func(b []byte) []byte {
+		saved, ref := r.Text, r.TimeRef
+		r.Text, r.TimeRef = f, r.Time.Add(-1500*time.Millisecond)
+		b = r.AppendText(b)
+		r.Text, r.TimeRef = saved, ref
+		return b
 	}
 }
 

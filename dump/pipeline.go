@@ -37,7 +37,8 @@ type slot struct {
 
 // result is what a worker made of a slot's frame, for the consumer.
 type result struct {
-	end                 int32 // Dump: the end of the batch's output up to this slot
+	time                time.Time // the frame's, for the delta time formats
+	end                 int32     // Dump: the end of the batch's output up to this slot
 	kind                Kind
 	icrcGood, unchecked bool
 	match               bool
@@ -57,9 +58,15 @@ type batch struct {
 
 // pipeline is the state shared by one Scan's goroutines.
 type pipeline struct {
-	src     *Source
-	opt     *Options
-	format  bool // Dump: workers format matching frames into batch.out
+	src    *Source
+	opt    *Options
+	format bool // Dump: workers format matching frames into batch.out
+	// stamp: the lines' times are deltas, which the consumer, in
+	// capture order, puts before the lines the workers formatted
+	// without them, in lines.
+	stamp   bool
+	lines   []byte
+	ref     timeRef
 	free    chan *batch
 	work    chan *batch
 	order   chan *batch
@@ -82,6 +89,7 @@ func (opt *Options) workers() int {
 // pipeline.
 func runPipeline(src *Source, opt *Options, workers int, w io.Writer, fn func(r *Record) error) (st Stats, err error) {
 	p := &pipeline{src: src, opt: opt, format: fn == nil, pool: 2*workers + 2}
+	p.stamp = p.format && !opt.JSON && opt.Text.Time.delta()
 	p.free = make(chan *batch, p.pool)
 	p.work = make(chan *batch, p.pool)
 	p.order = make(chan *batch, p.pool)
@@ -102,27 +110,9 @@ func runPipeline(src *Source, opt *Options, workers int, w io.Writer, fn func(r 
 			panic(b.pan)
 		}
 		before := st
-		last := 0 // Dump: end of the output to write
-		stop := false
-		var ferr error
-		for i := range b.slots {
-			if opt.Count > 0 && st.Matched >= opt.Count {
-				stop = true
-				break
-			}
-			if !countSlot(&st, opt, &b.slots[i], &b.res[i]) {
-				continue
-			}
-			if !p.format {
-				if ferr = fn(&b.recs[i]); ferr != nil {
-					break
-				}
-				continue
-			}
-			last = int(b.res[i].end)
-		}
+		out, last, stop, ferr := p.take(b, &st, fn)
 		if p.format && last > 0 {
-			if n, werr := w.Write(b.out[:last]); werr != nil {
+			if n, werr := w.Write(out[:last]); werr != nil {
 				// Count the frames up to the one whose line failed,
 				// as writing line by line would have.
 				st = before
@@ -151,6 +141,49 @@ func runPipeline(src *Source, opt *Options, workers int, w io.Writer, fn func(r 
 		}
 		p.free <- b
 	}
+}
+
+// take counts the slots of batch b in st and hands the matching frames
+// on, in capture order, until opt.Count frames matched (stop) or fn
+// fails (ferr): to fn (Scan), or as the lines of out up to last (Dump).
+// With delta times (p.stamp) out is p.lines, where each line gets its
+// time before the line the worker formatted, and b.res[i].end becomes
+// the end of slot i's line in out.
+func (p *pipeline) take(b *batch, st *Stats, fn func(r *Record) error) (out []byte, last int, stop bool, ferr error) {
+	opt := p.opt
+	out = b.out
+	if p.stamp {
+		out = p.lines[:0]
+		defer func() { p.lines = out }()
+	}
+	var lineStart int32 // where slot i's line starts in b.out
+	for i := range b.slots {
+		if opt.Count > 0 && st.Matched >= opt.Count {
+			return out, last, true, nil
+		}
+		res := &b.res[i]
+		start := lineStart
+		lineStart = res.end
+		if !countSlot(st, opt, &b.slots[i], res) {
+			continue
+		}
+		ref := p.ref.next(opt.Text.Time, res.time)
+		if !p.format {
+			b.recs[i].TimeRef = ref
+			if ferr = fn(&b.recs[i]); ferr != nil {
+				return out, last, false, ferr
+			}
+			continue
+		}
+		if p.stamp {
+			out = appendDelta(out, res.time, ref, opt.Text.Nano)
+			out = append(out, ' ')
+			out = append(out, b.out[start:res.end]...)
+			res.end = int32(len(out))
+		}
+		last = int(res.end)
+	}
+	return out, last, false, nil
 }
 
 // countSlot counts slot s in st, calling opt's Unreadable and Progress
@@ -277,7 +310,7 @@ func (p *pipeline) fill(b *batch) {
 func (p *pipeline) decode() {
 	defer p.wg.Done()
 	var own Record // Dump: one Record per worker, its clock cache with it
-	own.Location, own.Speed = p.opt.Location, p.opt.Speed
+	own.Location, own.Speed, own.Text = p.opt.Location, p.opt.Speed, p.opt.Text
 	for {
 		select {
 		case b := <-p.work:
@@ -297,7 +330,7 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 	}()
 	b.out = b.out[:0]
 	for len(b.recs) < len(b.slots) && !p.format {
-		b.recs = append(b.recs, Record{Location: p.opt.Location, Speed: p.opt.Speed})
+		b.recs = append(b.recs, Record{Location: p.opt.Location, Speed: p.opt.Speed, Text: p.opt.Text})
 	}
 	f := &p.opt.Filter
 	for i := range b.slots {
@@ -314,12 +347,15 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 		r.Decode(s.number, ci, s.lt, b.data[s.lo:s.hi:s.hi])
 		match := f.Match(r)
 		if match && p.format {
-			if p.opt.JSON {
+			switch {
+			case p.opt.JSON:
 				b.out = r.AppendJSON(b.out)
-			} else {
+			case p.stamp:
+				b.out = r.appendLine(b.out)
+			default:
 				b.out = r.AppendText(b.out)
 			}
 		}
-		*res = result{end: int32(len(b.out)), kind: r.Kind, icrcGood: r.ICRCGood, unchecked: r.ICRCUnchecked, match: match}
+		*res = result{time: r.Time, end: int32(len(b.out)), kind: r.Kind, icrcGood: r.ICRCGood, unchecked: r.ICRCUnchecked, match: match}
 	}
 }

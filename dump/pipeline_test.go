@@ -243,24 +243,28 @@ func (w *failWriter) Write(p []byte) (int, error) {
 func TestPipelineStops(t *testing.T) {
 	before := runtime.NumGoroutine()
 	in := mixedCapture(t, false)
-	for _, limit := range []int{0, 1, 150, 100000, 1234567} {
-		var want pipeRun
-		for _, w := range []int{1, 2, 4} {
-			src, err := dump.NewSource(bytes.NewReader(in))
-			if err != nil {
-				t.Fatal(err)
+	// The default lines, and tcpdump's -ttt -e -x, whose deltas the
+	// consumer puts in.
+	for fi, text := range []dump.TextFormat{{}, {Time: dump.TimeDelta, Link: true, Hex: dump.Hex}} {
+		for _, limit := range []int{0, 1, 150, 100000, 1234567} {
+			var want pipeRun
+			for _, w := range []int{1, 2, 4} {
+				src, err := dump.NewSource(bytes.NewReader(in))
+				if err != nil {
+					t.Fatal(err)
+				}
+				fw := &failWriter{limit: limit}
+				st, err := dump.Dump(fw, src, dump.Options{Text: text, Workers: w})
+				if !errors.Is(err, errFull) {
+					t.Fatalf("limit %d: %v", limit, err)
+				}
+				got := pipeRun{out: fw.b.Bytes(), st: st, err: err.Error()}
+				if w == 1 {
+					want = got
+					continue
+				}
+				samePipeRun(t, fmt.Sprintf("format %d: write error after %d bytes, -j %d", fi, limit, w), got, want)
 			}
-			fw := &failWriter{limit: limit}
-			st, err := dump.Dump(fw, src, dump.Options{Workers: w})
-			if !errors.Is(err, errFull) {
-				t.Fatalf("limit %d: %v", limit, err)
-			}
-			got := pipeRun{out: fw.b.Bytes(), st: st, err: err.Error()}
-			if w == 1 {
-				want = got
-				continue
-			}
-			samePipeRun(t, fmt.Sprintf("write error after %d bytes, -j %d", limit, w), got, want)
 		}
 	}
 	for _, stop := range []int{1, 2, 255, 256, 257, 5000} {
@@ -302,8 +306,11 @@ func TestPipelineAllocs(t *testing.T) {
 		return w.b
 	}
 	small, large := capture(5000), capture(20000)
+	// Text with tcpdump's -ttt -e -X: the consumer puts the deltas in.
+	tcpdumpText := dump.TextFormat{Time: dump.TimeDelta, Link: true, Hex: dump.HexASCII}
 	for _, scan := range []bool{false, true} {
-		for _, json := range []bool{false, true} {
+		for _, format := range []string{"text", "json", "text -ttt -e -X"} {
+			json := format == "json"
 			allocs := func(in []byte) float64 {
 				return testing.AllocsPerRun(5, func() {
 					src, err := dump.NewSource(bytes.NewReader(in))
@@ -311,6 +318,9 @@ func TestPipelineAllocs(t *testing.T) {
 						t.Fatal(err)
 					}
 					opt := dump.Options{JSON: json, Workers: 2}
+					if format != "text" && !json {
+						opt.Text = tcpdumpText
+					}
 					if scan {
 						buf := make([]byte, 0, 4096)
 						_, err = dump.Scan(src, opt, func(r *dump.Record) error { buf = r.AppendText(buf[:0]); return nil })
@@ -324,7 +334,7 @@ func TestPipelineAllocs(t *testing.T) {
 			}
 			a, b := allocs(small), allocs(large)
 			if b > a+10 {
-				t.Errorf("scan %v, json %v: %v allocations for 5000 frames, %v for 20000", scan, json, a, b)
+				t.Errorf("scan %v, %s: %v allocations for 5000 frames, %v for 20000", scan, format, a, b)
 			}
 		}
 	}

@@ -107,17 +107,28 @@ type Record struct {
 
 	// Location is the time zone of the text timestamps; nil means UTC.
 	Location *time.Location
+	// Text says how AppendText formats the line (tcpdump's output
+	// flags); the zero TextFormat is the default line.
+	Text TextFormat
+	// TimeRef is the time the delta formats (TimeDelta, TimeSinceFirst)
+	// count from: the previous or the first line's; zero for the first
+	// line, whose delta is 0. Scan and Dump set it on the Records they
+	// hand on; a caller of Decode and AppendText sets it itself.
+	TimeRef time.Time
 
-	// The formatted "15:04:05." of the second clockSec in clockLoc.
-	clock    [16]byte
+	// The formatted "15:04:05." (or the date, or the seconds) of the
+	// second clockSec in clockLoc and format clockFmt.
+	clock    [32]byte
 	clockLen int
 	clockSec int64
 	clockLoc *time.Location
+	clockFmt TimeFormat
 	// Speed is the link speed at which text lines convert pause quanta
 	// to time; 0 means 100 Gb/s.
 	Speed pfc.Speed
 
 	capLen  int    // bytes captured (after an ERF header: the record's body)
+	erfLen  int    // bytes of the ERF header and its extension headers
 	eth     []byte // the Ethernet frame: Data, or the frame rebuilt from a cooked or ERF record
 	scratch []byte // where cooked frames are rebuilt
 	net     netInfo
@@ -160,7 +171,7 @@ func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []b
 		r.Len = len(data) // a Simple Packet Block's length, or a caller's CaptureInfo without one
 	}
 	r.Err, r.CNPErr, r.ICRCGood, r.ICRCUnchecked, r.net, r.eth = nil, nil, false, false, netInfo{}, nil
-	r.HasGRH, r.ERFType, r.capLen = false, 0, len(data)
+	r.HasGRH, r.ERFType, r.capLen, r.erfLen = false, 0, len(data), 0
 	switch lt {
 	case LinkTypeEthernet:
 		r.decodeEthernet(data)
@@ -244,6 +255,7 @@ func (r *Record) decodeERF(data []byte) {
 		ext = data[off]&0x80 != 0
 		off += 8
 	}
+	r.erfLen = off
 	rlen := int(binary.BigEndian.Uint16(data[10:]))
 	body := data[off:]
 	if rlen >= off && rlen < len(data) {

@@ -3,43 +3,23 @@ package dump
 import (
 	"net/netip"
 	"strconv"
-	"time"
 
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
 )
 
-// appendClock appends the time of day as 15:04:05.000000. Formatting a
-// time.Time costs more than the rest of a line, so the "15:04:05." part
-// is kept per second and only the microseconds are formatted per frame.
-func (r *Record) appendClock(b []byte) []byte {
-	loc := r.Location
-	if loc == nil {
-		loc = time.UTC
-	}
-	sec := r.Time.Unix()
-	if sec != r.clockSec || loc != r.clockLoc || r.clockLen == 0 {
-		c := r.Time.In(loc).AppendFormat(r.clock[:0], "15:04:05.")
-		r.clockLen = copy(r.clock[:], c)
-		r.clockSec, r.clockLoc = sec, loc
-	}
-	b = append(b, r.clock[:r.clockLen]...)
-	us := uint64(r.Time.Nanosecond() / 1000)
-	var d [6]byte
-	for i := 5; i >= 0; i-- {
-		d[i] = byte('0' + us%10)
-		us /= 10
-	}
-	return append(b, d[:]...)
-}
-
 // AppendText appends the frame as one line of text and a newline to b (see
 // the package documentation) and returns the extended slice. Times are in
-// r.Location, UTC when it is nil. For RoCE frames it allocates only when b
+// r.Location, UTC when it is nil, and formatted as r.Text says; the delta
+// formats count from r.TimeRef. For RoCE frames it allocates only when b
 // lacks the capacity.
 func (r *Record) AppendText(b []byte) []byte {
-	b = r.appendClock(b)
-	b = append(b, ' ')
+	b = r.appendTime(b)
+	return r.appendLine(b)
+}
+
+// appendBody appends the line after its time and link-level header.
+func (r *Record) appendBody(b []byte) []byte {
 	switch r.Kind {
 	case KindUnsupported:
 		if r.LinkType == LinkTypeERF {
@@ -93,6 +73,9 @@ func (r *Record) AppendText(b []byte) []byte {
 
 // appendVLANs appends "vlan ID pcp P " for each tag.
 func (r *Record) appendVLANs(b []byte) []byte {
+	if r.Text.Link { // the link-level header has them
+		return b
+	}
 	for _, v := range r.net.vlans[:r.net.tags] {
 		b = append(b, "vlan "...)
 		b = strconv.AppendUint(b, uint64(v.ID), 10)
@@ -113,7 +96,12 @@ func (r *Record) appendEndpoints(b []byte, proto bool) []byte {
 	if n.ipVer == 0 {
 		if proto {
 			b = appendEtherType(b, n.innerType)
+			if r.Text.Link { // the link-level header has the MACs
+				return b
+			}
 			b = append(b, ' ')
+		} else if r.Text.Link {
+			return b
 		}
 		e := hdr.Ethernet(r.eth)
 		src, dst := e.Src(), e.Dst()
@@ -222,6 +210,9 @@ func (r *Record) appendTransport(b []byte) []byte {
 	if p.BTH.OpCode == ib.OpCNP {
 		return r.appendCNPText(b)
 	}
+	if r.Text.Quiet {
+		return r.appendQuietTransport(b)
+	}
 	b = appendBTH(b, &p.BTH)
 	hs := p.Headers()
 	for i := 0; i < hs.Len(); i++ {
@@ -235,16 +226,7 @@ func (r *Record) appendTransport(b []byte) []byte {
 // appendBTH appends the opcode, "qp 0x000011 psn 5" and the BTH flags
 // that are set, "[SE,A]" for example.
 func appendBTH(b []byte, h *ib.BTH) []byte {
-	if h.OpCode.Known() {
-		b = append(b, h.OpCode.String()...)
-	} else {
-		b = append(b, "opcode 0x"...)
-		b = append(b, hexDigits[h.OpCode>>4], hexDigits[h.OpCode&0xf])
-	}
-	b = append(b, " qp 0x"...)
-	b = appendHex24(b, h.DestQP)
-	b = append(b, " psn "...)
-	b = strconv.AppendUint(b, uint64(h.PSN), 10)
+	b = appendOpcodeQPPSN(b, h)
 	if !h.SE && !h.MigReq && !h.AckReq && !h.FECN && !h.BECN {
 		return b
 	}
@@ -264,6 +246,20 @@ func appendBTH(b []byte, h *ib.BTH) []byte {
 		sep = true
 	}
 	return append(b, ']')
+}
+
+// appendOpcodeQPPSN appends the opcode and "qp 0x000011 psn 5".
+func appendOpcodeQPPSN(b []byte, h *ib.BTH) []byte {
+	if h.OpCode.Known() {
+		b = append(b, h.OpCode.String()...)
+	} else {
+		b = append(b, "opcode 0x"...)
+		b = append(b, hexDigits[h.OpCode>>4], hexDigits[h.OpCode&0xf])
+	}
+	b = append(b, " qp 0x"...)
+	b = appendHex24(b, h.DestQP)
+	b = append(b, " psn "...)
+	return strconv.AppendUint(b, uint64(h.PSN), 10)
 }
 
 // ethText appends one extended transport header of p as text, by header;

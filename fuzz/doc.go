@@ -36,7 +36,8 @@
 //   - FuzzECNMark: ecn.MarkCE twice, SetFrameECN and FrameECN, in place.
 //   - FuzzCaptureReader: arbitrary bytes as a capture through
 //     dump.NewSource and Source.Next, each frame through Record.Decode,
-//     AppendJSON and AppendText.
+//     AppendJSON and AppendText (each frame also in one of tcpdump's
+//     output formats in turn).
 //
 // # Properties
 //

@@ -8,6 +8,7 @@ import (
 	"io"
 	"runtime/metrics"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/gopacket"
@@ -320,9 +321,23 @@ func FuzzCaptureReader(f *testing.F) {
 			if !json.Valid(out) || bytes.IndexByte(out, '\n') != len(out)-1 {
 				t.Fatalf("frame %d: JSON %q", n, out)
 			}
+			r.Text = dump.TextFormat{}
 			out = r.AppendText(out[:0])
 			if len(out) == 0 || bytes.IndexByte(out, '\n') != len(out)-1 {
 				t.Fatalf("frame %d: text %q", n, out)
+			}
+			// tcpdump's output formats, one per frame in turn: the
+			// line, then only hex lines.
+			r.Text, r.TimeRef = fzTextFormats[n%len(fzTextFormats)], ci.Timestamp.Add(-time.Duration(n)*time.Hour)
+			out = r.AppendText(out[:0])
+			line, hex, _ := bytes.Cut(out, []byte{'\n'})
+			if len(line) == 0 && r.Text.Time != dump.TimeNone || bytes.Contains(line, []byte{'\t'}) {
+				t.Fatalf("frame %d: text %+v %q", n, r.Text, out)
+			}
+			for _, h := range bytes.SplitAfter(hex, []byte{'\n'}) {
+				if len(h) > 0 && (!bytes.HasPrefix(h, []byte("\t0x")) || h[len(h)-1] != '\n') {
+					t.Fatalf("frame %d: text %+v %q", n, r.Text, out)
+				}
 			}
 		}
 		metrics.Read(sample)
@@ -330,6 +345,15 @@ func FuzzCaptureReader(f *testing.F) {
 			t.Fatalf("reading a %d-byte capture allocated %d bytes", len(data), got)
 		}
 	})
+}
+
+// fzTextFormats are the text formats FuzzCaptureReader tries.
+var fzTextFormats = []dump.TextFormat{
+	{Time: dump.TimeDelta, Link: true, Hex: dump.HexASCII},
+	{Time: dump.TimeDate, Nano: true, Hex: dump.Hex, HexLink: true, Quiet: true},
+	{Time: dump.TimeNone, Link: true, Quiet: true},
+	{Time: dump.TimeEpoch, Hex: dump.HexASCII, HexLink: true, Link: true},
+	{Time: dump.TimeSinceFirst, Nano: true, Hex: dump.Hex},
 }
 
 // fzPcapng returns some golden frames as a pcapng file.

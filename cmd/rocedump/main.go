@@ -17,6 +17,18 @@
 //	            display-filter fields (package github.com/roce-go/roce/dump
 //	            lists them); with -stats, the summary as one JSON object
 //	-utc        text timestamps in UTC instead of local time
+//	-t, -tt, -ttt, -tttt, -ttttt  the time as tcpdump's flags give it:
+//	            none, seconds since 1970, since the previous line printed,
+//	            date and time of day, since the first line printed; the
+//	            -t flags add up as tcpdump's letters do (-t -tt is -ttt)
+//	-nano       times to the nanosecond (tcpdump --nano)
+//	-x, -xx     each line followed by the frame in hex, as tcpdump -x:
+//	            without the link-level header (-x) or with it (-xx)
+//	-X, -XX     the same in hex and ASCII (-X wins over -x)
+//	-e          the link-level header on each line, as tcpdump -e: MACs,
+//	            VLAN tags, Ethertypes and length
+//	-q          short lines: opcode, QP, PSN and payload length, the ICRC
+//	            only when it is not good
 //	-speed S    link speed for pause quanta, bits per second with k, M, G
 //	            or T: 100G (the default), 25Gb/s, 2.5G, ...
 //	-qp N       only frames to destination QP N (decimal or 0x hex);
@@ -50,6 +62,9 @@
 //	            whose frames then show as they arrive); the output is
 //	            the same whatever N
 //
+// The output flags shape text lines: they are refused with -json, -stats
+// and -w.
+//
 // Link types: Ethernet, Linux cooked captures v1 and v2 (tcpdump -i any),
 // and ERF records of native InfiniBand (type 21) or Ethernet (type 2).
 // Text lines show the time, the addresses, the opcode, QP, PSN, BTH flags
@@ -73,9 +88,7 @@ package main
 import (
 	"bufio"
 	"errors"
-	"flag"
 	"fmt"
-	"github.com/roce-go/roce/internal/tty"
 	"io"
 	"os"
 	"strings"
@@ -84,6 +97,7 @@ import (
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
+	"github.com/roce-go/roce/internal/cli"
 	"github.com/roce-go/roce/pfc"
 )
 
@@ -95,8 +109,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return status
 	}
-	if f, isFile := stdin.(*os.File); c.file == "" && isFile && tty.IsTerminal(f) {
-		fmt.Fprintln(stderr, "rocedump: standard input is a terminal: give a capture file (rocedump FILE) or pipe one in (tcpdump -w - | rocedump)")
+	if (c.file == "" || c.file == "-") && cli.TerminalStdin(stdin, stderr, "rocedump", "give a capture file (rocedump FILE) or pipe one in (tcpdump -w - | rocedump)") {
 		return 2
 	}
 	in, size, name, closeIn, err := openInput(c.file, stdin)
@@ -157,67 +170,15 @@ type config struct {
 	format                dump.Format
 }
 
-// once is a flag that takes one value: given twice, it is refused.
-type once struct {
-	flag.Value
-	set bool
-}
-
-func (o *once) String() string {
-	if o == nil || o.Value == nil {
-		return ""
-	}
-	return o.Value.String()
-}
-
-func (o *once) Set(s string) error {
-	if o.set {
-		return fmt.Errorf("given twice (already %q): it takes one value", o.Value.String())
-	}
-	o.set = true
-	return o.Value.Set(s)
-}
-
-// stringValue is a flag.Value of a string.
-type stringValue struct{ p *string }
-
-func (v stringValue) String() string {
-	if v.p == nil {
-		return ""
-	}
-	return *v.p
-}
-func (v stringValue) Set(s string) error { *v.p = s; return nil }
-
-const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-speed S] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-r] [FILE|-] [flags]"
+const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-r] [FILE|-] [flags]"
 
 // parseFlags reads the command line. It reports ok false, having said
 // why on stderr, when the command line is unusable or asked for help:
 // status is then the exit status, 0 for -h, 2 otherwise.
 func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool) {
-	fs := flag.NewFlagSet("rocedump", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	oneString := func(name, value, usage string) *string {
-		p := new(string)
-		*p = value
-		fs.Var(&once{Value: stringValue{p}}, name, usage)
-		return p
-	}
-	oneInt := func(name string, value int, usage string) *int {
-		p := new(int)
-		*p = value
-		v := flag.NewFlagSet("", flag.ContinueOnError)
-		v.IntVar(p, name, value, "")
-		fs.Var(&once{Value: v.Lookup(name).Value}, name, usage)
-		return p
-	}
-	oneDuration := func(name string, value time.Duration, usage string) *time.Duration {
-		p := new(time.Duration)
-		v := flag.NewFlagSet("", flag.ContinueOnError)
-		v.DurationVar(p, name, value, "")
-		fs.Var(&once{Value: v.Lookup(name).Value}, name, usage)
-		return p
-	}
+	cmd := cli.New("rocedump", usageLine, stderr)
+	fs := cmd.Flags
+	oneString, oneInt, oneDuration := cmd.String, cmd.Int, cmd.Duration
 	jsonOut := fs.Bool("json", false, "print JSON Lines, keys named as Wireshark display filters (with -stats: one JSON object)")
 	utc := fs.Bool("utc", false, "print text timestamps in UTC instead of local time")
 	file := oneString("r", "", "read this capture `FILE` (- is standard input)")
@@ -239,29 +200,12 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 	cnpInterval := oneDuration("cnp-interval", cnp.DefaultInterval, "-stats: least `time` between two CNPs to one QP; closer ones are pacing violations (0: no pacing)")
 	pfcStorm := oneDuration("pfc-storm", flow.DefaultPFCStorm, "-stats: flag a PFC priority paused without a break for longer than this `time`")
 	workers := oneInt("j", 0, "decode with `N` goroutines (0: the number of CPUs for a file, 1 for a pipe)")
-	fs.Usage = func() {} // parse errors and -h are answered below
-	fail := func(format string, a ...any) (config, int, bool) {
-		fmt.Fprintf(stderr, "rocedump: "+format+"\n", a...)
-		fmt.Fprintln(stderr, usageLine+"\n(rocedump -h lists the flags)")
-		return c, 2, false
-	}
-	if err := fs.Parse(args); err != nil {
-		return parseFailed(fs, err, stderr)
-	}
+	text := outputFlags(cmd)
+	fail := func(format string, a ...any) (config, int, bool) { return c, cmd.Fail(format, a...), false }
 	// Flags after the file, as tcpdump takes them: rocedump FILE -qp 5.
-	var pos []string
-	for fs.NArg() > 0 {
-		pos = append(pos, fs.Arg(0))
-		rest := fs.Args()[1:]
-		if len(rest) == 0 {
-			break
-		}
-		if !strings.HasPrefix(rest[0], "-") || rest[0] == "-" {
-			return fail("unexpected argument %q after %q: one capture file at most", rest[0], pos[0])
-		}
-		if err := fs.Parse(rest); err != nil {
-			return parseFailed(fs, err, stderr)
-		}
+	pos, status, ok := cmd.Parse(args)
+	if !ok {
+		return c, status, false
 	}
 	c.opt.JSON, c.opt.Location, c.opt.Count = *jsonOut, time.Local, *count
 	c.stats, c.maxFlows = *stats, *maxFlows
@@ -296,28 +240,23 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 			return fail("-F says the format of the -w file: give -w FILE")
 		}
 	}
+	if c.opt.Text, err = text.format(); err != nil {
+		return fail("%v", err)
+	}
+	if text.set() && (c.opt.JSON || c.stats || c.out != "") {
+		return fail("-e, -q, -x, -X, -t... and -nano format the text lines: not with -json, -stats or -w")
+	}
 	c.file = *file
+	if st := cmd.Stray(pos, 1, "one capture file at most"); st != 0 {
+		return c, st, false
+	}
 	switch {
-	case len(pos) > 1:
-		return fail("unexpected argument %q: one capture file at most", pos[1])
 	case len(pos) == 1 && c.file != "":
 		return fail("unexpected argument %q: the capture is already -r %q", pos[0], c.file)
 	case len(pos) == 1:
 		c.file = pos[0]
 	}
 	return c, 0, true
-}
-
-// parseFailed answers a flag.Parse error: the usage and the flags for
-// -h (exit 0), the usage after the flag package's message otherwise.
-func parseFailed(fs *flag.FlagSet, err error, stderr io.Writer) (config, int, bool) {
-	fmt.Fprintln(stderr, usageLine)
-	if errors.Is(err, flag.ErrHelp) {
-		fs.PrintDefaults()
-		return config{}, 0, false
-	}
-	fmt.Fprintln(stderr, "(rocedump -h lists the flags)")
-	return config{}, 2, false
 }
 
 // errOutput marks an error opening the -w file.

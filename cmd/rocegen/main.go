@@ -8,7 +8,7 @@
 //
 // Usage:
 //
-//	rocegen [flags] [-w FILE] [-format pcap|pcapng] [-scenario FILE]
+//	rocegen [flags] [-w FILE] [-format pcap|pcapng] [-scenario FILE|-]
 //
 // With no flags at all rocegen writes the default scenario: one RC RDMA
 // WRITE of 64 KiB at MTU 4096 over RoCEv2/IPv4 (16 WRITE packets, First,
@@ -33,7 +33,12 @@
 //
 // rocegen reads a scenario file one line at a time, so its memory does
 // not grow with the file; a regular file is checked whole before anything
-// is written.
+// is written. -scenario - reads the scenario from standard input (a
+// terminal there is refused with a hint).
+//
+// The command line behaves as rocedump's: -h lists the flags and exits 0;
+// a flag given twice, an unknown flag or a stray argument is named, with
+// the usage line, and exits 2.
 //
 // Times are exact or refused: -start from 1970 to 2106 in a pcap file (to
 // 2262 in pcapng), -delay and -gap at most 1281h1m26.018427387s (53 days).
@@ -48,14 +53,20 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"github.com/roce-go/roce/internal/tty"
 	"io"
 	"os"
 
 	"github.com/roce-go/roce/gen"
+	"github.com/roce-go/roce/internal/cli"
+	"github.com/roce-go/roce/internal/tty"
 )
+
+// usageLine is the first line of rocegen's usage.
+const usageLine = "usage: rocegen [flags] [-w FILE] [-format pcap|pcapng] [-scenario FILE|-]"
+
+// stdin is where -scenario - reads; tests replace it.
+var stdin = os.Stdin
 
 // defaultFile is where the capture goes when no -w is given and standard
 // output is a terminal.
@@ -91,30 +102,24 @@ func (o optionFlag) Set(v string) error {
 // run is the whole command; it returns the exit status. stdoutTTY says
 // whether stdout is a terminal.
 func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int {
-	fs := flag.NewFlagSet("rocegen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cmd := cli.New("rocegen", usageLine, stderr)
+	cmd.Help = "Without -w the capture goes to standard output (a file, a pipe, /dev/null),\n" +
+		"or to " + defaultFile + " when standard output is a terminal."
 	cfg := gen.DefaultConfig()
-	out := fs.String("w", "", "write the capture to this file, - for standard output (default: standard output,\nor "+defaultFile+" when standard output is a terminal)")
-	format := fs.String("format", "", "capture format, pcap or pcapng (default: pcapng for a .pcapng file name, else pcap)")
-	scenario := fs.String("scenario", "", "play the phases of this scenario file, one per line (key=value with the flag names)")
+	out := cmd.String("w", "", "write the capture to this file, - for standard output (default: standard output,\nor "+defaultFile+" when standard output is a terminal)")
+	format := cmd.String("format", "", "capture format, pcap or pcapng (default: pcapng for a .pcapng file name, else pcap)")
+	scenario := cmd.String("scenario", "", "play the phases of this scenario file, one per line (key=value with the flag names); - reads standard input")
 	for _, o := range gen.Options() {
-		fs.Var(optionFlag{&cfg, o.Name}, o.Name, o.Usage)
+		cmd.Once(optionFlag{&cfg, o.Name}, o.Name, o.Usage)
 	}
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: rocegen [flags] [-w FILE] [-format pcap|pcapng] [-scenario FILE]")
-		fmt.Fprintln(stderr, "Without -w the capture goes to standard output (a file, a pipe, /dev/null),")
-		fmt.Fprintln(stderr, "or to "+defaultFile+" when standard output is a terminal.")
-		fs.PrintDefaults()
+	pos, status, ok := cmd.Parse(args)
+	if !ok {
+		return status
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if st := cmd.Stray(pos, 0, "rocegen takes flags only (a scenario file is -scenario FILE)"); st != 0 {
+		return st
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "rocegen: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
+	if *scenario == "-" && cli.TerminalStdin(stdin, stderr, "rocegen", "pipe the scenario in (rocegen -scenario - < phases.txt) or name its file (-scenario FILE)") {
 		return 2
 	}
 	name := *out
@@ -177,7 +182,7 @@ func newGenerator(cfg gen.Config, scenario string) (*gen.Generator, func() error
 		g, err := gen.New(cfg)
 		return g, func() error { return nil }, err
 	}
-	f, err := os.Open(scenario)
+	f, closeFile, err := openScenario(scenario)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -186,16 +191,28 @@ func newGenerator(cfg gen.Config, scenario string) (*gen.Generator, func() error
 			_, err = f.Seek(0, io.SeekStart)
 		}
 		if err != nil {
-			f.Close()
+			closeFile()
 			return nil, nil, fmt.Errorf("%s: %w", scenario, err)
 		}
 	}
 	g, err := gen.StreamScenario(f, cfg)
 	if err != nil {
-		f.Close()
+		closeFile()
 		return nil, nil, fmt.Errorf("%s: %w", scenario, err)
 	}
-	return g, f.Close, nil
+	return g, closeFile, nil
+}
+
+// openScenario opens the scenario file, or takes standard input for "-"
+// (a regular file there is checked whole first, as a named one is).
+func openScenario(name string) (f *os.File, closeFile func() error, err error) {
+	if name == "-" {
+		return stdin, func() error { return nil }, nil
+	}
+	if f, err = os.Open(name); err != nil {
+		return nil, nil, err
+	}
+	return f, f.Close, nil
 }
 
 // writeCapture writes every frame of g to the file name ("-" is stdout)

@@ -194,3 +194,58 @@ func TestBadUsage(t *testing.T) {
 		t.Errorf("-h: exit %d, %q", st, errOut.String())
 	}
 }
+
+// TestCLIConsistency: rocegen's command line behaves as rocedump's
+// (package internal/cli): a stray argument or a flag given twice is
+// named, with the usage line, exit 2; -scenario - reads standard input,
+// and refuses a terminal there with a one-line hint.
+func TestCLIConsistency(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"extra"}, `unexpected argument "extra": rocegen takes flags only`},
+		{[]string{"-mtu", "1024", "scenario.txt"}, `unexpected argument "scenario.txt"`},
+		{[]string{"-mtu", "1024", "-mtu", "2048"}, `given twice (already "1024")`},
+		{[]string{"-w", "a.pcap", "-w", "b.pcap"}, "given twice"},
+		{[]string{"-nosuch"}, "not defined: -nosuch"},
+	} {
+		var out, errOut bytes.Buffer
+		st := run(tc.args, &out, false, &errOut)
+		if st != 2 || out.Len() != 0 || !strings.Contains(errOut.String(), tc.msg) || !strings.Contains(errOut.String(), "usage: rocegen") {
+			t.Errorf("%q: exit %d, stderr %q; want 2, %q and the usage line", tc.args, st, errOut.String(), tc.msg)
+		}
+	}
+
+	// -scenario - from a file on standard input: the same capture as
+	// -scenario FILE.
+	sc := filepath.Join(t.TempDir(), "s.txt")
+	os.WriteFile(sc, []byte("op=fetch-add messages=3\nop=read size=8K gap=5us\n"), 0o644)
+	var want, got, errOut bytes.Buffer
+	if st := run([]string{"-scenario", sc}, &want, false, &errOut); st != 0 {
+		t.Fatal(errOut.String())
+	}
+	f, err := os.Open(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	defer func(old *os.File) { stdin = old }(stdin)
+	stdin = f
+	if st := run([]string{"-scenario", "-"}, &got, false, &errOut); st != 0 || !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Errorf("-scenario -: exit %d, %d bytes, want %d (stderr %q)", st, got.Len(), want.Len(), errOut.String())
+	}
+
+	tty, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skip("no terminal:", err)
+	}
+	defer tty.Close()
+	stdin = tty
+	errOut.Reset()
+	got.Reset()
+	if st := run([]string{"-scenario", "-"}, &got, false, &errOut); st != 2 || got.Len() != 0 ||
+		!strings.HasPrefix(errOut.String(), "rocegen: standard input is a terminal: ") || strings.Count(errOut.String(), "\n") != 1 {
+		t.Errorf("terminal: exit %d, stderr %q", st, errOut.String())
+	}
+}

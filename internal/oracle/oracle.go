@@ -27,7 +27,7 @@ func Need(t testing.TB, program string) string {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("oracle %s is missing in CI: %v", program, err)
 		}
-		t.Skipf("oracle %s not installed (apt-get install -y tshark python3-scapy): %v", program, err)
+		t.Skipf("oracle %s not installed (apt-get install -y tshark tcpdump python3-scapy): %v", program, err)
 	}
 	return p
 }

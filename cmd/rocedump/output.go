@@ -1,0 +1,62 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/internal/cli"
+)
+
+// textFlags are tcpdump's output flags, as rocedump takes them. Like
+// tcpdump's letters they count: -t -t is -tt, -t -tt is -ttt, -x -x is
+// -xx; -X wins over -x, and it is -X's count (-X or -XX) that says
+// whether the link-level header is shown.
+type textFlags struct {
+	t, x, X    int
+	e, q, nano *bool
+}
+
+// outputFlags defines the output flags on cmd.
+func outputFlags(cmd *cli.Command) *textFlags {
+	f := &textFlags{}
+	fs := cmd.Flags
+	for i, use := range []string{
+		"no time on the lines",
+		"time as seconds since 1970, with the fraction",
+		"time since the previous line printed",
+		"date and time of day",
+		"time since the first line printed",
+	} {
+		name := "ttttt"[:i+1]
+		if i == 0 {
+			use += "; the -t flags add up as tcpdump's letters do: -t -tt is -ttt"
+		}
+		cmd.Count(&f.t, name, i+1, "text: "+use+" (tcpdump -"+name+")")
+	}
+	cmd.Count(&f.x, "x", 1, "text: each line followed by the frame in hex, without the link-level header (tcpdump -x)")
+	cmd.Count(&f.x, "xx", 2, "text: as -x, with the link-level header")
+	cmd.Count(&f.X, "X", 1, "text: each line followed by the frame in hex and ASCII, without the link-level header (tcpdump -X)")
+	cmd.Count(&f.X, "XX", 2, "text: as -X, with the link-level header")
+	f.e = fs.Bool("e", false, "text: the link-level header on each line: MACs, VLAN tags, Ethertypes, length (tcpdump -e)")
+	f.q = fs.Bool("q", false, "text: shorter lines: no BTH flags, extended headers or ECN; the ICRC only when not good (tcpdump -q)")
+	f.nano = fs.Bool("nano", false, "text: times to the nanosecond (tcpdump --nano)")
+	return f
+}
+
+// set reports whether any output flag was given.
+func (f *textFlags) set() bool { return f.t+f.x+f.X > 0 || *f.e || *f.q || *f.nano }
+
+// format returns the text format the flags ask for.
+func (f *textFlags) format() (dump.TextFormat, error) {
+	if f.t > int(dump.TimeSinceFirst) {
+		return dump.TextFormat{}, errors.New("only -t, -tt, -ttt, -tttt and -ttttt are supported (the -t flags add up, as tcpdump's do: -t -tt is -ttt)")
+	}
+	tf := dump.TextFormat{Time: dump.TimeFormat(f.t), Nano: *f.nano, Link: *f.e, Quiet: *f.q}
+	switch {
+	case f.X > 0:
+		tf.Hex, tf.HexLink = dump.HexASCII, f.X > 1
+	case f.x > 0:
+		tf.Hex, tf.HexLink = dump.Hex, f.x > 1
+	}
+	return tf, nil
+}

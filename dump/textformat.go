@@ -1,0 +1,443 @@
+package dump
+
+import (
+	"encoding/binary"
+	"strconv"
+	"time"
+
+	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/hdr"
+)
+
+// TimeFormat says how a text line gives the capture time. Each value is
+// the number of -t flags tcpdump takes for the same format, and the
+// format is tcpdump's, to the character.
+type TimeFormat uint8
+
+// The time formats.
+const (
+	TimeOfDay      TimeFormat = iota // "15:04:05.000000" in Record.Location: tcpdump's default
+	TimeNone                         // no time (tcpdump -t)
+	TimeEpoch                        // "1700000000.000000", seconds since 1970 UTC (tcpdump -tt)
+	TimeDelta                        // " 00:00:00.000123", since the previous line, "-" when earlier (tcpdump -ttt)
+	TimeDate                         // "2006-01-02 15:04:05.000000" in Record.Location (tcpdump -tttt)
+	TimeSinceFirst                   // " 00:00:01.000000", since the first line (tcpdump -ttttt)
+)
+
+// delta reports whether lines of format f give the time relative to an
+// earlier line's (Record.TimeRef).
+func (f TimeFormat) delta() bool { return f == TimeDelta || f == TimeSinceFirst }
+
+// HexMode says whether a text line is followed by the frame's bytes, as
+// tcpdump's -x and -X print them: a line per 16 bytes, "\t0x0010:  ",
+// then the bytes in groups of two, "4500 0034 ...", and for HexASCII the
+// bytes again as ASCII, "." for those that are not printable.
+type HexMode uint8
+
+// The hex modes.
+const (
+	HexNone  HexMode = iota // no bytes
+	Hex                     // hex (tcpdump -x; -xx with TextFormat.HexLink)
+	HexASCII                // hex and ASCII (tcpdump -X; -XX with TextFormat.HexLink)
+)
+
+// TextFormat says how text lines look: tcpdump's output flags. The zero
+// TextFormat is the default line.
+type TextFormat struct {
+	Time TimeFormat // how the capture time is given
+	// Nano gives times to the nanosecond, nine digits of fraction
+	// instead of six (tcpdump --nano). Times are cut, not rounded, to
+	// the microsecond otherwise, as libpcap does.
+	Nano bool
+	Hex  HexMode // the frame's bytes after the line
+	// HexLink starts the bytes at the link-level header (tcpdump -xx,
+	// -XX); otherwise they start after it: after the Ethernet header and
+	// VLAN tags, the cooked header, the ERF header, the LRH of a native
+	// InfiniBand packet.
+	HexLink bool
+	// Link starts the line with the link-level header as tcpdump -e
+	// prints it, in place of the VLAN tags and MAC addresses of the line:
+	// "02:00:00:00:00:01 > 02:00:00:00:00:02, ethertype 802.1Q (0x8100),
+	// length 1086: vlan 100, p 5, ethertype IPv4 (0x0800), " for
+	// Ethernet, " In 02:00:00:00:00:01 ethertype IPv4 (0x0800), length
+	// 45: " for a Linux cooked capture (the interface name tcpdump puts
+	// first for version 2 is left out: it is the capturing host's),
+	// "ip: " for raw IP; nothing for native InfiniBand, whose LIDs the
+	// line gives. Ethertype names are tcpdump's, except 0x8915 (RoCE,
+	// tcpdump's "Unknown") and 0x8808 (MAC Control, tcpdump's "MPCP").
+	Link bool
+	// Quiet shortens transport lines to the opcode, QP, PSN and payload
+	// length: no BTH flags, extended headers or ECN codepoint, and the
+	// ICRC status only when it is not good (tcpdump -q). With Link, the
+	// link-level header is shortened as tcpdump -q -e does it.
+	Quiet bool
+}
+
+// appendTime appends the capture time as r.Text.Time asks and a space,
+// or nothing for TimeNone.
+func (r *Record) appendTime(b []byte) []byte {
+	switch f := r.Text.Time; {
+	case f == TimeNone:
+		return b
+	case f.delta():
+		b = appendDelta(b, r.Time, r.TimeRef, r.Text.Nano)
+	default:
+		b = r.appendClock(b)
+	}
+	return append(b, ' ')
+}
+
+// appendClock appends the time as "15:04:05.000000", "2006-01-02
+// 15:04:05.000000" or "1700000000.000000" (nine digits with Nano).
+// Formatting a time.Time costs more than the rest of a line, so the part
+// before the fraction is kept per second and only the fraction is
+// formatted per frame.
+func (r *Record) appendClock(b []byte) []byte {
+	loc := r.Location
+	if loc == nil {
+		loc = time.UTC
+	}
+	sec, f := r.Time.Unix(), r.Text.Time
+	if sec != r.clockSec || loc != r.clockLoc || f != r.clockFmt || r.clockLen == 0 {
+		var c []byte
+		switch f {
+		case TimeEpoch:
+			c = append(strconv.AppendInt(r.clock[:0], sec, 10), '.')
+		case TimeDate:
+			c = r.Time.In(loc).AppendFormat(r.clock[:0], "2006-01-02 15:04:05.")
+		default:
+			c = r.Time.In(loc).AppendFormat(r.clock[:0], "15:04:05.")
+		}
+		r.clockLen = copy(r.clock[:], c)
+		r.clockSec, r.clockLoc, r.clockFmt = sec, loc, f
+	}
+	b = append(b, r.clock[:r.clockLen]...)
+	return appendFraction(b, r.Time, r.Text.Nano)
+}
+
+// appendFraction appends the fraction of a second of t: six digits, or
+// nine with nano.
+func appendFraction(b []byte, t time.Time, nano bool) []byte {
+	if nano {
+		return appendPadded(b, uint64(t.Nanosecond()), 9)
+	}
+	return appendPadded(b, uint64(t.Nanosecond()/1000), 6)
+}
+
+// appendDelta appends t-ref as tcpdump -ttt does: a sign, " " or "-",
+// then hours (two digits at least), minutes, seconds and the fraction,
+// " 00:00:00.002899". Both times are cut to the microsecond first unless
+// nano. A zero ref stands for t: the first line.
+func appendDelta(b []byte, t, ref time.Time, nano bool) []byte {
+	if ref.IsZero() {
+		ref = t
+	}
+	unit, div := int64(1_000_000), 1000
+	if nano {
+		unit, div = 1_000_000_000, 1
+	}
+	sec := t.Unix() - ref.Unix()
+	frac := int64(t.Nanosecond()/div) - int64(ref.Nanosecond()/div)
+	sign := byte(' ')
+	if sec < 0 || sec == 0 && frac < 0 {
+		sign, sec, frac = '-', -sec, -frac
+	}
+	if frac < 0 {
+		sec, frac = sec-1, frac+unit
+	}
+	b = append(b, sign)
+	b = appendPadded(b, uint64(sec/3600), 2)
+	b = append(b, ':')
+	b = appendPadded(b, uint64(sec/60%60), 2)
+	b = append(b, ':')
+	b = appendPadded(b, uint64(sec%60), 2)
+	b = append(b, '.')
+	if nano {
+		return appendPadded(b, uint64(frac), 9)
+	}
+	return appendPadded(b, uint64(frac), 6)
+}
+
+// timeRef follows, over the lines printed in capture order, the time
+// that delta formats count from.
+type timeRef struct{ prev, first time.Time }
+
+// next returns the reference of a line at time t in format f (zero for
+// the first line) and takes the line into account.
+func (tr *timeRef) next(f TimeFormat, t time.Time) time.Time {
+	switch f {
+	case TimeDelta:
+		ref := tr.prev
+		tr.prev = t
+		return ref
+	case TimeSinceFirst:
+		if tr.first.IsZero() {
+			tr.first = t
+			return time.Time{}
+		}
+		return tr.first
+	}
+	return time.Time{}
+}
+
+// appendLine appends the line after its time: the link-level header
+// with Link, the line itself and its newline, and the bytes with Hex.
+func (r *Record) appendLine(b []byte) []byte {
+	if r.Text.Link {
+		b = r.appendLinkHeader(b)
+		start := len(b)
+		b = r.appendBody(b)
+		if len(b) > start && b[start] == ' ' { // a line whose MACs Link left out
+			b = append(b[:start], b[start+1:]...)
+		}
+	} else {
+		b = r.appendBody(b)
+	}
+	if r.Text.Hex == HexNone {
+		return b
+	}
+	data := r.Data
+	if !r.Text.HexLink {
+		data = data[r.netStart():]
+	}
+	return appendHexDump(b, data, r.Text.Hex == HexASCII)
+}
+
+// netStart returns the offset in r.Data of what follows the link-level
+// header, which tcpdump -x leaves out.
+func (r *Record) netStart() int {
+	n := 0
+	switch r.LinkType {
+	case LinkTypeEthernet:
+		n = r.ethHeaderLen()
+	case LinkTypeLinuxSLL:
+		n = 16 + hdr.VLANTagLen*r.net.tags
+	case LinkTypeLinuxSLL2:
+		n = 20 + hdr.VLANTagLen*r.net.tags
+	case LinkTypeERF:
+		n = r.erfLen
+		switch r.ERFType {
+		case ERFTypeEthernet:
+			n += 2 + r.ethHeaderLen()
+		case ERFTypeInfiniBand:
+			n += ib.LRHLen
+		}
+	case LinkTypeInfiniBand:
+		n = ib.LRHLen
+	}
+	return min(n, len(r.Data))
+}
+
+// ethHeaderLen is the length of the Ethernet header and VLAN tags.
+func (r *Record) ethHeaderLen() int {
+	if len(r.eth) < hdr.EthernetLen {
+		return len(r.eth)
+	}
+	return hdr.EthernetLen + hdr.VLANTagLen*r.net.tags
+}
+
+// appendHexDump appends data as tcpdump -x (or -X, ascii) does: per 16
+// bytes "\t0x0000:  4500 0034 ...", and with ascii the 40 columns of hex
+// padded, two spaces and the bytes as ASCII, "." for a byte that is not
+// a graphic character.
+func appendHexDump(b []byte, data []byte, ascii bool) []byte {
+	for off := 0; off < len(data); off += 16 {
+		line := data[off:min(off+16, len(data))]
+		b = append(b, '\t', '0', 'x')
+		if off > 0xffff {
+			b = strconv.AppendUint(b, uint64(off), 16)
+		} else {
+			b = appendHex16(b, uint16(off))
+		}
+		b = append(b, ':', ' ')
+		start := len(b)
+		for i, c := range line {
+			if i%2 == 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		if ascii {
+			for len(b) < start+40 {
+				b = append(b, ' ')
+			}
+			b = append(b, ' ', ' ')
+			for _, c := range line {
+				if c <= ' ' || c > '~' {
+					c = '.'
+				}
+				b = append(b, c)
+			}
+		}
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// appendLinkHeader appends the link-level header as tcpdump -e prints it
+// (see TextFormat.Link).
+func (r *Record) appendLinkHeader(b []byte) []byte {
+	switch r.LinkType {
+	case LinkTypeEthernet:
+		return r.appendEthernetHeader(b)
+	case LinkTypeERF:
+		if r.ERFType == ERFTypeEthernet {
+			return r.appendEthernetHeader(b)
+		}
+	case LinkTypeLinuxSLL, LinkTypeLinuxSLL2:
+		return r.appendSLLHeader(b)
+	case LinkTypeRaw:
+		return append(b, "ip: "...)
+	}
+	return b
+}
+
+// appendEthernetHeader appends "SRC > DST, ethertype NAME (0xTYPE),
+// length N: " and for each VLAN tag "vlan ID, p PCP[, DEI], ethertype
+// NAME (0xTYPE), ".
+func (r *Record) appendEthernetHeader(b []byte) []byte {
+	e := hdr.Ethernet(r.eth)
+	if len(e) < hdr.EthernetLen {
+		return b
+	}
+	src, dst := e.Src(), e.Dst()
+	b = appendMAC(b, src[:])
+	b = append(b, " > "...)
+	b = appendMAC(b, dst[:])
+	b = append(b, ", "...)
+	if t := e.Type(); t <= maxEthernetLength {
+		b = append(b, "802.3"...)
+	} else {
+		b = r.appendLinkEtherType(b, t)
+	}
+	b = append(b, ", length "...)
+	b = strconv.AppendInt(b, int64(r.Len), 10)
+	b = append(b, ':', ' ')
+	return r.appendTagChain(b)
+}
+
+// maxEthernetLength is the largest value of the Ethernet type field that
+// is a length (an 802.3 frame) rather than an Ethertype.
+const maxEthernetLength = 1500
+
+// appendTagChain appends each VLAN tag and the Ethertype after it.
+func (r *Record) appendTagChain(b []byte) []byte {
+	for i, v := range r.net.vlans[:r.net.tags] {
+		b = append(b, "vlan "...)
+		b = strconv.AppendUint(b, uint64(v.ID), 10)
+		b = append(b, ", p "...)
+		b = strconv.AppendUint(b, uint64(v.PCP), 10)
+		if v.DEI {
+			b = append(b, ", DEI"...)
+		}
+		b = append(b, ", "...)
+		next := r.net.innerType
+		if off := hdr.TypeOffset + hdr.VLANTagLen*(i+1); len(r.eth) >= off+2 {
+			next = binary.BigEndian.Uint16(r.eth[off:])
+		}
+		b = r.appendLinkEtherType(b, next)
+		b = append(b, ", "...)
+	}
+	return b
+}
+
+// sllPacketTypes are tcpdump's names of the cooked header's packet
+// types.
+var sllPacketTypes = [...]string{"In", "B", "M", "P", "Out"}
+
+// appendSLLHeader appends a cooked header as tcpdump -e does: the packet
+// type, for version 2 "ifindex N", the source MAC, the protocol and the
+// length.
+func (r *Record) appendSLLHeader(b []byte) []byte {
+	s := &r.SLL
+	if s.Version == 0 {
+		return b
+	}
+	typ := "?"
+	if int(s.PktType) < len(sllPacketTypes) {
+		typ = sllPacketTypes[s.PktType]
+	}
+	if s.Version == 1 {
+		for i := len(typ); i < 3; i++ {
+			b = append(b, ' ')
+		}
+		b = append(b, typ...)
+		b = append(b, ' ')
+	} else {
+		b = append(b, typ...)
+		for i := len(typ); i < 3; i++ {
+			b = append(b, ' ')
+		}
+		b = append(b, " ifindex "...)
+		b = strconv.AppendUint(b, uint64(s.IfIndex), 10)
+		b = append(b, ' ')
+	}
+	if s.HALen == 6 {
+		b = appendMAC(b, s.Addr[:6])
+		b = append(b, ' ')
+	}
+	if r.Text.Quiet {
+		return b
+	}
+	b = r.appendLinkEtherType(b, s.Protocol)
+	b = append(b, ", length "...)
+	b = strconv.AppendInt(b, int64(r.Len), 10)
+	b = append(b, ':', ' ')
+	return r.appendTagChain(b)
+}
+
+// linkEtherTypes are tcpdump's names of Ethertypes, but for RoCE and MAC
+// Control, which tcpdump 4.99 calls "Unknown" and "MPCP". (The line's own
+// names, appendEtherType's, are another set.)
+var linkEtherTypes = [...]struct {
+	t    uint16
+	name string
+}{
+	{hdr.EtherTypeIPv4, "IPv4"}, {hdr.EtherTypeIPv6, "IPv6"}, {hdr.EtherTypeARP, "ARP"},
+	{hdr.EtherTypeDot1Q, "802.1Q"}, {hdr.EtherTypeQinQ, "802.1Q-QinQ"}, {0x9100, "802.1Q-9100"},
+	{hdr.EtherTypeLLDP, "LLDP"}, {hdr.EtherTypeRoCE, "RoCE"}, {hdr.EtherTypeMACControl, "MAC Control"},
+	{0x8035, "Reverse ARP"}, {0x8847, "MPLS unicast"}, {0x8848, "MPLS multicast"},
+	{0x8809, "Slow Protocols"}, {0x88f7, "PTP"}, {0x8863, "PPPoE D"}, {0x8864, "PPPoE S"},
+}
+
+// appendLinkEtherType appends "NAME (0xTYPE)" as tcpdump -e does, or
+// with Quiet "NAME", "Unknown Ethertype (0xTYPE)" for one it has no name
+// for.
+func (r *Record) appendLinkEtherType(b []byte, t uint16) []byte {
+	name := ""
+	for _, e := range linkEtherTypes {
+		if e.t == t {
+			name = e.name
+			break
+		}
+	}
+	switch {
+	case r.Text.Quiet && name != "":
+		return append(b, name...)
+	case r.Text.Quiet:
+		b = append(b, "Unknown Ethertype"...)
+	case name == "":
+		b = append(b, "ethertype Unknown"...)
+	default:
+		b = append(b, "ethertype "...)
+		b = append(b, name...)
+	}
+	b = append(b, " (0x"...)
+	b = appendHex16(b, t)
+	return append(b, ')')
+}
+
+// appendQuietTransport is appendTransport for Quiet: the opcode, QP,
+// PSN, payload length and an ICRC that is not good.
+func (r *Record) appendQuietTransport(b []byte) []byte {
+	b = appendOpcodeQPPSN(b, &r.RoCE.Packet.BTH)
+	b = append(b, " payload "...)
+	b = strconv.AppendInt(b, int64(r.payloadLen()), 10)
+	switch {
+	case r.ICRCUnchecked:
+		b = append(b, " icrc unchecked"...)
+	case !r.ICRCGood:
+		b = append(b, " icrc bad"...)
+	}
+	return append(b, '\n')
+}
