@@ -78,8 +78,8 @@ type width struct {
 // fit its bits.
 func checkWidths(ws []width) error {
 	for _, w := range ws {
-		if err := errs.Fit(w.field, uint64(w.v), w.bits); err != nil {
-			return err
+		if w.v>>w.bits != 0 {
+			return errs.Fit(w.field, uint64(w.v), w.bits)
 		}
 	}
 	return nil
