@@ -194,3 +194,34 @@ func (p *PortInfo) AppendTo(b []byte) ([]byte, error) {
 	o[63] = p.LinkSpeedExtEnabled
 	return b, nil
 }
+
+// The bits of PortInfo.CapabilityMask (IBTA Vol 1, 14.2.5.6): what the
+// port supports. Bits 0, 13 and 28-31 are reserved.
+const (
+	PortCapIsSM                                  uint32 = 1 << 1
+	PortCapIsNoticeSupported                     uint32 = 1 << 2
+	PortCapIsTrapSupported                       uint32 = 1 << 3
+	PortCapIsOptionalIPDSupported                uint32 = 1 << 4
+	PortCapIsAutomaticMigrationSupported         uint32 = 1 << 5
+	PortCapIsSLMappingSupported                  uint32 = 1 << 6
+	PortCapIsMKeyNVRAM                           uint32 = 1 << 7
+	PortCapIsPKeyNVRAM                           uint32 = 1 << 8
+	PortCapIsLedInfoSupported                    uint32 = 1 << 9
+	PortCapIsSMDisabled                          uint32 = 1 << 10
+	PortCapIsSystemImageGUIDSupported            uint32 = 1 << 11
+	PortCapIsPKeySwitchExternalPortTrapSupported uint32 = 1 << 12
+	PortCapIsExtendedSpeedsSupported             uint32 = 1 << 14 // IBTA 1.3
+	PortCapIsCapabilityMask2Supported            uint32 = 1 << 15 // IBTA 1.3: CapabilityMask2 is valid
+	PortCapIsCommunicationManagementSupported    uint32 = 1 << 16
+	PortCapIsSNMPTunnelingSupported              uint32 = 1 << 17
+	PortCapIsReinitSupported                     uint32 = 1 << 18
+	PortCapIsDeviceManagementSupported           uint32 = 1 << 19
+	PortCapIsVendorClassSupported                uint32 = 1 << 20
+	PortCapIsDRNoticeSupported                   uint32 = 1 << 21
+	PortCapIsCapabilityMaskNoticeSupported       uint32 = 1 << 22
+	PortCapIsBootManagementSupported             uint32 = 1 << 23
+	PortCapIsLinkRoundTripLatencySupported       uint32 = 1 << 24
+	PortCapIsClientReregistrationSupported       uint32 = 1 << 25
+	PortCapIsOtherLocalChangesNoticeSupported    uint32 = 1 << 26
+	PortCapIsLinkSpeedWidthPairsTableSupported   uint32 = 1 << 27
+)

@@ -97,6 +97,22 @@ func ourClass(c mad.Class, f func(d decodedMAD) []string) func(d decodedMAD) []s
 	}
 }
 
+// ourCap is one bit of PortInfo.CapabilityMask, which tshark shows as
+// 0 or 1 under infiniband.portinfo.capabilitymask.<name>. tshark has no
+// field for the IBTA 1.3 bits 14 and 15.
+func ourCap(name string, bit uint32) tsharkField {
+	return tsharkField{"infiniband.portinfo.capabilitymask." + name, func(d decodedMAD) []string {
+		p, ok := d["PortInfo"].(*mad.PortInfo)
+		if !ok {
+			return nil
+		}
+		if p.CapabilityMask&bit != 0 {
+			return []string{"1"}
+		}
+		return []string{"0"}
+	}, true}
+}
+
 // ourIf limits a field to the MADs that carry the attribute named.
 func ourIf(attr string, f func(d decodedMAD) []string) func(d decodedMAD) []string {
 	return func(d decodedMAD) []string {
@@ -186,6 +202,30 @@ var tsharkFields = []tsharkField{
 	{"infiniband.portinfo.lid", ourNum("PortInfo.LID"), true},
 	{"infiniband.portinfo.mastersmlid", ourNum("PortInfo.MasterSMLID"), true},
 	{"infiniband.portinfo.capabilitymask", ourNum("PortInfo.CapabilityMask"), true},
+	ourCap("issm", mad.PortCapIsSM),
+	ourCap("noticesupported", mad.PortCapIsNoticeSupported),
+	ourCap("trapsupported", mad.PortCapIsTrapSupported),
+	ourCap("optionalipdsupported", mad.PortCapIsOptionalIPDSupported),
+	ourCap("automaticmigrationsupported", mad.PortCapIsAutomaticMigrationSupported),
+	ourCap("slmappingsupported", mad.PortCapIsSLMappingSupported),
+	ourCap("mkeynvram", mad.PortCapIsMKeyNVRAM),
+	ourCap("pkeynvram", mad.PortCapIsPKeyNVRAM),
+	ourCap("ledinfosupported", mad.PortCapIsLedInfoSupported),
+	ourCap("smdisabled", mad.PortCapIsSMDisabled),
+	ourCap("systemimageguidsupported", mad.PortCapIsSystemImageGUIDSupported),
+	ourCap("pkeyswitchexternalporttrapsupported", mad.PortCapIsPKeySwitchExternalPortTrapSupported),
+	ourCap("communicationmanagementsupported", mad.PortCapIsCommunicationManagementSupported),
+	ourCap("snmptunnelingsupported", mad.PortCapIsSNMPTunnelingSupported),
+	ourCap("reinitsupported", mad.PortCapIsReinitSupported),
+	ourCap("devicemanagementsupported", mad.PortCapIsDeviceManagementSupported),
+	ourCap("vendorclasssupported", mad.PortCapIsVendorClassSupported),
+	ourCap("drnoticesupported", mad.PortCapIsDRNoticeSupported),
+	ourCap("capabilitymasknoticesupported", mad.PortCapIsCapabilityMaskNoticeSupported),
+	ourCap("bootmanagementsupported", mad.PortCapIsBootManagementSupported),
+	ourCap("linkroundtriplatencysupported", mad.PortCapIsLinkRoundTripLatencySupported),
+	ourCap("clientregistrationsupported", mad.PortCapIsClientReregistrationSupported),
+	ourCap("otherlocalchangesnoticesupported", mad.PortCapIsOtherLocalChangesNoticeSupported),
+	ourCap("linkspeedwidthpairstablesupported", mad.PortCapIsLinkSpeedWidthPairsTableSupported),
 	{"infiniband.portinfo.diagcode", ourNum("PortInfo.DiagCode"), true},
 	{"infiniband.portinfo.m_keyleaseperiod", ourNum("PortInfo.MKeyLeasePeriod"), true},
 	{"infiniband.portinfo.localportnum", ourNum("PortInfo.LocalPortNum"), true},
