@@ -120,6 +120,20 @@ const (
 	NodeTypeRouter NodeType = 3
 )
 
+var nodeTypeNames = [...]string{NodeTypeCA: "CA", NodeTypeSwitch: "Switch", NodeTypeRouter: "Router"}
+
+// String returns "CA", "Switch" or "Router", or the number for another
+// value.
+func (t NodeType) String() string { return enumName(nodeTypeNames[:], uint8(t)) }
+
+// enumName returns names[v], or v in decimal when names has none.
+func enumName(names []string, v uint8) string {
+	if int(v) < len(names) && names[v] != "" {
+		return names[v]
+	}
+	return strconv.Itoa(int(v))
+}
+
 // NodeInfo is the NodeInfo attribute (IBTA Vol 1, 14.2.5.3), the first 40
 // bytes of the SMP data:
 //
@@ -226,6 +240,12 @@ const (
 	SMStateStandby     SMState = 2
 	SMStateMaster      SMState = 3
 )
+
+var smStateNames = [...]string{SMStateNotActive: "NotActive", SMStateDiscovering: "Discovering",
+	SMStateStandby: "Standby", SMStateMaster: "Master"}
+
+// String returns the state's IBTA name, or the number for another value.
+func (s SMState) String() string { return enumName(smStateNames[:], uint8(s)) }
 
 // SMInfo is the SMInfo attribute (IBTA Vol 1, 14.2.5.13), the first 21
 // bytes of the SMP data:

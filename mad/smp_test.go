@@ -290,6 +290,17 @@ func TestAttributeStrings(t *testing.T) {
 	assert.Equal(t, "0x0099", mad.PerfAttribute(0x99).String())
 }
 
+// TestEnumStrings: node types and SM states by name (IBTA Vol 1,
+// 14.2.5.3 and 14.4.1).
+func TestEnumStrings(t *testing.T) {
+	assert.Equal(t, "Switch", mad.NodeTypeSwitch.String())
+	assert.Equal(t, "0", mad.NodeType(0).String())
+	assert.Equal(t, "9", mad.NodeType(9).String())
+	assert.Equal(t, "Master", mad.SMStateMaster.String())
+	assert.Equal(t, "NotActive", mad.SMState(0).String())
+	assert.Equal(t, "15", mad.SMState(15).String())
+}
+
 // TestNodeDescriptionText stops at the first NUL and keeps a full string.
 func TestNodeDescriptionText(t *testing.T) {
 	var n mad.NodeDescription
