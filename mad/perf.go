@@ -1,0 +1,314 @@
+package mad
+
+import (
+	"encoding/binary"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+)
+
+// PerfDataLen is the size of the data field of a performance management
+// MAD, which holds the attribute (IBTA Vol 1, 16.1.1).
+const PerfDataLen = 192
+
+// Offsets in a performance management MAD (IBTA Vol 1, 16.1.1).
+const (
+	perfOffResv = 24 // 40 reserved bytes
+	perfOffData = 64 // 192 bytes of data
+)
+
+// PerfMgt is a performance management MAD, management class 0x04 (IBTA
+// Vol 1, 16.1.1), the whole 256-byte MAD:
+//
+//	bytes  0-23   common MAD header
+//	bytes 24-63   reserved (40 bytes)
+//	bytes 64-255  data: the attribute (PortCounters, ...)
+//
+// As a gopacket layer (LayerTypePerfMgt) its contents are the 256 bytes
+// and its payload whatever follows them (normally nothing).
+type PerfMgt struct {
+	layers.BaseLayer
+	Header                   // common MAD header; MgmtClass is ClassPerfMgt
+	Resv40 [40]byte          // reserved
+	Data   [PerfDataLen]byte // the attribute
+}
+
+// LayerTypePerfMgt is the gopacket layer type of PerfMgt.
+var LayerTypePerfMgt = gopacket.RegisterLayerType(int(layerTypePerfMgt),
+	gopacket.LayerTypeMetadata{Name: "PerfMgt", Decoder: gopacket.DecodeFunc(decodePerfMgt)})
+
+func decodePerfMgt(data []byte, p gopacket.PacketBuilder) error {
+	return decodeMADLayer(&PerfMgt{}, data, p)
+}
+
+// Decode decodes the 256-byte MAD at the start of b, resetting m first
+// (its BaseLayer included). It refuses a b shorter than Len (ErrTruncated)
+// and a MAD of a class other than ClassPerfMgt (ErrUnsupported).
+func (m *PerfMgt) Decode(b []byte) error {
+	*m = PerfMgt{}
+	if err := checkMAD("PerfMgt", b, ClassPerfMgt); err != nil {
+		return err
+	}
+	_ = m.Header.Decode(b)
+	copy(m.Resv40[:], b[perfOffResv:perfOffData])
+	copy(m.Data[:], b[perfOffData:Len])
+	return nil
+}
+
+// Validate reports a field AppendTo cannot encode as a *ib.FieldError: a
+// MgmtClass other than ClassPerfMgt ("PerfMgt.MgmtClass") or a method
+// wider than 7 bits.
+func (m *PerfMgt) Validate() error { return checkClass("PerfMgt.MgmtClass", &m.Header, ClassPerfMgt) }
+
+// AppendTo appends the 256-byte MAD to b. It refuses, appending nothing,
+// what Validate refuses.
+func (m *PerfMgt) AppendTo(b []byte) ([]byte, error) { return appendMAD(m, b) }
+
+func (m *PerfMgt) put(p []byte) {
+	_, _ = m.Header.AppendTo(p[:0:HeaderLen])
+	copy(p[perfOffResv:], m.Resv40[:])
+	copy(p[perfOffData:], m.Data[:])
+}
+
+// LayerType returns LayerTypePerfMgt.
+func (m *PerfMgt) LayerType() gopacket.LayerType { return LayerTypePerfMgt }
+
+// CanDecode returns LayerTypePerfMgt.
+func (m *PerfMgt) CanDecode() gopacket.LayerClass { return LayerTypePerfMgt }
+
+// NextLayerType returns gopacket.LayerTypePayload when bytes follow the
+// MAD, gopacket.LayerTypeZero otherwise.
+func (m *PerfMgt) NextLayerType() gopacket.LayerType { return nextAfterMAD(m.Payload) }
+
+// DecodeFromBytes decodes the MAD at the start of data as Decode does and
+// sets the layer's contents (the 256 bytes) and payload (the rest); df
+// may be nil.
+func (m *PerfMgt) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	return decodeFromBytes(m, &m.BaseLayer, data, df)
+}
+
+// SerializeTo prepends the 256-byte MAD. It refuses, writing nothing, what
+// Validate refuses.
+func (m *PerfMgt) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	return serializeMAD(m, b)
+}
+
+// PerfAttribute is the AttributeID of a performance management MAD (IBTA
+// Vol 1, 16.1.2).
+type PerfAttribute uint16
+
+// The performance management attributes. This package decodes the data
+// of PortCounters and PortCountersExtended; the others are named only.
+const (
+	PerfAttrClassPortInfo                 PerfAttribute = 0x0001
+	PerfAttrPortSamplesControl            PerfAttribute = 0x0010
+	PerfAttrPortSamplesResult             PerfAttribute = 0x0011
+	PerfAttrPortCounters                  PerfAttribute = 0x0012
+	PerfAttrPortRcvErrorDetails           PerfAttribute = 0x0015
+	PerfAttrPortXmitDiscardDetails        PerfAttribute = 0x0016
+	PerfAttrPortOpRcvCounters             PerfAttribute = 0x0017
+	PerfAttrPortFlowCtlCounters           PerfAttribute = 0x0018
+	PerfAttrPortVLOpPackets               PerfAttribute = 0x0019
+	PerfAttrPortVLOpData                  PerfAttribute = 0x001a
+	PerfAttrPortVLXmitFlowCtlUpdateErrors PerfAttribute = 0x001b
+	PerfAttrPortVLXmitWaitCounters        PerfAttribute = 0x001c
+	PerfAttrPortCountersExtended          PerfAttribute = 0x001d
+	PerfAttrPortSamplesResultExtended     PerfAttribute = 0x001e
+)
+
+var perfAttrNames = map[PerfAttribute]string{
+	PerfAttrClassPortInfo:                 "ClassPortInfo",
+	PerfAttrPortSamplesControl:            "PortSamplesControl",
+	PerfAttrPortSamplesResult:             "PortSamplesResult",
+	PerfAttrPortCounters:                  "PortCounters",
+	PerfAttrPortRcvErrorDetails:           "PortRcvErrorDetails",
+	PerfAttrPortXmitDiscardDetails:        "PortXmitDiscardDetails",
+	PerfAttrPortOpRcvCounters:             "PortOpRcvCounters",
+	PerfAttrPortFlowCtlCounters:           "PortFlowCtlCounters",
+	PerfAttrPortVLOpPackets:               "PortVLOpPackets",
+	PerfAttrPortVLOpData:                  "PortVLOpData",
+	PerfAttrPortVLXmitFlowCtlUpdateErrors: "PortVLXmitFlowCtlUpdateErrors",
+	PerfAttrPortVLXmitWaitCounters:        "PortVLXmitWaitCounters",
+	PerfAttrPortCountersExtended:          "PortCountersExtended",
+	PerfAttrPortSamplesResultExtended:     "PortSamplesResultExtended",
+}
+
+// String returns the attribute's IBTA name, or "0x" and four hex digits
+// for an ID it does not know.
+func (a PerfAttribute) String() string { return attrName(perfAttrNames[a], uint16(a)) }
+
+// PortCounters is the PortCounters attribute (IBTA Vol 1, 16.1.3.5), the
+// first 44 bytes of the PerfMgt data:
+//
+//	byte 0 reserved  byte 1 PortSelect  bytes 2-3 CounterSelect
+//	bytes 4-5 SymbolErrorCounter  byte 6 LinkErrorRecoveryCounter
+//	byte 7 LinkDownedCounter  bytes 8-9 PortRcvErrors
+//	bytes 10-11 PortRcvRemotePhysicalErrors
+//	bytes 12-13 PortRcvSwitchRelayErrors  bytes 14-15 PortXmitDiscards
+//	byte 16 PortXmitConstraintErrors  byte 17 PortRcvConstraintErrors
+//	byte 18 CounterSelect2
+//	byte 19 LocalLinkIntegrityErrors (bits 7-4),
+//	        ExcessiveBufferOverrunErrors (bits 3-0)
+//	bytes 20-21 QP1Dropped  bytes 22-23 VL15Dropped
+//	bytes 24-27 PortXmitData  bytes 28-31 PortRcvData
+//	bytes 32-35 PortXmitPkts  bytes 36-39 PortRcvPkts
+//	bytes 40-43 PortXmitWait
+//
+// The data counters count 4-byte words. CounterSelect2 and QP1Dropped are
+// IBTA 1.3 additions (reserved before), PortXmitWait an IBTA 1.2.1 one.
+type PortCounters struct {
+	PortSelect                   uint8  // the port the counters are of (0xff: all)
+	CounterSelect                uint16 // which counters a Set clears
+	SymbolErrorCounter           uint16 // minor link errors
+	LinkErrorRecoveryCounter     uint8  // link error recoveries
+	LinkDownedCounter            uint8  // times the link went down
+	PortRcvErrors                uint16 // packets received with errors
+	PortRcvRemotePhysicalErrors  uint16 // packets received marked bad (EBP)
+	PortRcvSwitchRelayErrors     uint16 // packets a switch could not forward
+	PortXmitDiscards             uint16 // outbound packets discarded
+	PortXmitConstraintErrors     uint8  // packets not sent for raw filtering or partitions
+	PortRcvConstraintErrors      uint8  // packets received and dropped for the same
+	CounterSelect2               uint8  // which of the IBTA 1.3 counters a Set clears
+	LocalLinkIntegrityErrors     uint8  // 4 bits
+	ExcessiveBufferOverrunErrors uint8  // 4 bits
+	QP1Dropped                   uint16 // QP1 MADs dropped
+	VL15Dropped                  uint16 // VL15 packets dropped
+	PortXmitData                 uint32 // data words sent
+	PortRcvData                  uint32 // data words received
+	PortXmitPkts                 uint32 // packets sent
+	PortRcvPkts                  uint32 // packets received
+	PortXmitWait                 uint32 // ticks with data to send and no credits
+}
+
+// Decode decodes the attribute from b, the 192-byte PerfMgt data,
+// resetting c first. A shorter b is an error wrapping ib.ErrTruncated.
+func (c *PortCounters) Decode(b []byte) error {
+	*c = PortCounters{}
+	if err := checkData("PortCounters", b, PerfDataLen); err != nil {
+		return err
+	}
+	be := binary.BigEndian
+	c.PortSelect, c.CounterSelect = b[1], be.Uint16(b[2:])
+	c.SymbolErrorCounter, c.LinkErrorRecoveryCounter, c.LinkDownedCounter = be.Uint16(b[4:]), b[6], b[7]
+	c.PortRcvErrors, c.PortRcvRemotePhysicalErrors = be.Uint16(b[8:]), be.Uint16(b[10:])
+	c.PortRcvSwitchRelayErrors, c.PortXmitDiscards = be.Uint16(b[12:]), be.Uint16(b[14:])
+	c.PortXmitConstraintErrors, c.PortRcvConstraintErrors, c.CounterSelect2 = b[16], b[17], b[18]
+	c.LocalLinkIntegrityErrors, c.ExcessiveBufferOverrunErrors = b[19]>>4, b[19]&0x0f
+	c.QP1Dropped, c.VL15Dropped = be.Uint16(b[20:]), be.Uint16(b[22:])
+	c.PortXmitData, c.PortRcvData = be.Uint32(b[24:]), be.Uint32(b[28:])
+	c.PortXmitPkts, c.PortRcvPkts = be.Uint32(b[32:]), be.Uint32(b[36:])
+	c.PortXmitWait = be.Uint32(b[40:])
+	return nil
+}
+
+// AppendTo appends the 192-byte PerfMgt data to b, reserved bytes zero.
+// It refuses, appending nothing, a LocalLinkIntegrityErrors or
+// ExcessiveBufferOverrunErrors wider than 4 bits.
+func (c *PortCounters) AppendTo(b []byte) ([]byte, error) {
+	if err := checkWidths([]width{
+		{"PortCounters.LocalLinkIntegrityErrors", c.LocalLinkIntegrityErrors, 4},
+		{"PortCounters.ExcessiveBufferOverrunErrors", c.ExcessiveBufferOverrunErrors, 4},
+	}); err != nil {
+		return b, err
+	}
+	b, p := appendData(b, PerfDataLen)
+	be := binary.BigEndian
+	p[1] = c.PortSelect
+	be.PutUint16(p[2:], c.CounterSelect)
+	be.PutUint16(p[4:], c.SymbolErrorCounter)
+	p[6], p[7] = c.LinkErrorRecoveryCounter, c.LinkDownedCounter
+	be.PutUint16(p[8:], c.PortRcvErrors)
+	be.PutUint16(p[10:], c.PortRcvRemotePhysicalErrors)
+	be.PutUint16(p[12:], c.PortRcvSwitchRelayErrors)
+	be.PutUint16(p[14:], c.PortXmitDiscards)
+	p[16], p[17], p[18] = c.PortXmitConstraintErrors, c.PortRcvConstraintErrors, c.CounterSelect2
+	p[19] = c.LocalLinkIntegrityErrors<<4 | c.ExcessiveBufferOverrunErrors
+	be.PutUint16(p[20:], c.QP1Dropped)
+	be.PutUint16(p[22:], c.VL15Dropped)
+	be.PutUint32(p[24:], c.PortXmitData)
+	be.PutUint32(p[28:], c.PortRcvData)
+	be.PutUint32(p[32:], c.PortXmitPkts)
+	be.PutUint32(p[36:], c.PortRcvPkts)
+	be.PutUint32(p[40:], c.PortXmitWait)
+	return b, nil
+}
+
+// PortCountersExtended is the PortCountersExtended attribute (IBTA Vol 1,
+// 16.1.4.11), the first 184 bytes of the PerfMgt data:
+//
+//	byte 0 reserved  byte 1 PortSelect  bytes 2-3 CounterSelect
+//	bytes 4-7 CounterSelect2
+//	bytes 8-71: eight 64-bit data and packet counters, PortXmitData
+//	            through PortMulticastRcvPkts, in the order of the fields
+//	bytes 72-183: fourteen 64-bit error counters, SymbolErrorCounter
+//	            through QP1Dropped, in the order of the fields
+//
+// The error counters and CounterSelect2 are IBTA 1.3 additions, present
+// when the port's ClassPortInfo says so and zero (reserved) otherwise.
+type PortCountersExtended struct {
+	PortSelect     uint8  // the port the counters are of (0xff: all)
+	CounterSelect  uint16 // which data counters a Set clears
+	CounterSelect2 uint32 // which error counters a Set clears
+
+	PortXmitData          uint64 // data words sent
+	PortRcvData           uint64 // data words received
+	PortXmitPkts          uint64 // packets sent
+	PortRcvPkts           uint64 // packets received
+	PortUnicastXmitPkts   uint64 // unicast packets sent
+	PortUnicastRcvPkts    uint64 // unicast packets received
+	PortMulticastXmitPkts uint64 // multicast packets sent
+	PortMulticastRcvPkts  uint64 // multicast packets received
+
+	SymbolErrorCounter           uint64
+	LinkErrorRecoveryCounter     uint64
+	LinkDownedCounter            uint64
+	PortRcvErrors                uint64
+	PortRcvRemotePhysicalErrors  uint64
+	PortRcvSwitchRelayErrors     uint64
+	PortXmitDiscards             uint64
+	PortXmitConstraintErrors     uint64
+	PortRcvConstraintErrors      uint64
+	LocalLinkIntegrityErrors     uint64
+	ExcessiveBufferOverrunErrors uint64
+	VL15Dropped                  uint64
+	PortXmitWait                 uint64
+	QP1Dropped                   uint64
+}
+
+// counters returns the 22 64-bit counters in wire order, from byte 8.
+func (c *PortCountersExtended) counters() [22]*uint64 {
+	return [22]*uint64{&c.PortXmitData, &c.PortRcvData, &c.PortXmitPkts, &c.PortRcvPkts,
+		&c.PortUnicastXmitPkts, &c.PortUnicastRcvPkts, &c.PortMulticastXmitPkts, &c.PortMulticastRcvPkts,
+		&c.SymbolErrorCounter, &c.LinkErrorRecoveryCounter, &c.LinkDownedCounter, &c.PortRcvErrors,
+		&c.PortRcvRemotePhysicalErrors, &c.PortRcvSwitchRelayErrors, &c.PortXmitDiscards,
+		&c.PortXmitConstraintErrors, &c.PortRcvConstraintErrors, &c.LocalLinkIntegrityErrors,
+		&c.ExcessiveBufferOverrunErrors, &c.VL15Dropped, &c.PortXmitWait, &c.QP1Dropped}
+}
+
+// Decode decodes the attribute from b, the 192-byte PerfMgt data,
+// resetting c first. A shorter b is an error wrapping ib.ErrTruncated.
+func (c *PortCountersExtended) Decode(b []byte) error {
+	*c = PortCountersExtended{}
+	if err := checkData("PortCountersExtended", b, PerfDataLen); err != nil {
+		return err
+	}
+	c.PortSelect = b[1]
+	c.CounterSelect = binary.BigEndian.Uint16(b[2:])
+	c.CounterSelect2 = binary.BigEndian.Uint32(b[4:])
+	for i, p := range c.counters() {
+		*p = binary.BigEndian.Uint64(b[8+8*i:])
+	}
+	return nil
+}
+
+// AppendTo appends the 192-byte PerfMgt data to b, reserved bytes zero.
+func (c *PortCountersExtended) AppendTo(b []byte) ([]byte, error) {
+	b, p := appendData(b, PerfDataLen)
+	p[1] = c.PortSelect
+	binary.BigEndian.PutUint16(p[2:], c.CounterSelect)
+	binary.BigEndian.PutUint32(p[4:], c.CounterSelect2)
+	for i, v := range c.counters() {
+		binary.BigEndian.PutUint64(p[8+8*i:], *v)
+	}
+	return b, nil
+}

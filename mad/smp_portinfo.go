@@ -1,0 +1,227 @@
+package mad
+
+import "encoding/binary"
+
+// PortInfo is the PortInfo attribute (IBTA Vol 1, 14.2.5.6), all 64 bytes
+// of the SMP data. Fields of a byte or more:
+//
+//	bytes 0-7 M_Key  bytes 8-15 GidPrefix  bytes 16-17 LID
+//	bytes 18-19 MasterSMLID  bytes 20-23 CapabilityMask
+//	bytes 24-25 DiagCode  bytes 26-27 M_KeyLeasePeriod
+//	byte 28 LocalPortNum  bytes 29-31 LinkWidthEnabled, LinkWidthSupported,
+//	LinkWidthActive  bytes 38-40 VLHighLimit, VLArbitrationHighCap,
+//	VLArbitrationLowCap  bytes 44-49 M_KeyViolations, P_KeyViolations,
+//	Q_KeyViolations  byte 50 GUIDCap  bytes 54-55 MaxCreditHint
+//	byte 56 reserved  bytes 57-59 LinkRoundTripLatency
+//	bytes 60-61 CapabilityMask2
+//
+// and the bytes packed with smaller fields, most significant bit first:
+//
+//	byte 32 LinkSpeedSupported (4), PortState (4)
+//	byte 33 PortPhysicalState (4), LinkDownDefaultState (4)
+//	byte 34 M_KeyProtectBits (2), reserved (3), LMC (3)
+//	byte 35 LinkSpeedActive (4), LinkSpeedEnabled (4)
+//	byte 36 NeighborMTU (4), MasterSMSL (4)
+//	byte 37 VLCap (4), InitType (4)
+//	byte 41 InitTypeReply (4), MTUCap (4)
+//	byte 42 VLStallCount (3), HOQLife (5)
+//	byte 43 OperationalVLs (4), PartitionEnforcementInbound (1),
+//	        PartitionEnforcementOutbound (1), FilterRawInbound (1),
+//	        FilterRawOutbound (1)
+//	byte 51 ClientReregister (1), MulticastPKeyTrapSuppressionEnabled (2),
+//	        SubnetTimeOut (5)
+//	byte 52 reserved (3), RespTimeValue (5)
+//	byte 53 LocalPhyErrors (4), OverrunErrors (4)
+//	byte 62 LinkSpeedExtActive (4), LinkSpeedExtSupported (4)
+//	byte 63 reserved (3), LinkSpeedExtEnabled (5)
+//
+// CapabilityMask2 and the LinkSpeedExt fields are IBTA 1.3 additions, zero
+// from older ports. Reserved bits decode to nothing and encode as zero.
+type PortInfo struct {
+	MKey                                uint64 // M_Key
+	GIDPrefix                           uint64 // GID prefix of the port
+	LID                                 uint16 // base LID of the port
+	MasterSMLID                         uint16 // LID of the master SM
+	CapabilityMask                      uint32 // supported capabilities (IsSM, IsTrapSupported, ...)
+	DiagCode                            uint16 // diagnostic code
+	MKeyLeasePeriod                     uint16 // M_Key lease period, seconds
+	LocalPortNum                        uint8  // the port the SMP arrived on
+	LinkWidthEnabled                    uint8  // enabled link widths
+	LinkWidthSupported                  uint8  // supported link widths
+	LinkWidthActive                     uint8  // active link width
+	LinkSpeedSupported                  uint8  // 4 bits
+	PortState                           uint8  // 4 bits: 1 Down, 2 Init, 3 Armed, 4 Active
+	PortPhysicalState                   uint8  // 4 bits: 5 LinkUp, ...
+	LinkDownDefaultState                uint8  // 4 bits
+	MKeyProtectBits                     uint8  // 2 bits
+	LMC                                 uint8  // LID mask control, 3 bits
+	LinkSpeedActive                     uint8  // 4 bits
+	LinkSpeedEnabled                    uint8  // 4 bits
+	NeighborMTU                         uint8  // 4 bits
+	MasterSMSL                          uint8  // 4 bits
+	VLCap                               uint8  // 4 bits
+	InitType                            uint8  // 4 bits
+	VLHighLimit                         uint8  // high-priority VL arbitration limit
+	VLArbitrationHighCap                uint8  // high-priority VL arbitration table entries
+	VLArbitrationLowCap                 uint8  // low-priority VL arbitration table entries
+	InitTypeReply                       uint8  // 4 bits
+	MTUCap                              uint8  // 4 bits: 1 256, 2 512, 3 1024, 4 2048, 5 4096
+	VLStallCount                        uint8  // 3 bits
+	HOQLife                             uint8  // head-of-queue lifetime, 5 bits
+	OperationalVLs                      uint8  // 4 bits
+	PartitionEnforcementInbound         bool   // inbound P_Key enforcement
+	PartitionEnforcementOutbound        bool   // outbound P_Key enforcement
+	FilterRawInbound                    bool   // inbound raw packet filtering
+	FilterRawOutbound                   bool   // outbound raw packet filtering
+	MKeyViolations                      uint16 // M_Key violation counter
+	PKeyViolations                      uint16 // P_Key violation counter
+	QKeyViolations                      uint16 // Q_Key violation counter
+	GUIDCap                             uint8  // GUID entries supported
+	ClientReregister                    bool   // clients must re-register with the SA
+	MulticastPKeyTrapSuppressionEnabled uint8  // 2 bits
+	SubnetTimeOut                       uint8  // 5 bits
+	RespTimeValue                       uint8  // 5 bits
+	LocalPhyErrors                      uint8  // LocalPhyErrors threshold, 4 bits
+	OverrunErrors                       uint8  // OverrunErrors threshold, 4 bits
+	MaxCreditHint                       uint16 // maximum flow-control credits, 64-byte units
+	LinkRoundTripLatency                uint32 // round-trip latency, 24 bits
+	CapabilityMask2                     uint16 // more capabilities (IBTA 1.3)
+	LinkSpeedExtActive                  uint8  // 4 bits (IBTA 1.3)
+	LinkSpeedExtSupported               uint8  // 4 bits (IBTA 1.3)
+	LinkSpeedExtEnabled                 uint8  // 5 bits (IBTA 1.3)
+}
+
+// Decode decodes the attribute from b, the 64-byte SMP data, resetting p
+// first. A shorter b is an error wrapping ib.ErrTruncated.
+func (p *PortInfo) Decode(b []byte) error {
+	*p = PortInfo{}
+	if err := checkData("PortInfo", b, SMPDataLen); err != nil {
+		return err
+	}
+	be := binary.BigEndian
+	p.MKey, p.GIDPrefix = be.Uint64(b[0:]), be.Uint64(b[8:])
+	p.LID, p.MasterSMLID = be.Uint16(b[16:]), be.Uint16(b[18:])
+	p.CapabilityMask = be.Uint32(b[20:])
+	p.DiagCode, p.MKeyLeasePeriod = be.Uint16(b[24:]), be.Uint16(b[26:])
+	p.LocalPortNum, p.LinkWidthEnabled, p.LinkWidthSupported, p.LinkWidthActive = b[28], b[29], b[30], b[31]
+	p.LinkSpeedSupported, p.PortState = b[32]>>4, b[32]&0x0f
+	p.PortPhysicalState, p.LinkDownDefaultState = b[33]>>4, b[33]&0x0f
+	p.MKeyProtectBits, p.LMC = b[34]>>6, b[34]&7
+	p.LinkSpeedActive, p.LinkSpeedEnabled = b[35]>>4, b[35]&0x0f
+	p.NeighborMTU, p.MasterSMSL = b[36]>>4, b[36]&0x0f
+	p.VLCap, p.InitType = b[37]>>4, b[37]&0x0f
+	p.VLHighLimit, p.VLArbitrationHighCap, p.VLArbitrationLowCap = b[38], b[39], b[40]
+	p.InitTypeReply, p.MTUCap = b[41]>>4, b[41]&0x0f
+	p.VLStallCount, p.HOQLife = b[42]>>5, b[42]&0x1f
+	p.OperationalVLs = b[43] >> 4
+	p.PartitionEnforcementInbound, p.PartitionEnforcementOutbound = b[43]&0x08 != 0, b[43]&0x04 != 0
+	p.FilterRawInbound, p.FilterRawOutbound = b[43]&0x02 != 0, b[43]&0x01 != 0
+	p.MKeyViolations, p.PKeyViolations, p.QKeyViolations = be.Uint16(b[44:]), be.Uint16(b[46:]), be.Uint16(b[48:])
+	p.GUIDCap = b[50]
+	p.ClientReregister, p.MulticastPKeyTrapSuppressionEnabled, p.SubnetTimeOut = b[51]&0x80 != 0, b[51]>>5&3, b[51]&0x1f
+	p.RespTimeValue = b[52] & 0x1f
+	p.LocalPhyErrors, p.OverrunErrors = b[53]>>4, b[53]&0x0f
+	p.MaxCreditHint = be.Uint16(b[54:])
+	p.LinkRoundTripLatency = be.Uint32(b[56:]) & 0xffffff
+	p.CapabilityMask2 = be.Uint16(b[60:])
+	p.LinkSpeedExtActive, p.LinkSpeedExtSupported = b[62]>>4, b[62]&0x0f
+	p.LinkSpeedExtEnabled = b[63] & 0x1f
+	return nil
+}
+
+// Validate reports the first field wider than its bits, as a
+// *ib.FieldError naming it ("PortInfo.PortState").
+func (p *PortInfo) Validate() error {
+	if err := checkWidths([]width{
+		{"PortInfo.LinkSpeedSupported", p.LinkSpeedSupported, 4}, {"PortInfo.PortState", p.PortState, 4},
+		{"PortInfo.PortPhysicalState", p.PortPhysicalState, 4}, {"PortInfo.LinkDownDefaultState", p.LinkDownDefaultState, 4},
+		{"PortInfo.MKeyProtectBits", p.MKeyProtectBits, 2}, {"PortInfo.LMC", p.LMC, 3},
+		{"PortInfo.LinkSpeedActive", p.LinkSpeedActive, 4}, {"PortInfo.LinkSpeedEnabled", p.LinkSpeedEnabled, 4},
+		{"PortInfo.NeighborMTU", p.NeighborMTU, 4}, {"PortInfo.MasterSMSL", p.MasterSMSL, 4},
+		{"PortInfo.VLCap", p.VLCap, 4}, {"PortInfo.InitType", p.InitType, 4},
+		{"PortInfo.InitTypeReply", p.InitTypeReply, 4}, {"PortInfo.MTUCap", p.MTUCap, 4},
+		{"PortInfo.VLStallCount", p.VLStallCount, 3}, {"PortInfo.HOQLife", p.HOQLife, 5},
+		{"PortInfo.OperationalVLs", p.OperationalVLs, 4},
+		{"PortInfo.MulticastPKeyTrapSuppressionEnabled", p.MulticastPKeyTrapSuppressionEnabled, 2},
+		{"PortInfo.SubnetTimeOut", p.SubnetTimeOut, 5}, {"PortInfo.RespTimeValue", p.RespTimeValue, 5},
+		{"PortInfo.LocalPhyErrors", p.LocalPhyErrors, 4}, {"PortInfo.OverrunErrors", p.OverrunErrors, 4},
+		{"PortInfo.LinkSpeedExtActive", p.LinkSpeedExtActive, 4}, {"PortInfo.LinkSpeedExtSupported", p.LinkSpeedExtSupported, 4},
+		{"PortInfo.LinkSpeedExtEnabled", p.LinkSpeedExtEnabled, 5},
+	}); err != nil {
+		return err
+	}
+	return fit24("PortInfo.LinkRoundTripLatency", p.LinkRoundTripLatency)
+}
+
+// AppendTo appends the 64-byte SMP data to b, reserved bits zero. It
+// refuses, appending nothing, what Validate refuses.
+func (p *PortInfo) AppendTo(b []byte) ([]byte, error) {
+	if err := p.Validate(); err != nil {
+		return b, err
+	}
+	b, o := appendData(b, SMPDataLen)
+	be := binary.BigEndian
+	be.PutUint64(o[0:], p.MKey)
+	be.PutUint64(o[8:], p.GIDPrefix)
+	be.PutUint16(o[16:], p.LID)
+	be.PutUint16(o[18:], p.MasterSMLID)
+	be.PutUint32(o[20:], p.CapabilityMask)
+	be.PutUint16(o[24:], p.DiagCode)
+	be.PutUint16(o[26:], p.MKeyLeasePeriod)
+	o[28], o[29], o[30], o[31] = p.LocalPortNum, p.LinkWidthEnabled, p.LinkWidthSupported, p.LinkWidthActive
+	o[32] = p.LinkSpeedSupported<<4 | p.PortState
+	o[33] = p.PortPhysicalState<<4 | p.LinkDownDefaultState
+	o[34] = p.MKeyProtectBits<<6 | p.LMC
+	o[35] = p.LinkSpeedActive<<4 | p.LinkSpeedEnabled
+	o[36] = p.NeighborMTU<<4 | p.MasterSMSL
+	o[37] = p.VLCap<<4 | p.InitType
+	o[38], o[39], o[40] = p.VLHighLimit, p.VLArbitrationHighCap, p.VLArbitrationLowCap
+	o[41] = p.InitTypeReply<<4 | p.MTUCap
+	o[42] = p.VLStallCount<<5 | p.HOQLife
+	o[43] = p.OperationalVLs<<4 | bit(p.PartitionEnforcementInbound)<<3 | bit(p.PartitionEnforcementOutbound)<<2 |
+		bit(p.FilterRawInbound)<<1 | bit(p.FilterRawOutbound)
+	be.PutUint16(o[44:], p.MKeyViolations)
+	be.PutUint16(o[46:], p.PKeyViolations)
+	be.PutUint16(o[48:], p.QKeyViolations)
+	o[50] = p.GUIDCap
+	o[51] = bit(p.ClientReregister)<<7 | p.MulticastPKeyTrapSuppressionEnabled<<5 | p.SubnetTimeOut
+	o[52] = p.RespTimeValue
+	o[53] = p.LocalPhyErrors<<4 | p.OverrunErrors
+	be.PutUint16(o[54:], p.MaxCreditHint)
+	be.PutUint32(o[56:], p.LinkRoundTripLatency) // byte 56 is reserved: the value has 24 bits
+	be.PutUint16(o[60:], p.CapabilityMask2)
+	o[62] = p.LinkSpeedExtActive<<4 | p.LinkSpeedExtSupported
+	o[63] = p.LinkSpeedExtEnabled
+	return b, nil
+}
+
+// The bits of PortInfo.CapabilityMask (IBTA Vol 1, 14.2.5.6): what the
+// port supports. Bits 0, 13 and 28-31 are reserved.
+const (
+	PortCapIsSM                                  uint32 = 1 << 1
+	PortCapIsNoticeSupported                     uint32 = 1 << 2
+	PortCapIsTrapSupported                       uint32 = 1 << 3
+	PortCapIsOptionalIPDSupported                uint32 = 1 << 4
+	PortCapIsAutomaticMigrationSupported         uint32 = 1 << 5
+	PortCapIsSLMappingSupported                  uint32 = 1 << 6
+	PortCapIsMKeyNVRAM                           uint32 = 1 << 7
+	PortCapIsPKeyNVRAM                           uint32 = 1 << 8
+	PortCapIsLedInfoSupported                    uint32 = 1 << 9
+	PortCapIsSMDisabled                          uint32 = 1 << 10
+	PortCapIsSystemImageGUIDSupported            uint32 = 1 << 11
+	PortCapIsPKeySwitchExternalPortTrapSupported uint32 = 1 << 12
+	PortCapIsExtendedSpeedsSupported             uint32 = 1 << 14 // IBTA 1.3
+	PortCapIsCapabilityMask2Supported            uint32 = 1 << 15 // IBTA 1.3: CapabilityMask2 is valid
+	PortCapIsCommunicationManagementSupported    uint32 = 1 << 16
+	PortCapIsSNMPTunnelingSupported              uint32 = 1 << 17
+	PortCapIsReinitSupported                     uint32 = 1 << 18
+	PortCapIsDeviceManagementSupported           uint32 = 1 << 19
+	PortCapIsVendorClassSupported                uint32 = 1 << 20
+	PortCapIsDRNoticeSupported                   uint32 = 1 << 21
+	PortCapIsCapabilityMaskNoticeSupported       uint32 = 1 << 22
+	PortCapIsBootManagementSupported             uint32 = 1 << 23
+	PortCapIsLinkRoundTripLatencySupported       uint32 = 1 << 24
+	PortCapIsClientReregistrationSupported       uint32 = 1 << 25
+	PortCapIsOtherLocalChangesNoticeSupported    uint32 = 1 << 26
+	PortCapIsLinkSpeedWidthPairsTableSupported   uint32 = 1 << 27
+)
