@@ -36,6 +36,13 @@ func Need(t testing.TB, program string) string {
 // path.
 func WritePcap(t testing.TB, dir, name string, frames [][]byte) string {
 	t.Helper()
+	return WritePcapLinkType(t, dir, name, layers.LinkTypeEthernet, frames)
+}
+
+// WritePcapLinkType writes frames as a pcap file of link type lt in dir
+// and returns its path.
+func WritePcapLinkType(t testing.TB, dir, name string, lt layers.LinkType, frames [][]byte) string {
+	t.Helper()
 	path := filepath.Join(dir, name)
 	f, err := os.Create(path)
 	if err != nil {
@@ -43,7 +50,7 @@ func WritePcap(t testing.TB, dir, name string, frames [][]byte) string {
 	}
 	defer f.Close()
 	w := pcapgo.NewWriter(f)
-	if err := w.WriteFileHeader(65535, layers.LinkTypeEthernet); err != nil {
+	if err := w.WriteFileHeader(65535, lt); err != nil {
 		t.Fatal(err)
 	}
 	ts := time.Unix(1764400000, 0)
