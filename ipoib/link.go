@@ -18,31 +18,59 @@ const LinkType = 242
 const LinkHeaderLen = 40
 
 // LinkHeader is what a link type 242 record carries before the IPoIB
-// encapsulation header, as tshark 4.0 reads it: 40 bytes shaped like the
-// InfiniBand GRH a UD receive buffer starts with, with the sender's queue
-// pair where the GRH has its payload length and next header:
+// encapsulation header, as tshark 4.0 reads it: 40 bytes in one of two
+// forms, told apart by the first 32-bit word. When it is not zero, the
+// 40 bytes are the InfiniBand GRH a UD receive buffer starts with, the
+// sender's queue pair where the GRH has its payload length and next
+// header (a received packet):
 //
 //	+-------+---------------+---------------------------------------+
 //	| IPVer |    TClass     |               FlowLabel               |
 //	+-------+-------+-------+-------+-------------------------------+
-//	|    Reserved   |                    SrcQP                      |
+//	|     Resv8     |                    SrcQP                      |
 //	+---------------+-----------------------------------------------+
-//	|                        SGID (16 bytes)                        |
+//	|                  SGID (16 bytes, bytes 8-23)                  |
 //	+---------------------------------------------------------------+
-//	|                        DGID (16 bytes)                        |
+//	|                  DGID (16 bytes, bytes 24-39)                 |
 //	+---------------------------------------------------------------+
 //
-// The record goes on with the 4-byte Header and the packet it carries;
-// a LinkHeader's payload is that Header.
+// When the first word is zero, bytes 20-39 hold the destination's IPoIB
+// hardware address (a sent packet; DstAddr), and tshark shows nothing of
+// bytes 4-19. The fields below hold the 40 bytes in the first form
+// either way, so that every record re-encodes byte for byte; Sent tells
+// the forms apart. The record goes on with the 4-byte Header and the
+// packet it carries; a LinkHeader's payload is that Header.
 type LinkHeader struct {
 	layers.BaseLayer
-	IPVer     uint8  // 4 bits; 6 when a GRH was received
-	TClass    uint8  // traffic class
-	FlowLabel uint32 // 20 bits
-	Resv8     uint8  // the byte before SrcQP; tshark shows none
-	SrcQP     uint32 // the sender's queue pair, 24 bits
-	SGID      [16]byte
-	DGID      [16]byte
+	IPVer     uint8    // 4 bits; 6 for a received packet's GRH
+	TClass    uint8    // traffic class
+	FlowLabel uint32   // 20 bits
+	Resv8     uint8    // the byte before SrcQP; tshark shows none
+	SrcQP     uint32   // the sender's queue pair, 24 bits
+	SGID      [16]byte // bytes 8-23
+	DGID      [16]byte // bytes 24-39: the destination GID in both forms
+}
+
+// Sent reports whether the header is in its second form, that of a sent
+// packet: the first 32-bit word (IPVer, TClass, FlowLabel) is zero and
+// bytes 20-39 hold the destination's hardware address.
+func (h *LinkHeader) Sent() bool { return h.IPVer == 0 && h.TClass == 0 && h.FlowLabel == 0 }
+
+// DstAddr returns bytes 20-39, the destination's hardware address of a
+// sent packet (see Sent).
+func (h *LinkHeader) DstAddr() HWAddr {
+	var a HWAddr
+	copy(a[:4], h.SGID[12:])
+	copy(a[4:], h.DGID[:])
+	return a
+}
+
+// SetDstAddr puts the header in its second form, that of a sent packet
+// to a: the first word zero, a in bytes 20-39.
+func (h *LinkHeader) SetDstAddr(a HWAddr) {
+	h.IPVer, h.TClass, h.FlowLabel = 0, 0, 0
+	copy(h.SGID[12:], a[:4])
+	copy(h.DGID[:], a[4:])
 }
 
 // LayerType returns LayerTypeLinkHeader.

@@ -19,7 +19,8 @@ import (
 )
 
 // TestTsharkLinkType242 writes a capture of link type 242 (the IPoIB
-// bodies of the golden packets behind link headers of varied fields) and
+// bodies of the golden packets behind link headers of varied fields, in
+// both forms: received, with a GRH, and sent, with the destination) and
 // compares every field tshark 4.0 shows for the link header, the IPoIB
 // header, ARP and IP with our decoding of the same bytes.
 func TestTsharkLinkType242(t *testing.T) {
@@ -28,6 +29,11 @@ func TestTsharkLinkType242(t *testing.T) {
 	for i, body := range bodies {
 		lh := ipoib.LinkHeader{IPVer: 6, TClass: uint8(0x11 * i), FlowLabel: uint32(0x12345 * i & 0xfffff),
 			SrcQP: uint32(0x405 + 0x10101*i), SGID: [16]byte{0xfe, 0x80, 15: byte(i)}, DGID: [16]byte{0xff, 0x12, 0x40, 0x1b, 15: byte(i)}}
+		if i%2 == 1 { // a sent packet: the destination's address
+			a, err := ipoib.MakeHWAddr(ipoib.FlagConnected, uint32(0x404+i), [16]byte{0xfe, 0x80, 8: 2, 15: byte(i)})
+			require.NoError(t, err)
+			lh.SetDstAddr(a)
+		}
 		fr, err := lh.AppendTo(nil)
 		require.NoError(t, err)
 		frames = append(frames, append(fr, body...))
@@ -50,6 +56,15 @@ func TestTsharkLinkType242(t *testing.T) {
 			"ipoib.dgid":          lh.DstGID().String(),
 			"ipoib.type":          strconv.Itoa(int(h.Type)),
 			"ipoib.reserved":      strconv.Itoa(int(h.Reserved)),
+		}
+		if lh.Sent() {
+			for _, k := range []string{"ipoib.grh.ipver", "ipoib.grh.tclass", "ipoib.grh.flowlabel", "ipoib.grh.sqpn", "ipoib.grh.sgid"} {
+				delete(want, k)
+				_, shown := got[i].First(k)
+				assert.False(t, shown, "frame %d: tshark shows %s of a sent packet", i, k)
+			}
+			want["ipoib.daddr.qpn"] = strconv.Itoa(int(lh.DstAddr().QPN()))
+			want["ipoib.dgid"] = lh.DstAddr().GID().String()
 		}
 		addInner(t, want, h)
 		compared += compareFields(t, i, got[i], want)
