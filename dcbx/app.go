@@ -27,15 +27,16 @@ const (
 	SelDSCP      Selector = 5 // a DSCP value (IEEE 802.1Q-2014)
 )
 
-var selNames = [...]string{SelEthertype: "ethertype", SelTCP: "tcp", SelUDP: "udp", SelPort: "port", SelDSCP: "dscp"}
+// selNames names the eight selector values.
+var selNames = [8]string{"sel0", "ethertype", "tcp", "udp", "port", "dscp", "sel6", "sel7"}
 
-// String returns "ethertype", "tcp", "udp", "port", "dscp", or "sel N"
-// for a reserved value.
+// String returns "ethertype", "tcp", "udp", "port", "dscp", or "selN"
+// for a reserved value N.
 func (s Selector) String() string {
-	if s != 0 && int(s) < len(selNames) {
+	if int(s) < len(selNames) {
 		return selNames[s]
 	}
-	return "sel " + itoa(uint(s))
+	return "sel" + itoa(uint(s))
 }
 
 // AppEntry is one entry of the Application Priority table:

@@ -20,19 +20,19 @@ const (
 	TSAVendor TSA = 255 // vendor specific
 )
 
-var tsaNames = [...]string{TSAStrict: "strict", TSACBS: "cbs", TSAETS: "ets"}
-
-// String returns "strict", "cbs", "ets", "vendor", or "tsa N" for a
-// reserved value.
-func (t TSA) String() string {
-	switch {
-	case int(t) < len(tsaNames):
-		return tsaNames[t]
-	case t == TSAVendor:
-		return "vendor"
+// tsaNames names every TSA value, built once so that String does not
+// allocate.
+var tsaNames = func() (n [256]string) {
+	for i := range n {
+		n[i] = "tsa" + itoa(uint(i))
 	}
-	return "tsa " + itoa(uint(t))
-}
+	n[TSAStrict], n[TSACBS], n[TSAETS], n[TSAVendor] = "strict", "cbs", "ets", "vendor"
+	return n
+}()
+
+// String returns "strict", "cbs", "ets", "vendor", or "tsaN" for a
+// reserved value N.
+func (t TSA) String() string { return tsaNames[t] }
 
 // ETSTables are the three tables both ETS TLVs carry (IEEE 802.1Qaz
 // D.2.9.6 to D.2.9.8):

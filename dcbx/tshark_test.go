@@ -1,8 +1,6 @@
 package dcbx_test
 
 import (
-	"os"
-	"os/exec"
 	"sort"
 	"strconv"
 	"strings"
@@ -88,34 +86,6 @@ func expectFields(t *testing.T, pdu []byte) fieldList {
 	return f
 }
 
-// tsharkFields runs tshark -T fields over a capture for the fields named
-// and returns, per frame, each field's values in the order of tshark's
-// tree (the JSON output sorts sibling TLVs by their labels).
-func tsharkFields(t *testing.T, pcap string, names []string) []map[string][]string {
-	bin := oracle.Need(t, "tshark")
-	args := []string{"-n", "-r", pcap, "-T", "fields", "-E", "separator=/t", "-E", "occurrence=a", "-E", "aggregator=,"}
-	for _, k := range names {
-		args = append(args, "-e", k)
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
-	out, err := cmd.Output()
-	require.NoError(t, err, "tshark %v", args)
-	var res []map[string][]string
-	for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
-		cols := strings.Split(line, "\t")
-		require.Len(t, cols, len(names))
-		m := map[string][]string{}
-		for i, c := range cols {
-			if c != "" {
-				m[names[i]] = strings.Split(c, ",")
-			}
-		}
-		res = append(res, m)
-	}
-	return res
-}
-
 // TestTshark compares every DCBX field tshark 4.0 shows for the golden
 // frames with our decoding, value by value and in order, and checks that
 // tshark shows no DCBX field we do not compare.
@@ -145,7 +115,7 @@ func TestTshark(t *testing.T) {
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	got := tsharkFields(t, goldenPcap, names)
+	got := oracle.TsharkFields(t, goldenPcap, names)
 	shown := oracle.Tshark(t, goldenPcap)
 	require.Len(t, got, len(frames))
 	values := 0

@@ -34,6 +34,18 @@
 // point and BECN, and "nonconforming:" with cnp.Check's reason when the
 // CNP breaks a rule of IBTA Annex A17.9.3.
 //
+// LLDP frames with IEEE 802.1Qaz DCBX TLVs (package dcbx) print the
+// MAC addresses, "LLDP DCBX" and each TLV, separated by semicolons: PFC
+// Configuration (the PFC-enabled priorities, the PFC cap, willing, MBC),
+// ETS Configuration (the number of traffic classes, willing, CBS, then
+// each priority's traffic class, each class's bandwidth share in percent
+// and its TSA), ETS Recommendation (ETS-REC, the same tables), Application
+// Priority (each entry's selector, protocol and priority); a TLV that does
+// not decode ends the line with "malformed:" and the error. LLDP without
+// DCBX stays "not RoCE: LLDP ...".
+//
+//	02:00:00:00:00:01 > 01:80:c2:00:00:0e LLDP DCBX PFC enabled [3] cap 8; ETS maxtcs 8 prio-tc [0 0 0 3 0 0 0 0] bw [50 0 0 50 0 0 0 0] tsa [ets ets ets ets ets ets ets ets]; APP [udp 4791 prio 3, dscp 26 prio 3]
+//
 // Native InfiniBand packets (ERF type 21) print the LIDs, service level
 // and virtual lane, the GIDs when there is a GRH, then "IB" and the
 // transport as for RoCE, ICRC included:

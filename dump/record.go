@@ -7,6 +7,7 @@ import (
 	"github.com/google/gopacket"
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/cnp"
+	"github.com/roce-go/roce/dcbx"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/internal/hdr"
@@ -102,6 +103,13 @@ type Record struct {
 
 	MACControl pfc.MACControl // the MAC Control frame when Kind is KindMACControl
 
+	// HasDCBX says that the frame is LLDP with IEEE 802.1Qaz DCBX TLVs
+	// (Kind is KindNotRoCE): DCBX holds them, or DCBXErr says why one
+	// did not decode.
+	HasDCBX bool
+	DCBX    dcbx.TLVs
+	DCBXErr error
+
 	SLL     SLL    // the cooked header, for LinkTypeLinuxSLL and LinkTypeLinuxSLL2
 	ERFType uint8  // the ERF record type (without its extension bit), for LinkTypeERF
 	LRH     ib.LRH // the Local Route Header when Kind is KindInfiniBand
@@ -171,7 +179,7 @@ func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []b
 		r.Len = len(data) // a Simple Packet Block's length, or a caller's CaptureInfo without one
 	}
 	r.Err, r.CNPErr, r.ICRCGood, r.ICRCUnchecked, r.net, r.eth = nil, nil, false, false, netInfo{}, nil
-	r.HasGRH, r.HasIPoIB, r.ERFType, r.capLen = false, false, 0, len(data)
+	r.HasGRH, r.HasIPoIB, r.HasDCBX, r.DCBXErr, r.ERFType, r.capLen = false, false, false, nil, 0, len(data)
 	switch lt {
 	case LinkTypeEthernet:
 		r.decodeEthernet(data)
@@ -391,6 +399,9 @@ func (r *Record) decodeEthernet(e []byte) {
 			} else {
 				r.Kind = KindMACControl
 			}
+		}
+		if r.net.innerType == hdr.EtherTypeLLDP {
+			r.decodeDCBX(e[r.net.l3:])
 		}
 	default:
 		r.Kind = KindMalformed

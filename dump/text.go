@@ -55,6 +55,9 @@ func (r *Record) AppendText(b []byte) []byte {
 		if r.HasIPoIB {
 			return r.appendIPoIBLinkText(b)
 		}
+		if r.HasDCBX {
+			return r.appendDCBXText(b)
+		}
 		if r.eth == nil { // native InfiniBand without an IBA transport
 			b = r.appendLIDs(b)
 			b = append(b, " not IBA transport: LNH "...)
