@@ -264,7 +264,7 @@ func fzNoPanic(t *testing.T, what string, p gopacket.Packet) {
 
 // fzOurFrame matches a stack frame of a library package of this module
 // (any but this one).
-var fzOurFrame = regexp.MustCompile(`(?m)^github\.com/roce-go/roce(/(ib|rocev1|rocev2|pfc|cnp|ecn|dump|internal/[a-z]+))?\.`)
+var fzOurFrame = regexp.MustCompile(`(?m)^github\.com/roce-go/roce(/(ib|rocev1|rocev2|pfc|cnp|ecn|dump|ipoib|dcbx|internal/[a-z]+))?\.`)
 
 // fzLayersWithin checks every layer's contents and payload against in.
 func fzLayersWithin(t *testing.T, in []byte, what string, ls ...gopacket.Layer) {
