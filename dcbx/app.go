@@ -14,8 +14,8 @@ const appEntryLen = 3
 // reserved byte and the table.
 const MaxAppEntries = (maxTLVLen - orgHeaderLen - 1) / appEntryLen
 
-// Selector says what an application entry's Protocol is (IEEE
-// 802.1Q-2014 Table D-9).
+// Selector says what an application entry's Protocol is (IEEE 802.1Qaz
+// D.2.12; 5, DSCP, from IEEE 802.1Q-2014).
 type Selector uint8
 
 // The selectors; 0, 6 and 7 are reserved.

@@ -3,8 +3,8 @@
 // organizationally specific TLVs (type 127) of the IEEE 802.1 OUI
 // 00-80-C2 with subtype 9 (ETS Configuration), 10 (ETS Recommendation),
 // 11 (PFC Configuration) and 12 (Application Priority), laid out as
-// IEEE 802.1Qaz-2011 clause D.2 (IEEE 802.1Q-2014 Annex D.2.8 to D.2.10)
-// defines them. A lossless RoCE fabric is configured through them: which
+// IEEE 802.1Qaz-2011 clauses D.2.9 to D.2.12 (IEEE 802.1Q-2014 Annex D.2)
+// define them. A lossless RoCE fabric is configured through them: which
 // priorities PFC pauses, how ETS shares the link among traffic classes,
 // and which priority RoCE (UDP port 4791, Ethertype 0x8915) is sent on.
 //

@@ -9,7 +9,8 @@ import (
 // LLDP length is 25.
 const etsInfoLen = 21
 
-// TSA is a transmission selection algorithm (IEEE 802.1Q-2014 Table 8-6).
+// TSA is a transmission selection algorithm (IEEE 802.1Q-2014 clause
+// 8.6.8), as the ETS TLVs number them.
 type TSA uint8
 
 // The transmission selection algorithms; 3-254 are reserved.
@@ -35,7 +36,7 @@ var tsaNames = func() (n [256]string) {
 func (t TSA) String() string { return tsaNames[t] }
 
 // ETSTables are the three tables both ETS TLVs carry (IEEE 802.1Qaz
-// D.2.9.6 to D.2.9.8):
+// D.2.9 and D.2.10):
 //
 //	+-------+-------+-------+-------+-------+-------+-------+-------+
 //	| Prio0 | Prio1 | Prio2 | Prio3 | Prio4 | Prio5 | Prio6 | Prio7 |  4 bytes: the TC of each priority
