@@ -124,6 +124,32 @@ func (t *TLVs) DecodeLLDPDU(b []byte) error {
 	return nil
 }
 
+// AppendTo appends to b each TLV that t holds (its Has field set), in the
+// order of their subtypes: ETS Configuration, ETS Recommendation, PFC
+// Configuration, Application Priority. It refuses, appending nothing, a
+// value one of them refuses.
+func (t *TLVs) AppendTo(b []byte) ([]byte, error) {
+	n := len(b)
+	var err error
+	for _, a := range [...]struct {
+		has    bool
+		append func([]byte) ([]byte, error)
+	}{
+		{t.HasETSConfig, t.ETSConfig.AppendTo},
+		{t.HasETSRecommendation, t.ETSRecommendation.AppendTo},
+		{t.HasPFCConfig, t.PFCConfig.AppendTo},
+		{t.HasAppPriority, t.AppPriority.AppendTo},
+	} {
+		if !a.has {
+			continue
+		}
+		if b, err = a.append(b); err != nil {
+			return b[:n], err
+		}
+	}
+	return b, nil
+}
+
 // appendHeader appends the LLDP TLV header, the OUI and the subtype of a
 // DCBX TLV whose information string is n bytes long.
 func appendHeader(b []byte, s Subtype, n int) []byte {

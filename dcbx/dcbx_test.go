@@ -111,6 +111,15 @@ func TestBuildGolden(t *testing.T) {
 	b, err = dcbx.AppendAppPriority(b, 0, []dcbx.AppEntry{{Priority: 3, Sel: dcbx.SelUDP, Protocol: 4791}, {Priority: 3, Sel: dcbx.SelDSCP, Protocol: 26}})
 	require.NoError(t, err)
 	assert.Equal(t, frames[0][14+9+9+4:len(frames[0])-2], b)
+	var all dcbx.TLVs
+	require.NoError(t, all.DecodeLLDPDU(lldpdu(frames[0])))
+	again, err := all.AppendTo(nil)
+	require.NoError(t, err)
+	assert.Equal(t, b, again, "TLVs.AppendTo")
+	all.PFCConfig.Cap = 16
+	again, err = all.AppendTo([]byte{1})
+	assert.ErrorIs(t, err, ib.ErrBadValue)
+	assert.Equal(t, []byte{1}, again, "TLVs.AppendTo appends nothing when it refuses")
 
 	for i, f := range frames {
 		for _, v := range tlvs(t, lldpdu(f)) {
@@ -120,16 +129,8 @@ func TestBuildGolden(t *testing.T) {
 			if !ok {
 				continue
 			}
-			var out []byte
-			switch {
-			case d.HasETSConfig:
-				out, err = d.ETSConfig.AppendTo(nil)
-			case d.HasETSRecommendation:
-				out, err = d.ETSRecommendation.AppendTo(nil)
-			case d.HasPFCConfig:
-				out, err = d.PFCConfig.AppendTo(nil)
-			case d.HasAppPriority:
-				out, err = d.AppPriority.AppendTo(nil)
+			out, err := d.AppendTo(nil)
+			if d.HasAppPriority {
 				var entries []dcbx.AppEntry
 				for j := 0; j < d.AppPriority.Len(); j++ {
 					entries = append(entries, d.AppPriority.Entry(j))
@@ -312,6 +313,7 @@ func TestNoAllocs(t *testing.T) {
 			buf, err = src.AppPriority.AppendTo(buf[:0])
 			return err
 		},
+		"TLVs.AppendTo":     func() error { var err error; buf, err = src.AppendTo(buf[:0]); return err },
 		"AppendAppPriority": func() error { var err error; buf, err = dcbx.AppendAppPriority(buf[:0], 0, entries); return err },
 	} {
 		require.NoError(t, f(), name)

@@ -1,9 +1,6 @@
 package dcbx_test
 
-import (
-	"encoding/hex"
-	"strings"
-)
+import "github.com/roce-go/roce/internal/corpus"
 
 // The golden LLDP frames (Ethernet, no FCS), written as the IEEE 802.1AB
 // and 802.1Qaz layouts lay them out, one field per line: the hex words
@@ -89,26 +86,7 @@ var goldenSpecs = []string{
 func goldenFrames() [][]byte {
 	var out [][]byte
 	for _, s := range goldenSpecs {
-		out = append(out, unhexSpec(s))
+		out = append(out, corpus.Spec(s))
 	}
 	return out
-}
-
-// unhexSpec reads the hex words at the start of each line, up to the
-// first word that is not hex.
-func unhexSpec(s string) []byte {
-	var digits strings.Builder
-	for _, line := range strings.Split(s, "\n") {
-		for _, w := range strings.Fields(line) {
-			if _, err := hex.DecodeString(w); err != nil || len(w)%2 != 0 {
-				break
-			}
-			digits.WriteString(w)
-		}
-	}
-	b, err := hex.DecodeString(digits.String())
-	if err != nil {
-		panic(err)
-	}
-	return b
 }

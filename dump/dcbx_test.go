@@ -72,7 +72,7 @@ func TestDCBXText(t *testing.T) {
 		}
 	}
 	ts := oracle.TsharkFields(t, dcbxPcap, names)
-	frames, lts := ipoibFrames(t, dcbxPcap)
+	frames, lts := framesOf(t, dcbxPcap, dump.LinkTypeEthernet)
 	if len(ts) != len(frames) {
 		t.Fatalf("tshark %d frames, we %d", len(ts), len(frames))
 	}
@@ -104,7 +104,7 @@ func TestDCBXText(t *testing.T) {
 // TestDCBXMalformed: a DCBX TLV that does not decode is said in the line,
 // after the TLVs before it; the frame stays not RoCE.
 func TestDCBXMalformed(t *testing.T) {
-	frames, _ := ipoibFrames(t, dcbxPcap)
+	frames, _ := framesOf(t, dcbxPcap, dump.LinkTypeEthernet)
 	fr := bytes.Clone(frames[0][:14+22+8]) // Ethernet, chassis, port, TTL TLVs, 6 bytes of the ETS TLV
 	fr = append(fr[:14+22], 0xfe, 0x06, 0x00, 0x80, 0xc2, 0x0b, 0x88, 0x08, 0xfe, 0x19, 0x00, 0x80, 0xc2, 0x09, 0x00)
 	var rec dump.Record
@@ -118,7 +118,7 @@ func TestDCBXMalformed(t *testing.T) {
 
 // TestDCBXAllocs: decoding and printing DCBX frames allocates nothing.
 func TestDCBXAllocs(t *testing.T) {
-	frames, lts := ipoibFrames(t, dcbxPcap)
+	frames, lts := framesOf(t, dcbxPcap, dump.LinkTypeEthernet)
 	var rec dump.Record
 	buf := make([]byte, 0, 4096)
 	for i, fr := range frames[:3] {

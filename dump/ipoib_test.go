@@ -2,10 +2,7 @@ package dump_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,32 +13,19 @@ import (
 
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/corpus"
 	"github.com/roce-go/roce/internal/oracle"
 	"github.com/roce-go/roce/ipoib"
 )
 
-// ipoibFrames returns every frame of a capture with its link type.
-func ipoibFrames(t *testing.T, path string) (frames [][]byte, lts []uint16) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
+// framesOf returns every frame of a pcap file and, for each, the file's
+// link type lt.
+func framesOf(t *testing.T, path string, lt uint16) (frames [][]byte, lts []uint16) {
+	frames = corpus.ReadPcap(t, path)
+	for range frames {
+		lts = append(lts, lt)
 	}
-	defer f.Close()
-	src, err := dump.NewSource(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		data, _, lt, err := src.Next()
-		if errors.Is(err, io.EOF) {
-			return frames, lts
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		frames, lts = append(frames, append([]byte(nil), data...)), append(lts, lt)
-	}
+	return frames, lts
 }
 
 // ipoibText is what our IPoIB text says of a frame as tshark decodes it:
@@ -107,7 +91,7 @@ func checkIPoIBLines(t *testing.T, path string, frames [][]byte, lts []uint16) i
 // capture against tshark, frame by frame.
 func TestIPoIBTextNative(t *testing.T) {
 	path := filepath.Join(capDir, "ib_native_erf_dag_smp_ipoib_cm.pcap")
-	frames, lts := ipoibFrames(t, path)
+	frames, lts := framesOf(t, path, dump.LinkTypeERF)
 	if n := checkIPoIBLines(t, path, frames, lts); n != 17 {
 		t.Errorf("%d IPoIB frames, want 17", n)
 	}
@@ -117,7 +101,7 @@ func TestIPoIBTextNative(t *testing.T) {
 // ERF capture (header and payload of each native packet that carries
 // IPoIB) behind link headers, and one record cut inside its link header.
 func linkFrames(t *testing.T) [][]byte {
-	frames, lts := ipoibFrames(t, filepath.Join(capDir, "ib_native_erf_dag_smp_ipoib_cm.pcap"))
+	frames, lts := framesOf(t, filepath.Join(capDir, "ib_native_erf_dag_smp_ipoib_cm.pcap"), dump.LinkTypeERF)
 	var rec dump.Record
 	var out [][]byte
 	for i, fr := range frames {
@@ -156,7 +140,7 @@ func linkFrames(t *testing.T) [][]byte {
 func TestLinkTypeIPoIB(t *testing.T) {
 	frames := linkFrames(t)
 	path := oracle.WritePcapLinkType(t, t.TempDir(), "ipoib242.pcap", layers.LinkType(ipoib.LinkType), frames)
-	got, lts := ipoibFrames(t, path)
+	got, lts := framesOf(t, path, dump.LinkTypeIPoIB)
 	if n := checkIPoIBLines(t, path, got, lts); n != 17 {
 		t.Errorf("%d IPoIB frames, want 17", n)
 	}
@@ -192,7 +176,7 @@ func TestLinkTypeIPoIB(t *testing.T) {
 
 // TestIPoIBAllocs: decoding and printing IPoIB frames allocates nothing.
 func TestIPoIBAllocs(t *testing.T) {
-	frames, lts := ipoibFrames(t, filepath.Join(capDir, "ib_native_erf_dag_smp_ipoib_cm.pcap"))
+	frames, lts := framesOf(t, filepath.Join(capDir, "ib_native_erf_dag_smp_ipoib_cm.pcap"), dump.LinkTypeERF)
 	lf := linkFrames(t)
 	cases := []struct {
 		name string

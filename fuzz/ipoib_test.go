@@ -166,17 +166,7 @@ func fzDCBXRoundTrip(t *testing.T, tlv []byte) {
 	if !ok || err != nil {
 		return
 	}
-	var out []byte
-	switch {
-	case d.HasETSConfig:
-		out, err = d.ETSConfig.AppendTo(nil)
-	case d.HasETSRecommendation:
-		out, err = d.ETSRecommendation.AppendTo(nil)
-	case d.HasPFCConfig:
-		out, err = d.PFCConfig.AppendTo(nil)
-	case d.HasAppPriority:
-		out, err = d.AppPriority.AppendTo(nil)
-	}
+	out, err := d.AppendTo(nil)
 	if err != nil || !bytes.Equal(out, tlv) {
 		t.Fatalf("AppendTo %x %v, want %x", out, err, tlv)
 	}

@@ -1,9 +1,9 @@
 package ipoib_test
 
 import (
-	"encoding/hex"
-	"strings"
 	"testing"
+
+	"github.com/roce-go/roce/internal/corpus"
 )
 
 // Golden IPoIB packets: native InfiniBand packets of the ERF capture
@@ -12,7 +12,7 @@ import (
 var (
 	// Frame 5: UD SEND Only to the broadcast group, IPoIB ARP request
 	// "who has 10.0.0.58, tell 10.0.1.34".
-	goldenUDARP = unhexGolden(`
+	goldenUDARP = corpus.Spec(`
 		0003 c000 0021 0004                 LRH: VL 0 LVer 0, SL 0 LNH 3 (GRH), DLID 0xc000, PktLen 33 words, SLID 4
 		60000000 0054 1b 00                 GRH: IPVer 6, TClass 0, FlowLabel 0, PayLen 84, NxtHdr 0x1b, HopLmt 0
 		fe800000000000000002c9020024f636    GRH SGID
@@ -28,7 +28,7 @@ var (
 		bd6bd6a8 8883                       ICRC, VCRC`)
 	// Frame 6: UD SEND Only to QP 0x405 (no GRH), IPoIB ARP reply
 	// "10.0.0.58 is at QPN 0x404, GID fe80::2:c902:20:b4dd".
-	goldenUDARPReply = unhexGolden(`
+	goldenUDARPReply = corpus.Spec(`
 		0002 0004 0017 0001                 LRH: LNH 2 (no GRH), DLID 4, PktLen 23 words, SLID 1
 		64 40 ffff 00000405 000d43bc        BTH: UD SEND Only, M, DestQP 0x405, PSN 869308
 		00000b1b 00000404                   DETH: Q_Key 0xb1b, SrcQP 0x404
@@ -41,7 +41,7 @@ var (
 		06e87bdb 685c                       ICRC, VCRC`)
 	// Frame 10: RC SEND Only (IPoIB connected mode), IPv4 ICMP echo
 	// request 10.0.1.34 > 10.0.0.58.
-	goldenRCIPv4 = unhexGolden(`
+	goldenRCIPv4 = corpus.Spec(`
 		0002 0001 001c 0004                 LRH: LNH 2, DLID 1, PktLen 28 words, SLID 4
 		04 40 ffff 00fc0407 80d40a55        BTH: RC SEND Only, M, DestQP 0xfc0407, A, PSN 13896277
 		0800 0000                           IPoIB: Type IPv4, Reserved 0
@@ -51,7 +51,7 @@ var (
 		0acca5df 24a8                       ICRC, VCRC`)
 	// Frame 26: UD SEND Only to a multicast group, IPoIB IPv6 neighbor
 	// solicitation.
-	goldenUDIPv6 = unhexGolden(`
+	goldenUDIPv6 = corpus.Spec(`
 		0003 c007 0029 0004                 LRH: LNH 3, DLID 0xc007, PktLen 41 words, SLID 4
 		60000000 0074 1b 00                 GRH: PayLen 116, NxtHdr 0x1b
 		fe800000000000000002c9020024f636    GRH SGID
@@ -66,25 +66,6 @@ var (
 		eeebefb1 a375                       ICRC, VCRC`)
 )
 
-// unhexGolden reads the hex digits at the start of each line, up to the
-// first word that is not hex: the rest of the line describes the field.
-func unhexGolden(s string) []byte {
-	var digits strings.Builder
-	for _, line := range strings.Split(s, "\n") {
-		for _, w := range strings.Fields(line) {
-			if _, err := hex.DecodeString(w); err != nil || len(w)%2 != 0 {
-				break
-			}
-			digits.WriteString(w)
-		}
-	}
-	b, err := hex.DecodeString(digits.String())
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
 // ibBody returns what follows the transport headers of a golden packet:
 // LRH, GRH when LNH is 3, BTH, DETH for UD, up to the ICRC and VCRC.
 func ibBody(t testing.TB, pkt []byte) []byte {
@@ -98,4 +79,15 @@ func ibBody(t testing.TB, pkt []byte) []byte {
 		off += 8
 	}
 	return pkt[off : len(pkt)-6]
+}
+
+// erfPackets returns the native InfiniBand packets of the ERF capture:
+// each record without its 16-byte ERF header, up to the wire length.
+func erfPackets(t testing.TB) [][]byte {
+	var out [][]byte
+	for _, rec := range corpus.Capture(t, "ib_native_erf_dag_smp_ipoib_cm.pcap") {
+		wlen := int(rec[14])<<8 | int(rec[15])
+		out = append(out, rec[16:16+wlen])
+	}
+	return out
 }

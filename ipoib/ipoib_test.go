@@ -1,11 +1,8 @@
 package ipoib_test
 
 import (
-	"encoding/binary"
 	"errors"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,22 +20,10 @@ import (
 // bytes: records 5, 6, 10 and 26 of the ERF capture, after the 16-byte
 // ERF header, up to the wire length.
 func TestGoldenFromCapture(t *testing.T) {
-	d, err := os.ReadFile(filepath.Join("..", "testdata", "captures", "ib_native_erf_dag_smp_ipoib_cm.pcap"))
-	require.NoError(t, err)
-	want := map[int][]byte{5: goldenUDARP, 6: goldenUDARPReply, 10: goldenRCIPv4, 26: goldenUDIPv6}
-	off, n := 24, 0
-	for off+16 <= len(d) {
-		cl := int(binary.LittleEndian.Uint32(d[off+8:]))
-		rec := d[off+16 : off+16+cl]
-		off += 16 + cl
-		n++
-		if w, ok := want[n]; ok {
-			wlen := int(binary.BigEndian.Uint16(rec[14:]))
-			assert.Equal(t, w, rec[16:16+wlen], "frame %d", n)
-			delete(want, n)
-		}
+	pkts := erfPackets(t)
+	for n, w := range map[int][]byte{5: goldenUDARP, 6: goldenUDARPReply, 10: goldenRCIPv4, 26: goldenUDIPv6} {
+		assert.Equal(t, w, pkts[n-1], "frame %d", n)
 	}
-	assert.Empty(t, want, "frames not found")
 }
 
 // TestGopacket decodes the golden packets with gopacket.NewPacket from the

@@ -1,10 +1,7 @@
 package ipoib_test
 
 import (
-	"encoding/binary"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -14,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/corpus"
 	"github.com/roce-go/roce/internal/oracle"
 	"github.com/roce-go/roce/ipoib"
 )
@@ -119,17 +117,12 @@ func compareFields(t *testing.T, frame int, got oracle.Fields, want map[string]s
 // with which Type, with our rule (Match, through gopacket.NewPacket), and
 // the fields of what they carry.
 func TestTsharkNativeIPoIB(t *testing.T) {
-	path := filepath.Join("..", "testdata", "captures", "ib_native_erf_dag_smp_ipoib_cm.pcap")
-	got := oracle.Tshark(t, path)
-	d, err := os.ReadFile(path)
-	require.NoError(t, err)
-	off, n, matched, compared := 24, 0, 0, 0
-	for off+16 <= len(d) {
-		cl := int(binary.LittleEndian.Uint32(d[off+8:]))
-		rec := d[off+16 : off+16+cl]
-		off += 16 + cl
-		wlen := int(binary.BigEndian.Uint16(rec[14:]))
-		p := gopacket.NewPacket(rec[16:16+wlen], ib.LayerTypeLRH, gopacket.Default)
+	got := oracle.Tshark(t, corpus.Path("captures", "ib_native_erf_dag_smp_ipoib_cm.pcap"))
+	pkts := erfPackets(t)
+	require.Len(t, got, len(pkts))
+	n, matched, compared := 0, 0, 0
+	for _, pkt := range pkts {
+		p := gopacket.NewPacket(pkt, ib.LayerTypeLRH, gopacket.Default)
 		_, tsharkIPoIB := got[n].First("infiniband.rwh.etype")
 		n++
 		l := p.Layer(ipoib.LayerTypeIPoIB)
