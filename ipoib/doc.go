@@ -8,7 +8,10 @@
 // Layers. Header (layer type 1850, LayerTypeIPoIB) is the encapsulation
 // header: Type, an Ethertype, and 16 reserved bits; its NextLayerType is
 // gopacket's layer for the Ethertype, so IPv4, IPv6 and ARP decode with
-// gopacket's own layers (layers.ARP handles the 20-byte addresses).
+// gopacket's own layers. layers.ARP (v1.1.19) handles IPoIB's 20-byte
+// addresses, but sums the address sizes in a byte and panics when the sum
+// wraps, so the gopacket decoder of Header checks an ARP packet's lengths
+// (ARP.Decode) before handing it on.
 // LinkHeader (1851, LayerTypeLinkHeader) is the start of a link type 242
 // record; the package registers it as gopacket's decoder of link type 242,
 // so a pcapgo reader's packets decode as LinkHeader, Header, IPv4 and so
