@@ -126,11 +126,13 @@ func (a *ARP) TargetAddr() (netip.Addr, bool) { return netip.AddrFromSlice(a.Tar
 
 // AppendARP appends an IPoIB ARP packet for IPv4 (ARPLen bytes) to b.
 func AppendARP(b []byte, op uint16, sender HWAddr, senderIP netip.Addr, target HWAddr, targetIP netip.Addr) ([]byte, error) {
-	if !senderIP.Is4() {
-		return b, errs.Field("ARP.SenderIP", 0, "is not IPv4", errs.ErrBadValue)
-	}
-	if !targetIP.Is4() {
-		return b, errs.Field("ARP.TargetIP", 0, "is not IPv4", errs.ErrBadValue)
+	for _, a := range [...]struct {
+		field string
+		ip    netip.Addr
+	}{{"ARP.SenderIP", senderIP}, {"ARP.TargetIP", targetIP}} {
+		if !a.ip.Is4() {
+			return b, &errs.FieldError{Field: a.field, Text: a.ip.String(), Reason: "is not an IPv4 address", Err: errs.ErrBadValue}
+		}
 	}
 	b = append(b, 0, ARPHardwareType, byte(TypeIPv4>>8), byte(TypeIPv4&0xff), HWAddrLen, 4, byte(op>>8), byte(op))
 	s4, t4 := senderIP.As4(), targetIP.As4()

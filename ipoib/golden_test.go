@@ -91,3 +91,33 @@ func erfPackets(t testing.TB) [][]byte {
 	}
 	return out
 }
+
+// Golden link type 242 records, as tshark 4.0 reads them (see
+// docs/wire-format.md, section 12), carrying the ARP request of frame 5
+// and the IPv4 packet of frame 10.
+var (
+	// A received packet: the first word is not zero, the 40 bytes are a
+	// GRH with the sender's QP.
+	goldenLinkReceived = corpus.Spec(`
+		60000000                            IPVer 6, TClass 0, FlowLabel 0
+		00 000405                           reserved, source QPN 0x405
+		fe800000000000000002c9020024f636    source GID
+		ff12401bffff000000000000ffffffff    destination GID (IPoIB broadcast group)
+		0806 0000                           IPoIB: Type ARP, Reserved 0
+		0020 0800 14 04 0001                ARP request: HW type 32, IPv4, sizes 20 and 4
+		80000405 fe800000000000000002c9020024f636   sender HW
+		0a000122                            sender IP 10.0.1.34
+		00000000 00000000000000000000000000000000   target HW
+		0a00003a                            target IP 10.0.0.58`)
+	// A sent packet: the first word is zero, the last 20 bytes are the
+	// destination's hardware address.
+	goldenLinkSent = corpus.Spec(`
+		00000000                            first word zero: a sent packet
+		00000000000000000000000000000000    bytes 4-19, not shown
+		80 fc0407                           destination: flags 0x80 (connected mode), QPN 0xfc0407
+		fe800000000000000002c9020020b4dd    destination GID
+		0800 0000                           IPoIB: Type IPv4, Reserved 0
+		45000054 00004000 4001254e 0a000122 0a00003a   IPv4: ICMP, 10.0.1.34 > 10.0.0.58
+		08008576 17020001                   ICMP echo request id 0x1702 seq 1
+		f7412b48000000007229080000000000101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f3031323334353637`)
+)

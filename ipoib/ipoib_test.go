@@ -2,6 +2,7 @@ package ipoib_test
 
 import (
 	"errors"
+	"fmt"
 	"net/netip"
 	"strings"
 	"testing"
@@ -150,6 +151,55 @@ func TestARP(t *testing.T) {
 	assert.Equal(t, body, out)
 	_, err = ipoib.AppendARP(nil, ipoib.ARPReply, snd, netip.MustParseAddr("::1"), tgt, rip)
 	assert.ErrorIs(t, err, ib.ErrBadValue)
+	assert.EqualError(t, err, "roce: ARP.SenderIP ::1 is not an IPv4 address")
+	_, err = ipoib.AppendARP(nil, ipoib.ARPReply, snd, rip, tgt, netip.Addr{})
+	assert.EqualError(t, err, "roce: ARP.TargetIP invalid IP is not an IPv4 address")
+}
+
+// TestLinkHeaderGolden decodes the golden link type 242 records with
+// gopacket and re-encodes their link headers.
+func TestLinkHeaderGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		rec    []byte
+		layers string
+		sent   bool
+	}{
+		{"received", goldenLinkReceived, "IPoIBLinkHeader IPoIB ARP", false},
+		{"sent", goldenLinkSent, "IPoIBLinkHeader IPoIB IPv4 ICMPv4 Payload", true},
+	} {
+		p := gopacket.NewPacket(tc.rec, layers.LinkType(ipoib.LinkType), gopacket.Default)
+		require.Nil(t, p.ErrorLayer(), tc.name)
+		var names []string
+		for _, l := range p.Layers() {
+			names = append(names, l.LayerType().String())
+		}
+		assert.Equal(t, tc.layers, strings.Join(names, " "), tc.name)
+		lh := p.Layer(ipoib.LayerTypeLinkHeader).(*ipoib.LinkHeader)
+		assert.Equal(t, tc.sent, lh.Sent(), tc.name)
+		out, err := lh.AppendTo(nil)
+		require.NoError(t, err)
+		assert.Equal(t, tc.rec[:ipoib.LinkHeaderLen], out, tc.name)
+		var rebuilt ipoib.LinkHeader
+		if tc.sent {
+			rebuilt.SetDstAddr(lh.DstAddr())
+		} else {
+			rebuilt = ipoib.LinkHeader{IPVer: lh.IPVer, SrcQP: lh.SrcQP, SGID: lh.SGID, DGID: lh.DGID}
+		}
+		again, err := rebuilt.AppendTo(nil)
+		require.NoError(t, err)
+		assert.Equal(t, out, again, tc.name)
+	}
+	// What follows the link headers is frame 5's and frame 10's IPoIB packet.
+	assert.Equal(t, ibBody(t, goldenUDARP), goldenLinkReceived[ipoib.LinkHeaderLen:])
+	assert.Equal(t, ibBody(t, goldenRCIPv4), goldenLinkSent[ipoib.LinkHeaderLen:])
+	var lh ipoib.LinkHeader
+	require.NoError(t, lh.DecodeFromBytes(goldenLinkReceived, nil))
+	assert.Equal(t, uint32(0x405), lh.SrcQP)
+	assert.Equal(t, "fe80::2:c902:24:f636 > ff12:401b:ffff::ffff:ffff", lh.SrcGID().String()+" > "+lh.DstGID().String())
+	require.NoError(t, lh.DecodeFromBytes(goldenLinkSent, nil))
+	a := lh.DstAddr()
+	assert.Equal(t, "0x80 0xfc0407 fe80::2:c902:20:b4dd", fmt.Sprintf("%#x %#x %v", a.Flags(), a.QPN(), a.GID()))
 }
 
 // TestLinkHeader round-trips a link type 242 header and checks that the

@@ -36,6 +36,7 @@ func TestTsharkLinkType242(t *testing.T) {
 		require.NoError(t, err)
 		frames = append(frames, append(fr, body...))
 	}
+	frames = append(frames, goldenLinkReceived, goldenLinkSent)
 	path := oracle.WritePcapLinkType(t, t.TempDir(), "ipoib242.pcap", ipoib.LinkType, frames)
 	got := oracle.Tshark(t, path)
 	require.Len(t, got, len(frames))
