@@ -4,6 +4,7 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce/ib"
+	_ "github.com/roce-go/roce/ipoib"  // registers IPoIB after native InfiniBand transport headers, and link type 242
 	_ "github.com/roce-go/roce/rocev1" // registers Ethertype 0x8915
 	"github.com/roce-go/roce/rocev2"
 )

@@ -34,11 +34,40 @@
 // point and BECN, and "nonconforming:" with cnp.Check's reason when the
 // CNP breaks a rule of IBTA Annex A17.9.3.
 //
+// LLDP frames with IEEE 802.1Qaz DCBX TLVs (package dcbx) print the
+// MAC addresses, "LLDP DCBX" and each TLV, separated by semicolons: PFC
+// Configuration (the PFC-enabled priorities, the PFC cap, willing, MBC),
+// ETS Configuration (the number of traffic classes, willing, CBS, then
+// each priority's traffic class, each class's bandwidth share in percent
+// and its TSA), ETS Recommendation (ETS-REC, the same tables), Application
+// Priority (each entry's selector, protocol and priority); a TLV that does
+// not decode ends the line with "malformed:" and the error. LLDP without
+// DCBX stays "not RoCE: LLDP ...".
+//
+//	02:00:00:00:00:01 > 01:80:c2:00:00:0e LLDP DCBX PFC enabled [3] cap 8; ETS maxtcs 8 prio-tc [0 0 0 3 0 0 0 0] bw [50 0 0 50 0 0 0 0] tsa [ets ets ets ets ets ets ets ets]; APP [udp 4791 prio 3, dscp 26 prio 3]
+//
 // Native InfiniBand packets (ERF type 21) print the LIDs, service level
 // and virtual lane, the GIDs when there is a GRH, then "IB" and the
 // transport as for RoCE, ICRC included:
 //
-//	19:48:08.680423 lid 0x0004 > lid 0x0001 sl 0 vl 0 IB RC SEND Only qp 0xfc0407 psn 13896277 [M,A] payload 88 icrc good
+//	19:48:08.680423 lid 0x0004 > lid 0x0001 sl 0 vl 0 IB RC SEND Only qp 0xfc0407 psn 13896277 [M,A] payload 88 IPoIB IPv4 ICMP 10.0.1.34 > 10.0.0.58 icrc good
+//
+// A payload that carries IPoIB (by ipoib.Match: a SEND that starts a
+// message, not to QP 0 or 1, reserved bits zero, Type IPv4, IPv6 or ARP)
+// adds, after its length, "IPoIB" and what it carries: the IP version,
+// protocol and addresses, with the ports of UDP and TCP, as for a frame
+// that is not RoCE; for ARP the question or the answer:
+//
+//	... IB UD SEND Only qp 0xffffff psn 8367 [M] deth qkey 0x00000b1b srcqp 0x000405 payload 60 IPoIB ARP who-has 10.0.0.58 tell 10.0.1.34 icrc good
+//	... IB UD SEND Only qp 0x000405 psn 869308 [M] deth qkey 0x00000b1b srcqp 0x000404 payload 60 IPoIB ARP 10.0.0.58 is-at qpn 0x000404 gid fe80::2:c902:20:b4dd icrc good
+//
+// A record of link type 242 (IPoIB) prints its link header, then the
+// same IPoIB part and the length: for a received packet the GIDs of its
+// GRH (when the IP version is 6) and the sender's QP, for a sent one the
+// destination's QP and GID:
+//
+//	00:00:00.000000 fe80::2:c902:24:f636 > ff12:401b:ffff::ffff:ffff sqpn 0x000405 IPoIB ARP who-has 10.0.0.58 tell 10.0.1.34 len 100
+//	00:00:00.000000 to qpn 0xfc0407 gid fe80::1 IPoIB IPv4 ICMP 10.0.1.34 > 10.0.0.58 len 128
 //
 // Options.Text (Record.Text) gives the lines tcpdump's output flags give
 // (TextFormat): the time as -t to -ttttt print it, with --nano's nine
@@ -56,7 +85,10 @@
 // Ethernet frame it stands for (destination MAC unknown, printed as
 // zeros); ERF (197) records of type 21 (InfiniBand) and 2 (Ethernet),
 // with extension headers skipped and the ERF header's nanosecond
-// timestamp. pcap and pcapng link types are read in full (16 bits) from
+// timestamp; IPoIB (242), as tshark 4.0 reads it: a 40-byte link header
+// (ipoib.LinkHeader) and the 4-byte IPoIB header, after which the packet
+// decodes, like raw IP, as the Ethernet frame it stands for (MAC
+// addresses unknown), so its JSON object has the IP fields. pcap and pcapng link types are read in full (16 bits) from
 // the file headers.
 //
 // # JSON Lines

@@ -384,7 +384,7 @@ func appendJSONString(b []byte, s string) []byte {
 var linkTypeNames = map[uint16]string{
 	0: "BSD loopback", 101: "raw IP", 105: "IEEE 802.11", 113: "Linux cooked (SLL)",
 	127: "IEEE 802.11 radiotap", 197: "ERF", 228: "raw IPv4", 229: "raw IPv6",
-	247: "InfiniBand", 276: "Linux cooked v2 (SLL2)",
+	242: "IPoIB", 247: "InfiniBand", 276: "Linux cooked v2 (SLL2)",
 }
 
 // appendLinkType appends "link type N (NAME)".

@@ -7,10 +7,12 @@ import (
 	"github.com/google/gopacket"
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/cnp"
+	"github.com/roce-go/roce/dcbx"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/internal/hdr"
 	"github.com/roce-go/roce/internal/wire"
+	"github.com/roce-go/roce/ipoib"
 	"github.com/roce-go/roce/pfc"
 )
 
@@ -49,6 +51,7 @@ const (
 	LinkTypeIPv4       = 228 // raw IPv4
 	LinkTypeIPv6       = 229 // raw IPv6
 	LinkTypeInfiniBand = 247 // native InfiniBand packets from the LRH on
+	LinkTypeIPoIB      = 242 // IPoIB: a 40-byte link header, then the IPoIB header (as tshark reads it)
 )
 
 // ERF record types Record decodes.
@@ -100,10 +103,26 @@ type Record struct {
 
 	MACControl pfc.MACControl // the MAC Control frame when Kind is KindMACControl
 
+	// HasDCBX says that the frame is LLDP with IEEE 802.1Qaz DCBX TLVs
+	// (Kind is KindNotRoCE): DCBX holds them, or DCBXErr says why one
+	// did not decode.
+	HasDCBX bool
+	DCBX    dcbx.TLVs
+	DCBXErr error
+
 	SLL     SLL    // the cooked header, for LinkTypeLinuxSLL and LinkTypeLinuxSLL2
 	ERFType uint8  // the ERF record type (without its extension bit), for LinkTypeERF
 	LRH     ib.LRH // the Local Route Header when Kind is KindInfiniBand
 	HasGRH  bool   // KindInfiniBand: the packet has a GRH (LRH LNH 3)
+
+	// HasIPoIB says that the frame carries IPoIB: a native InfiniBand
+	// packet whose payload ipoib.Match takes for IPoIB, or a record of
+	// LinkTypeIPoIB. IPoIB is then its IPoIB header (its Payload is the
+	// packet carried), and IPoIBLink the link header of a LinkTypeIPoIB
+	// record.
+	HasIPoIB  bool
+	IPoIB     ipoib.Header
+	IPoIBLink ipoib.LinkHeader
 
 	// Location is the time zone of the text timestamps; nil means UTC.
 	Location *time.Location
@@ -171,7 +190,7 @@ func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []b
 		r.Len = len(data) // a Simple Packet Block's length, or a caller's CaptureInfo without one
 	}
 	r.Err, r.CNPErr, r.ICRCGood, r.ICRCUnchecked, r.net, r.eth = nil, nil, false, false, netInfo{}, nil
-	r.HasGRH, r.ERFType, r.capLen, r.erfLen = false, 0, len(data), 0
+	r.HasGRH, r.HasIPoIB, r.HasDCBX, r.DCBXErr, r.ERFType, r.capLen, r.erfLen = false, false, false, nil, 0, len(data), 0
 	switch lt {
 	case LinkTypeEthernet:
 		r.decodeEthernet(data)
@@ -183,6 +202,8 @@ func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []b
 		r.decodeRawIP(data)
 	case LinkTypeInfiniBand:
 		r.decodeInfiniBand(data)
+	case LinkTypeIPoIB:
+		r.decodeLinkIPoIB(data)
 	default:
 		r.Kind = KindUnsupported
 	}
@@ -338,6 +359,7 @@ func (r *Record) decodeIB(b []byte) {
 	}
 	r.Kind = KindInfiniBand
 	r.RoCE.Raw = b[:captured]
+	r.decodeIPoIB()
 	if cut {
 		r.ICRCUnchecked = true
 		return
@@ -390,6 +412,9 @@ func (r *Record) decodeEthernet(e []byte) {
 				r.Kind = KindMACControl
 			}
 		}
+		if r.net.innerType == hdr.EtherTypeLLDP {
+			r.decodeDCBX(e[r.net.l3:])
+		}
 	default:
 		r.Kind = KindMalformed
 		r.Err = err
@@ -438,12 +463,18 @@ func (n *netInfo) peek(b []byte) {
 		t := hdr.VLANTag(b[hdr.TypeOffset+hdr.VLANTagLen*i:])
 		n.vlans[i] = roce.VLAN{TPID: t.TPID(), PCP: t.PCP(), DEI: t.DEI(), ID: t.VID()}
 	}
+	n.peekL3(et, b[off:])
+}
+
+// peekL3 reads what it can of the IP header and the UDP or TCP ports of
+// b, a packet of Ethertype et.
+func (n *netInfo) peekL3(et uint16, b []byte) {
 	var l4 []byte
 	switch et {
 	case hdr.EtherTypeIPv4:
-		l4 = n.peekIPv4(b[off:])
+		l4 = n.peekIPv4(b)
 	case hdr.EtherTypeIPv6:
-		l4 = n.peekIPv6(b[off:])
+		l4 = n.peekIPv6(b)
 	}
 	if (n.proto == hdr.IPProtocolUDP || n.proto == ipProtocolTCP) && len(l4) >= hdr.UDPDstPort+2 {
 		// TCP's ports sit where UDP's do.

@@ -32,6 +32,12 @@ func (r *Record) appendBody(b []byte) []byte {
 		b = strconv.AppendInt(b, int64(r.Len), 10)
 		return append(b, '\n')
 	case KindNotRoCE:
+		if r.HasIPoIB {
+			return r.appendIPoIBLinkText(b)
+		}
+		if r.HasDCBX {
+			return r.appendDCBXText(b)
+		}
 		if r.eth == nil { // native InfiniBand without an IBA transport
 			b = r.appendLIDs(b)
 			b = append(b, " not IBA transport: LNH "...)
@@ -109,6 +115,14 @@ func (r *Record) appendEndpoints(b []byte, proto bool) []byte {
 		b = append(b, " > "...)
 		return appendMAC(b, dst[:])
 	}
+	return r.appendIPEndpoints(b, proto)
+}
+
+// appendIPEndpoints appends the IP version and protocol (when proto is
+// set) and the source and destination IP addresses, with the ports when
+// they were read.
+func (r *Record) appendIPEndpoints(b []byte, proto bool) []byte {
+	n := &r.net
 	var src, dst netip.Addr
 	if n.ipVer == 4 {
 		src, dst = netip.AddrFrom4([4]byte(n.src[:4])), netip.AddrFrom4([4]byte(n.dst[:4]))
@@ -220,6 +234,9 @@ func (r *Record) appendTransport(b []byte) []byte {
 	}
 	b = append(b, " payload "...)
 	b = strconv.AppendInt(b, int64(r.payloadLen()), 10)
+	if r.HasIPoIB {
+		b = r.appendIPoIB(b)
+	}
 	return r.appendTail(b)
 }
 

@@ -34,6 +34,11 @@
 //     invalid); ib.ComputeICRC, VerifyICRC and PutICRC over the rest, with
 //     one fuzzed bit flipped.
 //   - FuzzECNMark: ecn.MarkCE twice, SetFrameECN and FrameECN, in place.
+//   - FuzzIPoIB: an IPoIB packet (ipoib.Header, ipoib.ARP, ipoib.Match)
+//     and, behind a 40-byte link header, a link type 242 record through
+//     ipoib.LinkHeader, gopacket.NewPacket and dump.Record.
+//   - FuzzDCBX: an LLDPDU through dcbx.TLVs.DecodeLLDPDU, each DCBX TLV
+//     re-encoded, and gopacket's LLDP layer through DecodeValue.
 //   - FuzzCaptureReader: arbitrary bytes as a capture through
 //     dump.NewSource and Source.Next, each frame through Record.Decode,
 //     AppendJSON and AppendText (each frame also in one of tcpdump's

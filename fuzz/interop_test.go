@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"net/netip"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,7 +50,7 @@ func TestInteropSummary(t *testing.T) {
 	frames, _ := fzLoad(t)
 	var golden [][]byte
 	for _, c := range frames {
-		if strings.HasPrefix(c.file, "golden") {
+		if strings.HasPrefix(c.file, filepath.Join("golden", "rocev")) { // the RoCE golden frames, not dcbx_lldp.pcap
 			golden = append(golden, c.data)
 		}
 	}

@@ -16,6 +16,12 @@
 // list of every opcode. Opcodes IBTA does not define decode as a BTH
 // followed by opaque payload, never as an error.
 //
+// What follows the transport headers. gopacket.NewPacket hands the
+// payload to the layer that the first registered PayloadClassifier names
+// (package ipoib registers one for IPoIB in native InfiniBand packets),
+// else to gopacket.Payload; a DecodingLayerParser always gets
+// gopacket.LayerTypePayload (see RegisterPayloadClassifier).
+//
 // Packet decodes the same bytes in one pass, without gopacket's dispatch,
 // and encodes them back.
 //

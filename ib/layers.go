@@ -99,7 +99,11 @@ func decodeBTH(data []byte, p gopacket.PacketBuilder) error {
 		p.AddLayer(l)
 		rest = l.LayerPayload()
 	}
-	return p.NextDecoder(gopacket.LayerTypePayload)
+	native := false
+	if pk, ok := p.(gopacket.Packet); ok {
+		native = pk.Layer(layerTypeLRH) != nil
+	}
+	return p.NextDecoder(payloadLayer(bth, native, rest))
 }
 
 // decodeETH returns the decoder of an extended header met on its own (a

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/google/gopacket/pcapgo"
@@ -41,7 +42,13 @@ func Capture(t testing.TB, name string) [][]byte {
 // File returns every frame of the pcap file at Path(elem...).
 func File(t testing.TB, elem ...string) [][]byte {
 	t.Helper()
-	fh, err := os.Open(Path(elem...))
+	return ReadPcap(t, Path(elem...))
+}
+
+// ReadPcap returns every frame of the pcap file at path.
+func ReadPcap(t testing.TB, path string) [][]byte {
+	t.Helper()
+	fh, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,6 +76,27 @@ func Hex(t testing.TB, s string) []byte {
 	b, err := hex.DecodeString(s)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return b
+}
+
+// Spec decodes golden bytes written one field per line: the hex words at
+// the start of each line, up to the first word that is not an even run of
+// hex digits, are the bytes; the rest of the line describes them. A spec
+// is a constant of a test, so a bad one panics.
+func Spec(s string) []byte {
+	var digits strings.Builder
+	for _, line := range strings.Split(s, "\n") {
+		for _, w := range strings.Fields(line) {
+			if _, err := hex.DecodeString(w); err != nil || len(w)%2 != 0 {
+				break
+			}
+			digits.WriteString(w)
+		}
+	}
+	b, err := hex.DecodeString(digits.String())
+	if err != nil {
+		panic(err)
 	}
 	return b
 }

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,6 +37,13 @@ func Need(t testing.TB, program string) string {
 // path.
 func WritePcap(t testing.TB, dir, name string, frames [][]byte) string {
 	t.Helper()
+	return WritePcapLinkType(t, dir, name, layers.LinkTypeEthernet, frames)
+}
+
+// WritePcapLinkType writes frames as a pcap file of link type lt in dir
+// and returns its path.
+func WritePcapLinkType(t testing.TB, dir, name string, lt layers.LinkType, frames [][]byte) string {
+	t.Helper()
 	path := filepath.Join(dir, name)
 	f, err := os.Create(path)
 	if err != nil {
@@ -43,7 +51,7 @@ func WritePcap(t testing.TB, dir, name string, frames [][]byte) string {
 	}
 	defer f.Close()
 	w := pcapgo.NewWriter(f)
-	if err := w.WriteFileHeader(65535, layers.LinkTypeEthernet); err != nil {
+	if err := w.WriteFileHeader(65535, lt); err != nil {
 		t.Fatal(err)
 	}
 	ts := time.Unix(1764400000, 0)
@@ -86,6 +94,42 @@ func Tshark(t testing.TB, pcap string, extra ...string) []Fields {
 	for i, fr := range frames {
 		res[i] = Fields{}
 		flatten(res[i], fr.Source.Layers)
+	}
+	return res
+}
+
+// TsharkFields runs `tshark -T fields` over a capture for the fields
+// named and returns, per frame, each field's values in the order of
+// tshark's tree. Tshark's JSON sorts sibling subtrees by their labels;
+// this keeps the order of the packet (of the TLVs of an LLDPDU, say).
+func TsharkFields(t testing.TB, pcap string, names []string) []map[string][]string {
+	t.Helper()
+	bin := Need(t, "tshark")
+	args := []string{"-n", "-r", pcap, "-T", "fields", "-E", "separator=/t", "-E", "occurrence=a", "-E", "aggregator=,"}
+	for _, k := range names {
+		args = append(args, "-e", k)
+	}
+	cmd := exec.Command(bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tshark %v: %v\n%s", args, err, stderr.String())
+	}
+	var res []map[string][]string
+	for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		cols := strings.Split(line, "\t")
+		if len(cols) != len(names) {
+			t.Fatalf("tshark -T fields: %d columns, want %d: %q", len(cols), len(names), line)
+		}
+		m := map[string][]string{}
+		for i, c := range cols {
+			if c != "" {
+				m[names[i]] = strings.Split(c, ",")
+			}
+		}
+		res = append(res, m)
 	}
 	return res
 }

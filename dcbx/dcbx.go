@@ -1,0 +1,161 @@
+package dcbx
+
+import (
+	"encoding/binary"
+
+	"github.com/google/gopacket/layers"
+
+	"github.com/roce-go/roce/internal/errs"
+)
+
+// OUI is the IEEE 802.1 organizationally unique identifier, 00-80-C2.
+const OUI = 0x0080c2
+
+// TLVTypeOrg is the LLDP TLV type of organizationally specific TLVs.
+const TLVTypeOrg = 127
+
+// Subtype is the subtype of an IEEE 802.1 organizationally specific TLV.
+type Subtype uint8
+
+// The DCBX subtypes (IEEE 802.1Qaz D.2).
+const (
+	SubtypeETSConfig         Subtype = 9
+	SubtypeETSRecommendation Subtype = 10
+	SubtypePFCConfig         Subtype = 11
+	SubtypeAppPriority       Subtype = 12
+)
+
+// The sizes of the parts of a TLV.
+const (
+	tlvHeaderLen = 2 // type (7 bits) and length (9 bits)
+	orgHeaderLen = 4 // OUI and subtype
+	maxTLVLen    = 511
+)
+
+// TLVs holds the DCBX TLVs of one LLDPDU. A Has field says whether the
+// TLV it names was met; a TLV met twice keeps the later one.
+type TLVs struct {
+	HasETSConfig         bool
+	HasETSRecommendation bool
+	HasPFCConfig         bool
+	HasAppPriority       bool
+	ETSConfig            ETSConfig
+	ETSRecommendation    ETSRecommendation
+	PFCConfig            PFCConfig
+	AppPriority          AppPriority
+}
+
+// Any reports whether any DCBX TLV was met.
+func (t *TLVs) Any() bool {
+	return t.HasETSConfig || t.HasETSRecommendation || t.HasPFCConfig || t.HasAppPriority
+}
+
+// DecodeOrg decodes o when it is a DCBX TLV (OUI 00-80-C2, subtype 9 to
+// 12) and reports whether it was; another organizationally specific TLV
+// is left alone (false, nil).
+func (t *TLVs) DecodeOrg(o layers.LLDPOrgSpecificTLV) (bool, error) {
+	return t.decodeInfo(uint32(o.OUI), o.SubType, o.Info)
+}
+
+// DecodeValue decodes v, one TLV of gopacket's layers.LinkLayerDiscovery,
+// when it is a DCBX TLV, and reports whether it was.
+func (t *TLVs) DecodeValue(v layers.LinkLayerDiscoveryValue) (bool, error) {
+	if v.Type != TLVTypeOrg {
+		return false, nil
+	}
+	if len(v.Value) < orgHeaderLen {
+		return false, errs.Truncated("LLDP organizationally specific TLV", tlvHeaderLen, orgHeaderLen, len(v.Value))
+	}
+	oui := uint32(v.Value[0])<<16 | uint32(v.Value[1])<<8 | uint32(v.Value[2])
+	return t.decodeInfo(oui, v.Value[3], v.Value[orgHeaderLen:])
+}
+
+// decodeInfo decodes the information string of an organizationally
+// specific TLV of oui and subtype when it is DCBX.
+func (t *TLVs) decodeInfo(oui uint32, subtype uint8, info []byte) (bool, error) {
+	if oui != OUI {
+		return false, nil
+	}
+	var err error
+	switch Subtype(subtype) {
+	case SubtypeETSConfig:
+		err = t.ETSConfig.Decode(info)
+		t.HasETSConfig = err == nil
+	case SubtypeETSRecommendation:
+		err = t.ETSRecommendation.Decode(info)
+		t.HasETSRecommendation = err == nil
+	case SubtypePFCConfig:
+		err = t.PFCConfig.Decode(info)
+		t.HasPFCConfig = err == nil
+	case SubtypeAppPriority:
+		err = t.AppPriority.Decode(info)
+		t.HasAppPriority = err == nil
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+// DecodeLLDPDU decodes the DCBX TLVs of an LLDPDU, b being the bytes
+// after the Ethertype 0x88CC: it walks the TLVs up to the End of LLDPDU
+// TLV (type 0) or the end of b, resetting t first. Bytes after the End
+// TLV (Ethernet padding) are ignored. It stops at the first TLV whose
+// length runs past b (ErrTruncated) or DCBX TLV that does not decode.
+func (t *TLVs) DecodeLLDPDU(b []byte) error {
+	*t = TLVs{}
+	for off := 0; off < len(b); {
+		if len(b)-off < tlvHeaderLen {
+			return errs.Truncated("LLDP TLV", off, tlvHeaderLen, len(b)-off)
+		}
+		h := binary.BigEndian.Uint16(b[off:])
+		typ, n := h>>9, int(h&0x1ff)
+		if typ == 0 {
+			return nil
+		}
+		v := b[off+tlvHeaderLen:]
+		if len(v) < n {
+			return errs.Truncated("LLDP TLV", off, tlvHeaderLen+n, len(b)-off)
+		}
+		if _, err := t.DecodeValue(layers.LinkLayerDiscoveryValue{Type: layers.LLDPTLVType(typ), Length: uint16(n), Value: v[:n]}); err != nil {
+			return err
+		}
+		off += tlvHeaderLen + n
+	}
+	return nil
+}
+
+// AppendTo appends to b each TLV that t holds (its Has field set), in the
+// order of their subtypes: ETS Configuration, ETS Recommendation, PFC
+// Configuration, Application Priority. It refuses, appending nothing, a
+// value one of them refuses.
+func (t *TLVs) AppendTo(b []byte) ([]byte, error) {
+	n := len(b)
+	var err error
+	for _, a := range [...]struct {
+		has    bool
+		append func([]byte) ([]byte, error)
+	}{
+		{t.HasETSConfig, t.ETSConfig.AppendTo},
+		{t.HasETSRecommendation, t.ETSRecommendation.AppendTo},
+		{t.HasPFCConfig, t.PFCConfig.AppendTo},
+		{t.HasAppPriority, t.AppPriority.AppendTo},
+	} {
+		if !a.has {
+			continue
+		}
+		if b, err = a.append(b); err != nil {
+			return b[:n], err
+		}
+	}
+	return b, nil
+}
+
+// appendHeader appends the LLDP TLV header, the OUI and the subtype of a
+// DCBX TLV whose information string is n bytes long.
+func appendHeader(b []byte, s Subtype, n int) []byte {
+	l := orgHeaderLen + n
+	return append(b, byte(TLVTypeOrg<<1|l>>8), byte(l), OUI>>16, OUI>>8&0xff, OUI&0xff, byte(s))
+}
+
+// fit is errs.Fit for a uint8 field.
+func fit(field string, v uint8, bits uint) error { return errs.Fit(field, uint64(v), bits) }

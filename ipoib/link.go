@@ -1,0 +1,167 @@
+package ipoib
+
+import (
+	"encoding/binary"
+	"net/netip"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+
+	"github.com/roce-go/roce/internal/errs"
+)
+
+// LinkType is LINKTYPE_IPOIB, the pcap link type of IPoIB captures.
+const LinkType = 242
+
+// LinkHeaderLen is the size of LinkHeader, the bytes of a link type 242
+// record before the encapsulation header.
+const LinkHeaderLen = 40
+
+// LinkHeader is what a link type 242 record carries before the IPoIB
+// encapsulation header, as tshark 4.0 reads it: 40 bytes in one of two
+// forms, told apart by the first 32-bit word. When it is not zero, the
+// 40 bytes are the InfiniBand GRH a UD receive buffer starts with, the
+// sender's queue pair where the GRH has its payload length and next
+// header (a received packet):
+//
+//	+-------+---------------+---------------------------------------+
+//	| IPVer |    TClass     |               FlowLabel               |
+//	+-------+-------+-------+-------+-------------------------------+
+//	|     Resv8     |                    SrcQP                      |
+//	+---------------+-----------------------------------------------+
+//	|                  SGID (16 bytes, bytes 8-23)                  |
+//	+---------------------------------------------------------------+
+//	|                  DGID (16 bytes, bytes 24-39)                 |
+//	+---------------------------------------------------------------+
+//
+// When the first word is zero, bytes 20-39 hold the destination's IPoIB
+// hardware address (a sent packet; DstAddr), and tshark shows nothing of
+// bytes 4-19. The fields below hold the 40 bytes in the first form
+// either way, so that every record re-encodes byte for byte; Sent tells
+// the forms apart. The record goes on with the 4-byte Header and the
+// packet it carries; a LinkHeader's payload is that Header.
+type LinkHeader struct {
+	layers.BaseLayer
+	IPVer     uint8    // 4 bits; 6 for a received packet's GRH
+	TClass    uint8    // traffic class
+	FlowLabel uint32   // 20 bits
+	Resv8     uint8    // the byte before SrcQP; tshark shows none
+	SrcQP     uint32   // the sender's queue pair, 24 bits
+	SGID      [16]byte // bytes 8-23
+	DGID      [16]byte // bytes 24-39: the destination GID in both forms
+}
+
+// Sent reports whether the header is in its second form, that of a sent
+// packet: the first 32-bit word (IPVer, TClass, FlowLabel) is zero and
+// bytes 20-39 hold the destination's hardware address.
+func (h *LinkHeader) Sent() bool { return h.IPVer == 0 && h.TClass == 0 && h.FlowLabel == 0 }
+
+// DstAddr returns bytes 20-39, the destination's hardware address of a
+// sent packet (see Sent).
+func (h *LinkHeader) DstAddr() HWAddr {
+	var a HWAddr
+	copy(a[:4], h.SGID[12:])
+	copy(a[4:], h.DGID[:])
+	return a
+}
+
+// SetDstAddr puts the header in its second form, that of a sent packet
+// to a: the first word zero, a in bytes 20-39.
+func (h *LinkHeader) SetDstAddr(a HWAddr) {
+	h.IPVer, h.TClass, h.FlowLabel = 0, 0, 0
+	copy(h.SGID[12:], a[:4])
+	copy(h.DGID[:], a[4:])
+}
+
+// LayerType returns LayerTypeLinkHeader.
+func (h *LinkHeader) LayerType() gopacket.LayerType { return LayerTypeLinkHeader }
+
+// CanDecode returns LayerTypeLinkHeader.
+func (h *LinkHeader) CanDecode() gopacket.LayerClass { return LayerTypeLinkHeader }
+
+// NextLayerType returns LayerTypeIPoIB, or gopacket.LayerTypeZero when
+// nothing follows.
+func (h *LinkHeader) NextLayerType() gopacket.LayerType {
+	if len(h.Payload) == 0 {
+		return gopacket.LayerTypeZero
+	}
+	return LayerTypeIPoIB
+}
+
+// SrcGID returns SGID as an address.
+func (h *LinkHeader) SrcGID() netip.Addr { return netip.AddrFrom16(h.SGID) }
+
+// DstGID returns DGID as an address.
+func (h *LinkHeader) DstGID() netip.Addr { return netip.AddrFrom16(h.DGID) }
+
+// DecodeFromBytes decodes the 40 bytes at the start of data, resetting h
+// first; df may be nil.
+func (h *LinkHeader) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	*h = LinkHeader{}
+	if len(data) < LinkHeaderLen {
+		setTruncated(df)
+		return errs.Truncated("IPoIB link header", 0, LinkHeaderLen, len(data))
+	}
+	w := binary.BigEndian.Uint32(data)
+	h.IPVer, h.TClass, h.FlowLabel = uint8(w>>28), uint8(w>>20), w&0xfffff
+	w = binary.BigEndian.Uint32(data[4:])
+	h.Resv8, h.SrcQP = uint8(w>>24), w&0xffffff
+	h.SGID = [16]byte(data[8:24])
+	h.DGID = [16]byte(data[24:40])
+	h.Contents, h.Payload = data[:LinkHeaderLen], data[LinkHeaderLen:]
+	return nil
+}
+
+// check reports a field that does not fit, as an *ib.FieldError.
+func (h *LinkHeader) check() error {
+	if err := errs.Fit("LinkHeader.IPVer", uint64(h.IPVer), 4); err != nil {
+		return err
+	}
+	if err := errs.Fit("LinkHeader.FlowLabel", uint64(h.FlowLabel), 20); err != nil {
+		return err
+	}
+	return errs.Fit("LinkHeader.SrcQP", uint64(h.SrcQP), 24)
+}
+
+// AppendTo appends the 40 bytes to b. It refuses, appending nothing, a
+// field value that does not fit its field.
+func (h *LinkHeader) AppendTo(b []byte) ([]byte, error) {
+	if err := h.check(); err != nil {
+		return b, err
+	}
+	return h.put(b), nil
+}
+
+func (h *LinkHeader) put(b []byte) []byte {
+	b = binary.BigEndian.AppendUint32(b, uint32(h.IPVer)<<28|uint32(h.TClass)<<20|h.FlowLabel)
+	b = binary.BigEndian.AppendUint32(b, uint32(h.Resv8)<<24|h.SrcQP)
+	b = append(b, h.SGID[:]...)
+	return append(b, h.DGID[:]...)
+}
+
+// SerializeTo prepends the 40 bytes. It refuses, writing nothing, a field
+// value that does not fit its field.
+func (h *LinkHeader) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	if err := h.check(); err != nil {
+		return err
+	}
+	p, err := b.PrependBytes(LinkHeaderLen)
+	if err != nil {
+		return err
+	}
+	h.put(p[:0])
+	return nil
+}
+
+// decodeLinkHeader is the gopacket decoder of link type 242.
+func decodeLinkHeader(data []byte, p gopacket.PacketBuilder) error {
+	h := &LinkHeader{}
+	if err := h.DecodeFromBytes(data, p); err != nil {
+		return err
+	}
+	p.AddLayer(h)
+	if len(h.Payload) == 0 {
+		return nil
+	}
+	return p.NextDecoder(LayerTypeIPoIB)
+}
