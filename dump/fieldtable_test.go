@@ -1,0 +1,159 @@
+package dump_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+	"github.com/google/gopacket/pcapgo"
+	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/internal/testcaps"
+)
+
+// fieldTestCaptures are every capture the field table is checked on:
+// shipped, golden, generated (VLAN, IPv6, RoCEv1, CNP, PFC, hand-built
+// frames), the congestion and synthetic frames of the other tests, Linux
+// cooked copies, and the shipped captures cut by editcap when it is
+// installed.
+func fieldTestCaptures(t *testing.T) []string {
+	dir := t.TempDir()
+	paths := append(testcaps.Shipped(t), testcaps.Generated(t, dir)...)
+	var frames [][]byte
+	for _, s := range synthetic(t) {
+		frames = append(frames, s.frame)
+	}
+	frames = append(frames, congestionFrames(t)...)
+	var cis []gopacket.CaptureInfo
+	for i, f := range frames {
+		cis = append(cis, gopacket.CaptureInfo{Timestamp: time.Unix(1, int64(i)), Length: len(f), CaptureLength: len(f)})
+	}
+	synth := filepath.Join(dir, "synthetic.pcap")
+	writeCooked(t, filepath.Join(dir, "sll1.pcap"), dump.LinkTypeLinuxSLL, frames, cis)
+	writeCooked(t, filepath.Join(dir, "sll2.pcap"), dump.LinkTypeLinuxSLL2, frames, cis)
+	paths = append(paths, filepath.Join(dir, "sll1.pcap"), filepath.Join(dir, "sll2.pcap"), writePcap(t, synth, frames, cis))
+	if _, err := exec_tshark(); err == nil { // editcap comes with tshark
+		for _, p := range testcaps.Shipped(t) {
+			paths = append(paths, EditcapCut(t, p, 66))
+		}
+	}
+	return paths
+}
+
+func writePcap(t *testing.T, path string, frames [][]byte, cis []gopacket.CaptureInfo) string {
+	var b bytes.Buffer
+	w := pcapgo.NewWriter(&b)
+	if err := w.WriteFileHeader(65535, layers.LinkTypeEthernet); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range frames {
+		if err := w.WritePacket(cis[i], f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestFieldTableIsJSON checks, on every frame of every test capture, that
+// the field table gives exactly the keys and values AppendJSON writes: a
+// display filter sees what the JSON shows.
+func TestFieldTableIsJSON(t *testing.T) {
+	frames, values := 0, 0
+	seen := map[string]bool{}
+	for _, path := range fieldTestCaptures(t) {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := dump.NewSource(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		_, err = dump.Scan(src, dump.Options{Workers: 1}, func(r *dump.Record) error {
+			frames++
+			js := parseLines(t, r.AppendJSON(nil))[0]
+			fromTable := map[string]string{}
+			for i := range dump.Fields() {
+				fd := &dump.Fields()[i]
+				if v, ok := fd.Get(r); ok {
+					fromTable[fd.Name] = string(fd.AppendValue(nil, v))
+					seen[fd.Name] = true
+				}
+			}
+			for k, v := range js {
+				var text string
+				switch v := v.(type) {
+				case json.Number:
+					text = string(v)
+				case bool:
+					text = strconv.FormatBool(v)
+				case string:
+					text = v
+				}
+				got, ok := fromTable[k]
+				switch {
+				case !ok:
+					bad++
+					t.Errorf("%s frame %d: JSON has %s = %v, the field table has no value", path, r.Number, k, v)
+				case got != text:
+					bad++
+					t.Errorf("%s frame %d: %s: JSON %q, field table %q", path, r.Number, k, text, got)
+				}
+				values++
+			}
+			for k, v := range fromTable {
+				if _, ok := js[k]; !ok {
+					bad++
+					t.Errorf("%s frame %d: field table has %s = %s, JSON has no such key", path, r.Number, k, v)
+				}
+			}
+			if bad > 20 {
+				t.FailNow()
+			}
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, fd := range dump.Fields() {
+		if !seen[fd.Name] {
+			t.Errorf("field %s never present in the test captures", fd.Name)
+		}
+	}
+	t.Logf("%d frames, %d values: JSON and field table agree", frames, values)
+}
+
+// TestFieldTable checks the table's own rules: names unique, protocol
+// names found, types set.
+func TestFieldTable(t *testing.T) {
+	for _, f := range dump.Fields() {
+		if f.Type == 0 || f.Get == nil {
+			t.Errorf("%s: no type or getter", f.Name)
+		}
+		if f.Type == dump.FieldUint && (f.Bits == 0 || f.Bits > 64) {
+			t.Errorf("%s: unsigned of %d bits", f.Name, f.Bits)
+		}
+		if g, ok := dump.LookupField(f.Name); !ok || g.Name != f.Name {
+			t.Errorf("LookupField(%s)", f.Name)
+		}
+	}
+	for name, want := range map[string]string{
+		"vlan.inner.id": "vlan", "infiniband.bth.psn": "infiniband.bth", "infiniband.immdt": "infiniband",
+		"_error": "frame", "eth.src": "eth", "ip.src": "ip", "ipv6.src": "ipv6", "macc.cbfc.enbv.c3": "macc",
+	} {
+		if got := dump.FieldProtocol(name); got != want {
+			t.Errorf("FieldProtocol(%s) = %s, want %s", name, got, want)
+		}
+	}
+}
