@@ -20,6 +20,11 @@ type Options struct {
 	Speed pfc.Speed
 	// Filter selects the frames handed on; the zero Filter takes all.
 	Filter Filter
+	// Match, if set, is a further test a frame must pass, after Filter:
+	// a display filter (dfilter.Filter.Match). It is called on the
+	// goroutines that decode, concurrently when Workers is above 1, so
+	// it must be safe for concurrent use; it must not keep r.
+	Match func(r *Record) bool
 	// Count stops the scan after that many frames matched the filter;
 	// 0 means no limit.
 	Count int
@@ -305,7 +310,7 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 				st.BadICRC++
 			}
 		}
-		if !opt.Filter.Match(&rec) {
+		if !opt.keep(&rec) {
 			continue
 		}
 		st.Matched++
@@ -313,6 +318,11 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 			return st, err
 		}
 	}
+}
+
+// keep reports whether r passes Filter and Match.
+func (o *Options) keep(r *Record) bool {
+	return o.Filter.Match(r) && (o.Match == nil || o.Match(r))
 }
 
 // Dump reads the frames of src and writes one line per frame that

@@ -299,7 +299,6 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 	for len(b.recs) < len(b.slots) && !p.format {
 		b.recs = append(b.recs, Record{Location: p.opt.Location, Speed: p.opt.Speed})
 	}
-	f := &p.opt.Filter
 	for i := range b.slots {
 		s, res := &b.slots[i], &b.res[i]
 		if s.rerr != nil {
@@ -312,7 +311,7 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 		}
 		ci := gopacket.CaptureInfo{Timestamp: s.ts, Length: s.length, CaptureLength: int(s.hi - s.lo)}
 		r.Decode(s.number, ci, s.lt, b.data[s.lo:s.hi:s.hi])
-		match := f.Match(r)
+		match := p.opt.keep(r)
 		if match && p.format {
 			if p.opt.JSON {
 				b.out = r.AppendJSON(b.out)
