@@ -17,7 +17,7 @@
 //   - A field or protocol name alone tests presence: infiniband.reth,
 //     vlan, macc, infiniband.bth.se (a flag present whatever its value).
 //   - Comparisons: == != < <= > >= and their word forms eq ne lt le gt ge;
-//     Wireshark 4's === (all_eq), !== (all_ne), ~= (any_ne) and any_eq;
+//     Wireshark 4's === (all_eq), !== and ~= (any_ne), all_ne and any_eq;
 //     contains for strings and bytes.
 //   - field in {4, 10, 0x11}, field in {1..5, 9}, field not in {...}.
 //     tshark 4.0 wants commas between the elements; elements separated by

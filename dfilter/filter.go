@@ -77,9 +77,9 @@ type relation uint8
 
 const (
 	relEq       relation = iota // any occurrence equal (==, eq, any_eq)
-	relNe                       // every occurrence not equal, at least one (!=, ne, all_ne, !==)
+	relNe                       // every occurrence not equal, at least one (!=, ne, all_ne)
 	relAllEq                    // every occurrence equal, at least one (===, all_eq)
-	relAnyNe                    // any occurrence not equal (~=, any_ne)
+	relAnyNe                    // any occurrence not equal (!==, any_ne, ~=)
 	relLt                       // any occurrence below (<, lt)
 	relLe                       // <=, le
 	relGt                       // >, gt
@@ -89,8 +89,8 @@ const (
 )
 
 var relations = map[string]relation{
-	"==": relEq, "eq": relEq, "any_eq": relEq, "!=": relNe, "ne": relNe, "all_ne": relNe, "!==": relNe,
-	"===": relAllEq, "all_eq": relAllEq, "~=": relAnyNe, "any_ne": relAnyNe,
+	"==": relEq, "eq": relEq, "any_eq": relEq, "!=": relNe, "ne": relNe, "all_ne": relNe,
+	"===": relAllEq, "all_eq": relAllEq, "!==": relAnyNe, "~=": relAnyNe, "any_ne": relAnyNe,
 	"<": relLt, "lt": relLt, "<=": relLe, "le": relLe, ">": relGt, "gt": relGt, ">=": relGe, "ge": relGe,
 	"in": relIn, "contains": relContains,
 }
