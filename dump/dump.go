@@ -13,7 +13,10 @@ import (
 
 // Options says how Dump prints and which frames Scan and Dump hand on.
 type Options struct {
-	JSON     bool           // JSON Lines instead of text
+	JSON bool // JSON Lines instead of text
+	// Verbose adds after each text line the frame's headers, one line
+	// each with every field (Record.AppendVerbose); not with JSON.
+	Verbose  bool
 	Location *time.Location // time zone of text timestamps; nil means UTC
 	// Speed is the link speed at which text lines convert PAUSE and PFC
 	// quanta to time; 0 means 100 Gb/s.
@@ -344,6 +347,9 @@ func Dump(w io.Writer, src *Source, opt Options) (Stats, error) {
 			buf = r.AppendJSON(buf[:0])
 		} else {
 			buf = r.AppendText(buf[:0])
+			if opt.Verbose {
+				buf = r.AppendVerbose(buf)
+			}
 		}
 		_, err := w.Write(buf)
 		return err

@@ -62,6 +62,9 @@ type Field struct {
 	// several fields alike (vlan.inner.id is a second vlan.id, ip.src an
 	// ip.addr). Empty for most fields.
 	Also string
+	// Meaning, if set, names what a value stands for in verbose text
+	// (an opcode's name).
+	Meaning func(v uint64) string
 	// Get returns the field's value in r, and false when r lacks the
 	// field (then the JSON object has no such key). It allocates nothing
 	// except for the _error text of a malformed frame.

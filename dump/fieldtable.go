@@ -83,7 +83,8 @@ var fieldTable = cat([]Field{
 		}
 		return none()
 	}},
-	fMACC("macc.opcode", 0, 16, true, func(m *pfc.MACControl) uint64 { return uint64(m.Opcode) }),
+	meaning(fMACC("macc.opcode", 0, 16, true, func(m *pfc.MACControl) uint64 { return uint64(m.Opcode) }),
+		func(v uint64) string { return pfc.Opcode(v).String() }),
 	fMACC("macc.pause_time", pfc.OpcodePause, 16, false, func(m *pfc.MACControl) uint64 { return uint64(m.PauseTime) }),
 	fMACC("macc.cbfc.enbv", pfc.OpcodePFC, 16, true, func(m *pfc.MACControl) uint64 { return uint64(m.PriorityEnableVector) }),
 }, pfcFields(), []Field{
@@ -94,7 +95,8 @@ var fieldTable = cat([]Field{
 	fLRH("infiniband.lrh.dlid", 16, func(l *ib.LRH) uint64 { return uint64(l.DLID) }),
 	fLRH("infiniband.lrh.pktlen", 11, func(l *ib.LRH) uint64 { return uint64(l.PktLen) }),
 	fLRH("infiniband.lrh.slid", 16, func(l *ib.LRH) uint64 { return uint64(l.SLID) }),
-	fBTH("infiniband.bth.opcode", 8, false, func(h *ib.BTH) uint64 { return uint64(h.OpCode) }),
+	meaning(fBTH("infiniband.bth.opcode", 8, false, func(h *ib.BTH) uint64 { return uint64(h.OpCode) }),
+		func(v uint64) string { return ib.Opcode(v).String() }),
 	fBTHFlag("infiniband.bth.se", func(h *ib.BTH) bool { return h.SE }),
 	fBTHFlag("infiniband.bth.m", func(h *ib.BTH) bool { return h.MigReq }),
 	fBTH("infiniband.bth.padcnt", 2, false, func(h *ib.BTH) uint64 { return uint64(h.PadCnt) }),
@@ -169,6 +171,11 @@ var fieldTable = cat([]Field{
 		return none()
 	}},
 })
+
+func meaning(f Field, m func(uint64) string) Field {
+	f.Meaning = m
+	return f
+}
 
 func also(f Field, name string) Field {
 	f.Also = name

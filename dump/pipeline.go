@@ -317,6 +317,9 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 				b.out = r.AppendJSON(b.out)
 			} else {
 				b.out = r.AppendText(b.out)
+				if p.opt.Verbose {
+					b.out = r.AppendVerbose(b.out)
+				}
 			}
 		}
 		*res = result{end: int32(len(b.out)), kind: r.Kind, icrcGood: r.ICRCGood, unchecked: r.ICRCUnchecked, match: match}

@@ -37,6 +37,10 @@
 //   - FuzzCaptureReader: arbitrary bytes as a capture through
 //     dump.NewSource and Source.Next, each frame through Record.Decode,
 //     AppendJSON and AppendText.
+//   - FuzzDisplayFilter: an expression through dfilter.Compile: an error
+//     is a *dfilter.SyntaxError inside the expression; a filter that
+//     compiles matches the seed frames as its parenthesized copy does and
+//     unlike its negation.
 //
 // # Properties
 //

@@ -27,15 +27,27 @@
 //	            responses), atomic (CmpSwap, FetchAdd, ATOMIC Acknowledge,
 //	            ATOMIC WRITE), ack (Acknowledge), cnp, mad (UD SEND Only
 //	            to QP 0 or 1); repeated, frames of any of them
-//	-c N        stop after N frames (that pass -qp and -opcode)
-//	-w FILE     write the frames that pass -qp, -opcode and -c to FILE
+//	-Y FILTER   only frames that pass this Wireshark display filter, as
+//	            tshark -Y takes it: 'infiniband.bth.destqp == 0x12 &&
+//	            ip.src == 10.0.0.1', 'vlan.id in {10, 20}', 'infiniband.reth'
+//	            (fields named as the JSON keys; package
+//	            github.com/roce-go/roce/dfilter says what is supported);
+//	            with -qp and -opcode, frames must pass all three; a bad
+//	            filter is refused naming its column (exit 2)
+//	-v          after each text line, every header of the frame on its own
+//	            line with all its fields, a compact tshark -V
+//	-c N        stop after N frames (that pass -Y, -qp and -opcode)
+//	-w FILE     write the frames that pass -Y, -qp, -opcode and -c to FILE
 //	            instead of printing them: bytes, lengths, timestamps (to
 //	            the nanosecond) and link types unchanged; "-" is standard
 //	            output. Frames of several link types need pcapng
 //	-F FORMAT   the format of the -w file: pcap or pcapng (default:
 //	            pcapng for a name ending in .pcapng, pcap otherwise)
 //	-stats      print a per-flow and per-priority summary instead of the
-//	            frames (package github.com/roce-go/roce/flow explains it)
+//	            frames (package github.com/roce-go/roce/flow explains it);
+//	            like tshark -Y with -z, the flows are those of the frames
+//	            that pass -Y, -qp and -opcode (the closing frame counts
+//	            are of every frame read)
 //	-max-flows N  flows -stats tracks one by one (default 4096); others are
 //	            counted together as "other"
 //	-cnp-interval D  the least time a receiver leaves between two CNPs
@@ -189,7 +201,7 @@ func (v stringValue) String() string {
 }
 func (v stringValue) Set(s string) error { *v.p = s; return nil }
 
-const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-speed S] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-r] [FILE|-] [flags]"
+const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-v] [-speed S] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-r] [FILE|-] [flags]"
 
 // parseFlags reads the command line. It reports ok false, having said
 // why on stderr, when the command line is unusable or asked for help:
@@ -239,6 +251,7 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 	cnpInterval := oneDuration("cnp-interval", cnp.DefaultInterval, "-stats: least `time` between two CNPs to one QP; closer ones are pacing violations (0: no pacing)")
 	pfcStorm := oneDuration("pfc-storm", flow.DefaultPFCStorm, "-stats: flag a PFC priority paused without a break for longer than this `time`")
 	workers := oneInt("j", 0, "decode with `N` goroutines (0: the number of CPUs for a file, 1 for a pipe)")
+	display := addDisplayFlags(fs, oneString)
 	fs.Usage = func() {} // parse errors and -h are answered below
 	fail := func(format string, a ...any) (config, int, bool) {
 		fmt.Fprintf(stderr, "rocedump: "+format+"\n", a...)
@@ -279,6 +292,9 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 		return fail("-j must not be negative")
 	}
 	c.opt.Workers = *workers
+	if err := display.apply(&c); err != nil {
+		return fail("%v", err)
+	}
 	if *cnpInterval < 0 || *pfcStorm <= 0 {
 		return fail("-cnp-interval must not be negative, -pfc-storm must be positive")
 	}
