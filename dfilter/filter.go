@@ -69,6 +69,7 @@ const (
 	opProto         // a protocol is present
 	opExists        // a field is present
 	opCmp           // a field compared with literals or another field
+	opUint          // opCmp of fields with a Uint getter, with literals
 )
 
 // relation is a comparison, with what it asks of a field that occurs more
@@ -128,6 +129,19 @@ func (n *node) eval(r *dump.Record) bool {
 	// the other field): "all" relations need one, and all to hold.
 	all := n.rel == relNe || n.rel == relAllEq
 	seen := false
+	if n.op == opUint {
+		for _, f := range n.fields {
+			v, ok := f.Uint(r)
+			if !ok {
+				continue
+			}
+			seen = true
+			if m := n.testUint(v); m != all {
+				return m
+			}
+		}
+		return all && seen
+	}
 	for _, f := range n.fields {
 		v, ok := f.Get(r)
 		if !ok {
@@ -139,6 +153,41 @@ func (n *node) eval(r *dump.Record) bool {
 		}
 	}
 	return all && seen
+}
+
+// testUint is test for an unsigned or bool value.
+func (n *node) testUint(v uint64) bool {
+	if n.rel != relIn {
+		return holds(n.rel, cmpUint(v, n.lits[0].v.U))
+	}
+	for i := range n.lits {
+		l := &n.lits[i]
+		if l.isRange && v >= l.v.U && v <= l.hi.U || !l.isRange && v == l.v.U {
+			return true
+		}
+	}
+	return false
+}
+
+func cmpUint(a, b uint64) int {
+	if a == b {
+		return 0
+	}
+	return cmp3(a < b)
+}
+
+// fast turns n into an opUint node when every field has a Uint getter
+// and n compares with literals.
+func (n *node) fast() {
+	if n.op != opCmp || n.other != nil || n.rel == relContains {
+		return
+	}
+	for _, f := range n.fields {
+		if f.Uint == nil {
+			return
+		}
+	}
+	n.op = opUint
 }
 
 // test reports whether one occurrence v passes the relation.

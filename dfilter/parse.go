@@ -128,6 +128,7 @@ func (p *parser) parseTest() (*node, error) {
 	if err != nil {
 		return nil, err
 	}
+	n.fast()
 	if neg {
 		return &node{op: opNot, a: n}, nil
 	}
