@@ -157,3 +157,69 @@ func TestFieldTable(t *testing.T) {
 		}
 	}
 }
+
+// tableJSON writes a frame's JSON object from the field table, as
+// AppendJSON could (keys in table order): BenchmarkJSONByTable measures
+// it against AppendJSON.
+func tableJSON(b []byte, r *dump.Record) []byte {
+	b = append(b, '{')
+	for i := range dump.Fields() {
+		f := &dump.Fields()[i]
+		v, ok := f.Get(r)
+		if !ok {
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, f.Name...)
+		b = append(b, '"', ':')
+		switch f.Type {
+		case dump.FieldUint, dump.FieldBool, dump.FieldTime:
+			b = f.AppendValue(b, v)
+		default:
+			b = strconv.AppendQuote(b, string(f.AppendValue(nil, v)))
+		}
+	}
+	return append(b, '}', '\n')
+}
+
+// BenchmarkJSONByTable formats the frames of the 4,000-frame capture
+// with AppendJSON (direct) and from the field table (table).
+func BenchmarkJSONByTable(b *testing.B) {
+	recs := readRecordsTB(b, filepath.Join(capDir, "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap"))
+	buf := make([]byte, 0, 4096)
+	for _, bc := range []struct {
+		name string
+		fn   func([]byte, *dump.Record) []byte
+	}{{"direct", func(b []byte, r *dump.Record) []byte { return r.AppendJSON(b) }}, {"table", tableJSON}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				buf = bc.fn(buf[:0], &recs[i%len(recs)])
+			}
+		})
+	}
+}
+
+func readRecordsTB(tb testing.TB, path string) []dump.Record {
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	src, err := dump.NewSource(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var recs []dump.Record
+	for {
+		data, ci, lt, err := src.Next()
+		if err != nil {
+			return recs
+		}
+		var r dump.Record
+		r.Decode(src.Number(), ci, lt, bytes.Clone(data))
+		recs = append(recs, r)
+	}
+}
