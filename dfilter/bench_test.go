@@ -7,6 +7,7 @@ import (
 
 	"github.com/roce-go/roce/dfilter"
 	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/internal/testcaps"
 	"github.com/roce-go/roce/internal/corpus"
 )
 
@@ -47,7 +48,7 @@ func BenchmarkScan(b *testing.B) {
 // BenchmarkMatch measures one Match of -Y's filter on one decoded RoCE
 // frame, against -qp's dump.Filter.Match on the same frame.
 func BenchmarkMatch(b *testing.B) {
-	recs := decodeAll(b, corpus.Path("captures", "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap"))
+	recs := testcaps.Records(b, corpus.Path("captures", "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap"))
 	r := &recs[0] // RC RDMA WRITE Only to QP 0xa0
 	for r.RoCE.Packet.BTH.DestQP != 0xa0 {
 		r = &recs[r.Number]

@@ -15,7 +15,7 @@ import (
 // handmade decodes the hand-built frames (two VLAN tags, QinQ, PFC,
 // PAUSE, a bad ICRC, a malformed frame, UDP and TCP that are not RoCE).
 func handmade(t *testing.T) []dump.Record {
-	return decodeAll(t, testcaps.Generated(t, t.TempDir())[3])
+	return testcaps.Records(t, testcaps.Generated(t, t.TempDir())[3])
 }
 
 func selected(t *testing.T, recs []dump.Record, expr string) []int {

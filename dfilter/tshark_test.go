@@ -90,7 +90,7 @@ func TestTsharkFilters(t *testing.T) {
 	if out, err := exec.Command(mergecap, append([]string{"-a", "-F", "pcapng", "-w", merged}, paths...)...).CombinedOutput(); err != nil {
 		t.Fatalf("mergecap: %v\n%s", err, out)
 	}
-	recs := decodeAll(t, merged)
+	recs := testcaps.Records(t, merged)
 	theirs := make([][]int, len(tsharkExprs))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)
@@ -205,30 +205,6 @@ func tsharkFrames(t *testing.T, bin, path, expr string) []int {
 		ns = append(ns, n)
 	}
 	return ns
-}
-
-// decodeAll decodes every frame of a capture into its own Record.
-func decodeAll(t testing.TB, path string) []dump.Record {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	src, err := dump.NewSource(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []dump.Record
-	for {
-		data, ci, lt, err := src.Next()
-		if err != nil {
-			break
-		}
-		var r dump.Record
-		r.Decode(src.Number(), ci, lt, bytes.Clone(data))
-		recs = append(recs, r)
-	}
-	return recs
 }
 
 // diff names the first frames one side selects and the other does not.

@@ -84,9 +84,16 @@ func TestFieldTableIsJSON(t *testing.T) {
 			fromTable := map[string]string{}
 			for i := range dump.Fields() {
 				fd := &dump.Fields()[i]
-				if v, ok := fd.Get(r); ok {
+				v, ok := fd.Get(r)
+				if ok {
 					fromTable[fd.Name] = string(fd.AppendValue(nil, v))
 					seen[fd.Name] = true
+				}
+				if fd.Uint != nil {
+					if u, uok := fd.Uint(r); uok != ok || ok && u != v.U {
+						bad++
+						t.Errorf("%s frame %d: %s: Uint gives %d %v, Get %d %v", path, r.Number, fd.Name, u, uok, v.U, ok)
+					}
 				}
 			}
 			for k, v := range js {
@@ -188,7 +195,7 @@ func tableJSON(b []byte, r *dump.Record) []byte {
 // BenchmarkJSONByTable formats the frames of the 4,000-frame capture
 // with AppendJSON (direct) and from the field table (table).
 func BenchmarkJSONByTable(b *testing.B) {
-	recs := readRecordsTB(b, filepath.Join(capDir, "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap"))
+	recs := testcaps.Records(b, filepath.Join(capDir, "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap"))
 	buf := make([]byte, 0, 4096)
 	for _, bc := range []struct {
 		name string
@@ -199,27 +206,5 @@ func BenchmarkJSONByTable(b *testing.B) {
 				buf = bc.fn(buf[:0], &recs[i%len(recs)])
 			}
 		})
-	}
-}
-
-func readRecordsTB(tb testing.TB, path string) []dump.Record {
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	src, err := dump.NewSource(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var recs []dump.Record
-	for {
-		data, ci, lt, err := src.Next()
-		if err != nil {
-			return recs
-		}
-		var r dump.Record
-		r.Decode(src.Number(), ci, lt, bytes.Clone(data))
-		recs = append(recs, r)
 	}
 }

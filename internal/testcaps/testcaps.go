@@ -19,6 +19,7 @@ import (
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ecn"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/ib"
@@ -186,4 +187,29 @@ func Handmade(t testing.TB) [][]byte {
 
 	cut := bytes.Clone(rethImm[:len(rethImm)-4]) // cut by the capture: ICRC not captured
 	return append(out, cut)
+}
+
+// Records decodes every frame of the capture at path, each into its own
+// dump.Record with its own copy of the bytes.
+func Records(tb testing.TB, path string) []dump.Record {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	src, err := dump.NewSource(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var recs []dump.Record
+	for {
+		data, ci, lt, err := src.Next()
+		if err != nil {
+			return recs
+		}
+		var r dump.Record
+		r.Decode(src.Number(), ci, lt, bytes.Clone(data))
+		recs = append(recs, r)
+	}
 }
