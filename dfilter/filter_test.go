@@ -92,6 +92,8 @@ func TestErrors(t *testing.T) {
 		{"ip.src == udp.port", 11, "cannot be compared"},
 		{"eth.src == 1:2:3", 12, "not a valid Ethernet address"},
 		{"infiniband.bth.se == maybe", 22, "not a valid boolean"},
+		{strings.Repeat("(", 300) + "udp" + strings.Repeat(")", 300), 201, "nest deeper than 200"},
+		{strings.Repeat("!", 201) + "udp", 201, "nest deeper than 200"},
 	} {
 		_, err := dfilter.Compile(tc.expr)
 		var se *dfilter.SyntaxError

@@ -14,9 +14,21 @@ import (
 //	test = "(" or ")" | name [ relation value | ["not"] "in" set ]
 //	set  = "{" element { [","] element } "}"    element = value [".." value]
 type parser struct {
-	expr string
-	toks []token
-	pos  int
+	expr  string
+	toks  []token
+	pos   int
+	depth int // parentheses and negations open
+}
+
+// maxDepth is how deep parentheses and negations may nest.
+const maxDepth = 200
+
+// enter counts one more level of nesting at token t.
+func (p *parser) enter(t token) error {
+	if p.depth++; p.depth > maxDepth {
+		return errAt(p.expr, t.start, t.end, "parentheses and negations nest deeper than %d", maxDepth)
+	}
+	return nil
 }
 
 func (p *parser) peek() token { return p.toks[p.pos] }
@@ -67,7 +79,11 @@ func (p *parser) parseAnd() (*node, error) {
 func (p *parser) parseNot() (*node, error) {
 	if t := p.peek(); t.kind == tNot || t.is("not") {
 		p.next()
+		if err := p.enter(t); err != nil {
+			return nil, err
+		}
 		n, err := p.parseNot()
+		p.depth--
 		if err != nil {
 			return nil, err
 		}
@@ -80,7 +96,11 @@ func (p *parser) parseTest() (*node, error) {
 	t := p.next()
 	switch t.kind {
 	case tLParen:
+		if err := p.enter(t); err != nil {
+			return nil, err
+		}
 		n, err := p.parseOr()
+		p.depth--
 		if err != nil {
 			return nil, err
 		}

@@ -19,7 +19,7 @@ var dfilterSeeds = []string{
 	"infiniband.immdt == de:ad:be:ef", "frame.time_epoch >= 1764400000.5", `_error contains "trunc"`,
 	"infiniband.bth.se == True", "udp.srcport == udp.dstport", "ipv6.addr == 2001:db8::/32",
 	"infiniband.reth.va > 0x7f0000001000", "vlan.id !== 10", "a ==", "((udp)", `"x`, "ip.src == 1.2.3",
-	"infiniband.bth.opcode == 300", "{1..}", "x in {..5}", "!",
+	"infiniband.bth.opcode == 300", "{1..}", "x in {..5}", "!", strings.Repeat("(", 200) + "udp" + strings.Repeat(")", 200),
 }
 
 // FuzzDisplayFilter compiles arbitrary expressions. Compile must not
@@ -41,8 +41,8 @@ func FuzzDisplayFilter(f *testing.F) {
 		recs = append(recs, r)
 	}
 	f.Fuzz(func(t *testing.T, expr string) {
-		if len(expr) > 512 {
-			return // the parser recurses once per nesting level: keep it short
+		if len(expr) > 4096 {
+			return
 		}
 		flt, err := dfilter.Compile(expr)
 		if err != nil {
@@ -56,8 +56,16 @@ func FuzzDisplayFilter(f *testing.F) {
 			_ = se.Caret()
 			return
 		}
-		neg := dfilter.MustCompile("!(" + expr + ")")
-		par := dfilter.MustCompile("(" + expr + ")")
+		neg, err1 := dfilter.Compile("!(" + expr + ")")
+		par, err2 := dfilter.Compile("(" + expr + ")")
+		if err1 != nil || err2 != nil {
+			for _, e := range []error{err1, err2} {
+				if e != nil && !strings.Contains(e.Error(), "nest deeper") {
+					t.Fatalf("%q compiles, its negation %v, in parentheses %v", expr, err1, err2)
+				}
+			}
+			return // already as deep as the parser goes
+		}
 		for i := range recs {
 			m := flt.Match(&recs[i])
 			if neg.Match(&recs[i]) == m || par.Match(&recs[i]) != m {
