@@ -37,7 +37,7 @@ var tsharkExprs = []string{
 	"frame.cap_len < 80", "frame.number in {1, 2, 3000}", "erf.types.type == 21",
 	"infiniband.lrh.dlid == 1", "infiniband.lrh.slid > 2", "infiniband.lrh.lnh == 2", "infiniband.lrh.vl == 15",
 	"infiniband.grh.tclass > 0", "infiniband.grh.hoplmt == 64", "infiniband.grh.nxthdr == 27",
-	"infiniband.invariant.crc == 0", "infiniband.variant.crc > 0",
+	"infiniband.invariant.crc > 0x80000000", "infiniband.variant.crc > 0",
 	"macc.opcode == 0x0101", "macc.pause_time == 65535", "macc.cbfc.pause_time.c3 > 0", "macc.cbfc.enbv == 0x8a",
 	// flags
 	"infiniband.bth.se == 1", "infiniband.bth.se == True", "infiniband.bth.a == 0", "infiniband.bth.m == False",
@@ -65,7 +65,7 @@ var tsharkExprs = []string{
 	"vlan.id !== 10", "vlan.priority any_ne 1", "vlan.id all_eq 10", "ieee8021ad.id == 40", "ieee8021ad.id != 30",
 	"udp.port == 4791", "udp.port != 4791", "tcp.port != 5", "!(tcp.port == 5)", "infiniband.reth.va > 0",
 	// and, or, not, precedence, parentheses
-	"udp or udp and tcp", "tcp and udp or udp", "not udp or ip", "!infiniband.reth && infiniband.bth.opcode == 10",
+	"udp or udp and tcp", "tcp and udp or udp", "not udp or ip", "!infiniband.reth && infiniband.bth.opcode == 7",
 	"infiniband.bth.destqp == 0xa0 or infiniband.bth.destqp == 0x11 and infiniband.bth.a == 1",
 	"(infiniband.bth.destqp == 0xa0 or infiniband.bth.destqp == 0x11) and infiniband.bth.a == 1",
 	"not (udp.dstport == 4791)", "!macc && !udp", "!!udp", "not not not tcp", "ip || ipv6 && !udp",
@@ -74,8 +74,11 @@ var tsharkExprs = []string{
 	"infiniband.bth.opcode in {4, 10, 0x11}", "infiniband.bth.opcode in {0..5, 100}",
 	"infiniband.bth.opcode not in {17, 10}", "infiniband.bth.psn in {9209053..9209056}",
 	"udp.dstport in {4790 .. 4792}", "!(infiniband.bth.opcode in {17})",
+	// Linux cooked captures
+	"sll", "sll.pkttype == 4", "sll.src.eth == 02:11:22:33:44:55", "sll.ifindex == 7", "sll.etype == 0x8100",
+	"sll.hatype == 1", "sll.halen == 6", "sll && infiniband.bth.opcode == 17", "!eth",
 	// a field on the right
-	"udp.srcport == udp.dstport", "ip.src == ip.dst", "infiniband.bth.destqp == infiniband.deth.srcqp",
+	"udp.srcport == udp.dstport", "udp.srcport > udp.dstport", "ip.src == ip.dst", "ip.src < ip.dst", "infiniband.bth.destqp == infiniband.deth.srcqp",
 }
 
 // TestTsharkFilters runs every expression through tshark -Y and dfilter

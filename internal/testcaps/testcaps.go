@@ -4,14 +4,17 @@
 // over RoCEv2/IPv6 and over RoCEv1, and a file of hand-built frames the
 // generator does not make (two VLAN tags, QinQ, PAUSE, a MAC Control
 // frame of another opcode, a bad ICRC, a frame cut inside its RETH,
-// non-RoCE UDP and TCP). It is for tests only.
+// non-RoCE UDP and TCP) with its Linux cooked copies (SLL and SLL2). It
+// is for tests only.
 package testcaps
 
 import (
 	"bytes"
+	"encoding/binary"
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -88,7 +91,14 @@ func Generated(t testing.TB, dir string) []string {
 		cis[i] = gopacket.CaptureInfo{Timestamp: time.Unix(1764400000, int64(i)*1000), Length: len(f), CaptureLength: len(f)}
 	}
 	cis[len(cis)-1].Length += 4 // the last one is cut by the capture before its ICRC
-	return append(paths, write(t, filepath.Join(dir, "handmade.pcap"), frames, cis))
+	paths = append(paths, write(t, filepath.Join(dir, "handmade.pcap"), frames, cis))
+	// Linux cooked copies (tcpdump -i any) of the hand-built frames.
+	for _, lt := range []uint32{dump.LinkTypeLinuxSLL, dump.LinkTypeLinuxSLL2} {
+		path := filepath.Join(dir, "handmade_sll"+strconv.Itoa(int(lt))+".pcap")
+		WriteCooked(t, path, lt, frames, cis)
+		paths = append(paths, path)
+	}
+	return paths
 }
 
 func write(t testing.TB, path string, frames [][]byte, cis []gopacket.CaptureInfo) string {
@@ -211,5 +221,42 @@ func Records(tb testing.TB, path string) []dump.Record {
 		var r dump.Record
 		r.Decode(src.Number(), ci, lt, bytes.Clone(data))
 		recs = append(recs, r)
+	}
+}
+
+// WriteCooked writes frames as a pcap of link type lt (113 or 276),
+// replacing each Ethernet header with a cooked header.
+func WriteCooked(t testing.TB, path string, lt uint32, frames [][]byte, cis []gopacket.CaptureInfo) {
+	var b []byte
+	b = binary.LittleEndian.AppendUint32(b, 0xa1b2c3d4)
+	b = binary.LittleEndian.AppendUint16(b, 2)
+	b = binary.LittleEndian.AppendUint16(b, 4)
+	b = append(b, make([]byte, 8)...)
+	b = binary.LittleEndian.AppendUint32(b, 65535)
+	b = binary.LittleEndian.AppendUint32(b, lt)
+	for i, fr := range frames {
+		var h []byte
+		proto := fr[12:14]
+		if lt == dump.LinkTypeLinuxSLL {
+			h = append(h, 0, 4, 0, 1, 0, 6) // sent by us, Ethernet, 6-byte address
+			h = append(h, fr[6:12]...)
+			h = append(h, 0, 0)
+			h = append(h, proto...)
+		} else {
+			h = append(h, proto...)
+			h = append(h, 0, 0, 0, 0, 0, 7, 0, 1, 4, 6) // reserved, ifindex 7, Ethernet, sent by us, 6
+			h = append(h, fr[6:12]...)
+			h = append(h, 0, 0)
+		}
+		body := append(h, fr[14:]...)
+		ts := cis[i].Timestamp
+		b = binary.LittleEndian.AppendUint32(b, uint32(ts.Unix()))
+		b = binary.LittleEndian.AppendUint32(b, uint32(ts.Nanosecond()/1000))
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(body)))
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(body)))
+		b = append(b, body...)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
