@@ -55,7 +55,7 @@ type Value struct {
 type Field struct {
 	Name string    // the JSON key, a Wireshark field name where Wireshark has one
 	Type FieldType // how the value is held and written
-	Bits uint8     // FieldUint: width in bits (a literal above it cannot match)
+	Bits uint8     // FieldUint: width in bits (a display filter refuses a larger literal)
 	Hex  bool      // print in hex in verbose text, as Wireshark's BASE_HEX
 	// Also is a second display-filter name the value answers to: the
 	// name Wireshark gives it when ours differs or when Wireshark names
