@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
 	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/internal/oracle"
 	"github.com/roce-go/roce/internal/testcaps"
 )
 
@@ -206,5 +209,69 @@ func BenchmarkJSONByTable(b *testing.B) {
 				buf = bc.fn(buf[:0], &recs[i%len(recs)])
 			}
 		})
+	}
+}
+
+// TestFieldNamesAreWireshark checks the table's names against tshark 4.0's
+// (tshark -G fields lists fields and protocols): every field, second name
+// and protocol is Wireshark's, except those the package documentation
+// marks as ours.
+func TestFieldNamesAreWireshark(t *testing.T) {
+	bin := oracle.Need(t, "tshark")
+	cmd := exec.Command(bin, "-G", "fields")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tshark -G fields: %v", err)
+	}
+	ws := map[string]bool{}
+	for _, l := range strings.Split(string(out), "\n") {
+		if c := strings.Split(l, "\t"); len(c) > 2 && (c[0] == "F" || c[0] == "P") {
+			ws[c[2]] = true
+		}
+	}
+	ours := func(name string) bool {
+		return ourName(name) || name == "_cnp_error" || strings.HasPrefix(name, "ieee8021ad.inner.") ||
+			name == "infiniband.xrceth" || name == "infiniband.feth"
+	}
+	n := 0
+	check := func(name string) {
+		switch {
+		case name == "":
+		case ws[name] && ours(name):
+			t.Errorf("%s is a Wireshark name, yet marked ours", name)
+		case !ws[name] && !ours(name):
+			t.Errorf("%s is not a Wireshark field or protocol (tshark -G fields)", name)
+		default:
+			n++
+		}
+	}
+	for _, f := range dump.Fields() {
+		check(f.Name)
+		check(f.Also)
+	}
+	for _, p := range dump.Protocols() {
+		check(p.Name)
+	}
+	t.Logf("%d names checked against tshark -G fields", n)
+}
+
+// TestVerboseAllocs checks that AppendVerbose allocates nothing for a
+// RoCE frame and a PFC frame, and writes their header lines.
+func TestVerboseAllocs(t *testing.T) {
+	for _, tc := range []struct {
+		frame []byte
+		want  string
+	}{
+		{firstFrame(t, "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap", 1), "    infiniband.reth: va 0x"},
+		{congestionFrames(t)[0], "    macc: opcode 0x0101 (PFC) cbfc.enbv 0x008a cbfc.enbv.c0 false cbfc.enbv.c1 true"},
+	} {
+		var r dump.Record
+		r.Decode(1, gopacket.CaptureInfo{Timestamp: time.Unix(1, 0), Length: len(tc.frame), CaptureLength: len(tc.frame)}, dump.LinkTypeEthernet, tc.frame)
+		buf := make([]byte, 0, 4096)
+		allocs := testing.AllocsPerRun(100, func() { buf = r.AppendVerbose(buf[:0]) })
+		if allocs != 0 || !strings.Contains(string(buf), tc.want) {
+			t.Errorf("%v allocations; output lacks %q:\n%s", allocs, tc.want, buf)
+		}
 	}
 }
