@@ -193,13 +193,21 @@ func (n *node) fast() {
 // test reports whether one occurrence v passes the relation.
 func (n *node) test(r *dump.Record, t dump.FieldType, v *dump.Value) bool {
 	if n.other != nil {
+		// Against every occurrence of the other field: all of them for
+		// != and ===, any one for the rest.
+		all := n.rel == relNe || n.rel == relAllEq
+		seen := false
 		for _, g := range n.other {
 			w, ok := g.Get(r)
-			if ok && holds(n.rel, compare(t, v, &literal{v: w, bits: 128})) {
-				return true
+			if !ok {
+				continue
+			}
+			seen = true
+			if m := holds(n.rel, compare(t, v, &literal{v: w, bits: 128})); m != all {
+				return m
 			}
 		}
-		return false
+		return all && seen
 	}
 	switch n.rel {
 	case relIn:

@@ -60,6 +60,11 @@ func TestOurFields(t *testing.T) {
 		{"frame.time_epoch == 1764400000.000001", []int{2}},
 		{"frame.time_epoch > -1.5", []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}},
 		{"macc.cbfc.enbv.c3 == True && macc.cbfc.enbv.c0 == False", []int{6}},
+		{"vlan.id != vlan.id", nil},         // a != b is !(a == b), pair by pair
+		{"vlan.id == vlan.id", []int{1, 2}}, // every tagged frame
+		{"vlan.id ~= vlan.id", []int{1}},    // two different tags
+		{"vlan.id === vlan.priority", nil},  // no tag with ID = PCP
+		{"ip.addr == ip.dst", []int{1, 2, 3, 4, 5, 10, 11, 12, 13, 14}},
 	} {
 		if got := selected(t, recs, tc.expr); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: frames %v, want %v", tc.expr, got, tc.want)

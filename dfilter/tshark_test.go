@@ -79,6 +79,7 @@ var tsharkExprs = []string{
 	"sll.hatype == 1", "sll.halen == 6", "sll && infiniband.bth.opcode == 17", "!eth",
 	// a field on the right
 	"udp.srcport == udp.dstport", "udp.srcport > udp.dstport", "ip.src == ip.dst", "ip.src < ip.dst", "infiniband.bth.destqp == infiniband.deth.srcqp",
+	"vlan.id != vlan.id", "vlan.id == vlan.id", "vlan.id ~= vlan.id", "vlan.id === vlan.id", "ip.addr == ip.dst",
 }
 
 // TestTsharkFilters runs every expression through tshark -Y and dfilter
