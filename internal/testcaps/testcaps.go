@@ -120,21 +120,26 @@ func write(t testing.TB, path string, frames [][]byte, cis []gopacket.CaptureInf
 	return path
 }
 
+// Build builds f, from MAC 02:00:00:00:00:01 to 02:00:00:00:00:02,
+// with roce.Frame.AppendTo, failing the test on an error.
+func Build(t testing.TB, f *roce.Frame) []byte {
+	t.Helper()
+	f.Dst = [6]byte{0x02, 0, 0, 0, 0, 2}
+	f.Src = [6]byte{0x02, 0, 0, 0, 0, 1}
+	b, err := f.AppendTo(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func gid(s string) [16]byte { return netip.MustParseAddr(s).As16() }
 
 // Handmade returns the hand-built frames, the last one cut by the
 // capture before its ICRC (its wire length is 4 bytes more).
 func Handmade(t testing.TB) [][]byte {
 	t.Helper()
-	build := func(f *roce.Frame) []byte {
-		f.Dst = [6]byte{0x02, 0, 0, 0, 0, 2}
-		f.Src = [6]byte{0x02, 0, 0, 0, 0, 1}
-		b, err := f.AppendTo(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	build := func(f *roce.Frame) []byte { return Build(t, f) }
 	v4 := ib.GRH{HopLmt: 64, SGID: gid("::ffff:10.0.0.1"), DGID: gid("::ffff:10.0.0.2")}
 	var out [][]byte
 
