@@ -2,7 +2,6 @@ package dump_test
 
 import (
 	"bytes"
-	"encoding/binary"
 	"io"
 	"os"
 	"os/exec"
@@ -16,6 +15,7 @@ import (
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testcaps"
 	"github.com/roce-go/roce/pfc"
 )
 
@@ -143,38 +143,7 @@ func TestTsharkCongestion(t *testing.T) {
 // writeCooked writes frames as a pcap of link type lt (113 or 276),
 // replacing each Ethernet header with a cooked header.
 func writeCooked(t testing.TB, path string, lt uint32, frames [][]byte, cis []gopacket.CaptureInfo) {
-	var b []byte
-	b = binary.LittleEndian.AppendUint32(b, 0xa1b2c3d4)
-	b = binary.LittleEndian.AppendUint16(b, 2)
-	b = binary.LittleEndian.AppendUint16(b, 4)
-	b = append(b, make([]byte, 8)...)
-	b = binary.LittleEndian.AppendUint32(b, 65535)
-	b = binary.LittleEndian.AppendUint32(b, lt)
-	for i, fr := range frames {
-		var h []byte
-		proto := fr[12:14]
-		if lt == dump.LinkTypeLinuxSLL {
-			h = append(h, 0, 4, 0, 1, 0, 6) // sent by us, Ethernet, 6-byte address
-			h = append(h, fr[6:12]...)
-			h = append(h, 0, 0)
-			h = append(h, proto...)
-		} else {
-			h = append(h, proto...)
-			h = append(h, 0, 0, 0, 0, 0, 7, 0, 1, 4, 6) // reserved, ifindex 7, Ethernet, sent by us, 6
-			h = append(h, fr[6:12]...)
-			h = append(h, 0, 0)
-		}
-		body := append(h, fr[14:]...)
-		ts := cis[i].Timestamp
-		b = binary.LittleEndian.AppendUint32(b, uint32(ts.Unix()))
-		b = binary.LittleEndian.AppendUint32(b, uint32(ts.Nanosecond()/1000))
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(body)))
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(body)))
-		b = append(b, body...)
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testcaps.WriteCooked(t, path, lt, frames, cis)
 }
 
 func readAll(t testing.TB, path string) ([][]byte, []gopacket.CaptureInfo) {

@@ -232,6 +232,29 @@
 // captured bytes of the payload, which are frame.cap_len less the headers.
 // Only a frame whose headers themselves are cut is malformed.
 //
+// # The field table
+//
+// Fields lists every JSON key as a row: its name, its type (FieldType:
+// unsigned of so many bits, bool, string, IPv4, IPv6, MAC, 64-bit,
+// bytes, time), the Wireshark name it also answers to (vlan.inner.id is
+// a second vlan.id, ip.src an ip.addr) and a getter over *Record that
+// allocates nothing; Protocols lists the protocol names a display filter
+// tests for presence (vlan, ieee8021ad, ip, infiniband.reth, macc ...).
+// Package dfilter compiles display filters over these rows, and
+// Record.AppendVerbose (rocedump -v) prints them. TestFieldTableIsJSON
+// checks on every frame of every test capture that the table gives
+// exactly the keys and values AppendJSON writes, so the JSON and the
+// filters cannot drift apart; AppendJSON stays hand-written because
+// writing the JSON from the table is several times slower
+// (BenchmarkJSONByTable).
+//
+// To add a field (MAD, IPoIB, DCBX ...): write its key in AppendJSON,
+// add its row to fieldTable in fieldtable.go at the same place in the
+// key order, with a getter (the constructors fBTH, fETH, fIPv4, numeric
+// ... cover most headers), list it in the key table above, and add a
+// Protocol row when it is a new header. TestFieldTableIsJSON fails until
+// the row and the JSON agree, and fails for a row no test frame has.
+//
 // VLAN tags come outer first, named as Wireshark names them; a second tag
 // with the same TPID as the first (two S-tags: ieee8021ad.inner.*) gets
 // "inner." in its keys so that no key repeats.

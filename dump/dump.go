@@ -13,7 +13,10 @@ import (
 
 // Options says how Dump prints and which frames Scan and Dump hand on.
 type Options struct {
-	JSON     bool           // JSON Lines instead of text
+	JSON bool // JSON Lines instead of text
+	// Verbose adds after each text line the frame's headers, one line
+	// each with every field (Record.AppendVerbose); not with JSON.
+	Verbose  bool
 	Location *time.Location // time zone of text timestamps; nil means UTC
 	// Text says how text lines look (tcpdump's output flags: time
 	// formats, hex, link-level header, quiet). Scan and Dump keep
@@ -25,6 +28,11 @@ type Options struct {
 	Speed pfc.Speed
 	// Filter selects the frames handed on; the zero Filter takes all.
 	Filter Filter
+	// Match, if set, is a further test a frame must pass, after Filter:
+	// a display filter (dfilter.Filter.Match). It is called on the
+	// goroutines that decode, concurrently when Workers is above 1, so
+	// it must be safe for concurrent use; it must not keep r.
+	Match func(r *Record) bool
 	// Count stops the scan after that many frames matched the filter;
 	// 0 means no limit.
 	Count int
@@ -311,7 +319,7 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 				st.BadICRC++
 			}
 		}
-		if !opt.Filter.Match(&rec) {
+		if !opt.keep(&rec) {
 			continue
 		}
 		st.Matched++
@@ -320,6 +328,11 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 			return st, err
 		}
 	}
+}
+
+// keep reports whether r passes Filter and Match.
+func (o *Options) keep(r *Record) bool {
+	return o.Filter.Match(r) && (o.Match == nil || o.Match(r))
 }
 
 // Dump reads the frames of src and writes one line per frame that
@@ -341,6 +354,9 @@ func Dump(w io.Writer, src *Source, opt Options) (Stats, error) {
 			buf = r.AppendJSON(buf[:0])
 		} else {
 			buf = r.AppendText(buf[:0])
+			if opt.Verbose {
+				buf = r.AppendVerbose(buf)
+			}
 		}
 		_, err := w.Write(buf)
 		return err

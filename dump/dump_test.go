@@ -19,6 +19,7 @@ import (
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/testcaps"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -389,15 +390,7 @@ func gid(s string) [16]byte { return netip.MustParseAddr(s).As16() }
 // synthetic builds frames with roce.Frame.AppendTo.
 func synthetic(t testing.TB) []synth {
 	t.Helper()
-	build := func(f *roce.Frame) []byte {
-		f.Dst = [6]byte{0x02, 0, 0, 0, 0, 2}
-		f.Src = [6]byte{0x02, 0, 0, 0, 0, 1}
-		b, err := f.AppendTo(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	build := func(f *roce.Frame) []byte { return testcaps.Build(t, f) }
 	var out []synth
 
 	var f roce.Frame

@@ -25,13 +25,8 @@ func (r *Record) AppendJSON(b []byte) []byte {
 	}
 	if r.Kind == KindUnsupported {
 		b = append(b, `,"_error":"`...)
-		if r.LinkType == LinkTypeERF {
-			b = append(b, "ERF record type "...)
-			b = strconv.AppendUint(b, uint64(r.ERFType), 10)
-		} else {
-			b = appendLinkType(b, r)
-		}
-		return append(b, " not supported yet\"}\n"...)
+		b = appendUnsupported(b, r)
+		return append(b, "\"}\n"...)
 	}
 	if r.LinkType == LinkTypeLinuxSLL || r.LinkType == LinkTypeLinuxSLL2 {
 		b = r.appendSLLJSON(b)
@@ -54,9 +49,26 @@ func (r *Record) AppendJSON(b []byte) []byte {
 	return append(b, "}\n"...)
 }
 
+// appendUnsupported appends "ERF record type N not supported yet" or
+// "link type N (NAME) not supported yet".
+func appendUnsupported(b []byte, r *Record) []byte {
+	if r.LinkType == LinkTypeERF {
+		b = append(b, "ERF record type "...)
+		b = strconv.AppendUint(b, uint64(r.ERFType), 10)
+	} else {
+		b = appendLinkType(b, r)
+	}
+	return append(b, " not supported yet"...)
+}
+
 // appendEpoch appends the capture time as seconds with nine decimals.
 func appendEpoch(b []byte, r *Record) []byte {
-	sec, ns := r.Time.Unix(), r.Time.Nanosecond()
+	return appendEpochOf(b, r.Time.Unix(), r.Time.Nanosecond())
+}
+
+// appendEpochOf appends sec seconds and ns nanoseconds since 1970 as
+// seconds with nine decimals.
+func appendEpochOf(b []byte, sec int64, ns int) []byte {
 	if sec < 0 && ns > 0 { // a time before 1970: -0.5 is -1 s + 0.5e9 ns
 		sec++
 		ns = 1e9 - ns

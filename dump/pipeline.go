@@ -332,7 +332,6 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 	for len(b.recs) < len(b.slots) && !p.format {
 		b.recs = append(b.recs, Record{Location: p.opt.Location, Speed: p.opt.Speed, Text: p.opt.Text})
 	}
-	f := &p.opt.Filter
 	for i := range b.slots {
 		s, res := &b.slots[i], &b.res[i]
 		if s.rerr != nil {
@@ -345,7 +344,7 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 		}
 		ci := gopacket.CaptureInfo{Timestamp: s.ts, Length: s.length, CaptureLength: int(s.hi - s.lo)}
 		r.Decode(s.number, ci, s.lt, b.data[s.lo:s.hi:s.hi])
-		match := f.Match(r)
+		match := p.opt.keep(r)
 		if match && p.format {
 			switch {
 			case p.opt.JSON:
@@ -354,6 +353,9 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 				b.out = r.appendLine(b.out)
 			default:
 				b.out = r.AppendText(b.out)
+				if p.opt.Verbose {
+					b.out = r.AppendVerbose(b.out)
+				}
 			}
 		}
 		*res = result{time: r.Time, end: int32(len(b.out)), kind: r.Kind, icrcGood: r.ICRCGood, unchecked: r.ICRCUnchecked, match: match}

@@ -43,6 +43,10 @@
 //     dump.NewSource and Source.Next, each frame through Record.Decode,
 //     AppendJSON and AppendText (each frame also in one of tcpdump's
 //     output formats in turn).
+//   - FuzzDisplayFilter: an expression through dfilter.Compile: an error
+//     is a *dfilter.SyntaxError inside the expression; a filter that
+//     compiles matches the seed frames as its parenthesized copy does and
+//     unlike its negation.
 //
 // # Properties
 //

@@ -39,15 +39,27 @@
 //	            responses), atomic (CmpSwap, FetchAdd, ATOMIC Acknowledge,
 //	            ATOMIC WRITE), ack (Acknowledge), cnp, mad (UD SEND Only
 //	            to QP 0 or 1); repeated, frames of any of them
-//	-c N        stop after N frames (that pass -qp and -opcode)
-//	-w FILE     write the frames that pass -qp, -opcode and -c to FILE
+//	-Y FILTER   only frames that pass this Wireshark display filter, as
+//	            tshark -Y takes it: 'infiniband.bth.destqp == 0x12 &&
+//	            ip.src == 10.0.0.1', 'vlan.id in {10, 20}', 'infiniband.reth'
+//	            (fields named as the JSON keys; package
+//	            github.com/roce-go/roce/dfilter says what is supported);
+//	            with -qp and -opcode, frames must pass all three; a bad
+//	            filter is refused naming its column (exit 2)
+//	-v          after each text line, every header of the frame on its own
+//	            line with all its fields, a compact tshark -V
+//	-c N        stop after N frames (that pass -Y, -qp and -opcode)
+//	-w FILE     write the frames that pass -Y, -qp, -opcode and -c to FILE
 //	            instead of printing them: bytes, lengths, timestamps (to
 //	            the nanosecond) and link types unchanged; "-" is standard
 //	            output. Frames of several link types need pcapng
 //	-F FORMAT   the format of the -w file: pcap or pcapng (default:
 //	            pcapng for a name ending in .pcapng, pcap otherwise)
 //	-stats      print a per-flow and per-priority summary instead of the
-//	            frames (package github.com/roce-go/roce/flow explains it)
+//	            frames (package github.com/roce-go/roce/flow explains it);
+//	            like tshark -Y with -z, the flows are those of the frames
+//	            that pass -Y, -qp and -opcode (the closing frame counts
+//	            are of every frame read)
 //	-max-flows N  flows -stats tracks one by one (default 4096); others are
 //	            counted together as "other"
 //	-cnp-interval D  the least time a receiver leaves between two CNPs
@@ -170,7 +182,7 @@ type config struct {
 	format                dump.Format
 }
 
-const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-r] [FILE|-] [flags]"
+const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-v] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-r] [FILE|-] [flags]"
 
 // parseFlags reads the command line. It reports ok false, having said
 // why on stderr, when the command line is unusable or asked for help:
@@ -192,8 +204,8 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 	})
 	fs.Func("opcode", "only frames of this BTH `opcode`: IBTA name as printed (case-insensitive), number, or family: "+
 		strings.Join(dump.OpcodeFamilies, ", ")+"; repeated: any of them", c.opt.Filter.AddOpcodes)
-	count := oneInt("c", 0, "stop after `N` frames that pass -qp and -opcode (0: all)")
-	out := oneString("w", "", "write the frames that pass -qp, -opcode and -c to capture `FILE`, unchanged, instead of printing them (- is standard output)")
+	count := oneInt("c", 0, "stop after `N` frames that pass -Y, -qp and -opcode (0: all)")
+	out := oneString("w", "", "write the frames that pass -Y, -qp, -opcode and -c to capture `FILE`, unchanged, instead of printing them (- is standard output)")
 	format := oneString("F", "", "`format` of the -w file: pcap or pcapng (default: pcapng for a name ending in .pcapng, else pcap)")
 	stats := fs.Bool("stats", false, "print a per-flow and per-priority summary instead of the frames")
 	maxFlows := oneInt("max-flows", flow.DefaultMaxFlows, "`N` flows -stats tracks one by one; the others are counted as other")
@@ -201,6 +213,7 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 	pfcStorm := oneDuration("pfc-storm", flow.DefaultPFCStorm, "-stats: flag a PFC priority paused without a break for longer than this `time`")
 	workers := oneInt("j", 0, "decode with `N` goroutines (0: the number of CPUs for a file, 1 for a pipe)")
 	text := outputFlags(cmd)
+	display := addDisplayFlags(fs, oneString)
 	fail := func(format string, a ...any) (config, int, bool) { return c, cmd.Fail(format, a...), false }
 	// Flags after the file, as tcpdump takes them: rocedump FILE -qp 5.
 	pos, status, ok := cmd.Parse(args)
@@ -223,6 +236,9 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 		return fail("-j must not be negative")
 	}
 	c.opt.Workers = *workers
+	if err := display.apply(&c); err != nil {
+		return fail("%v", err)
+	}
 	if *cnpInterval < 0 || *pfcStorm <= 0 {
 		return fail("-cnp-interval must not be negative, -pfc-storm must be positive")
 	}

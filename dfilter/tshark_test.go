@@ -1,0 +1,234 @@
+package dfilter_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/roce-go/roce/dfilter"
+	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testcaps"
+)
+
+// tsharkExprs are run through tshark 4.0's -Y and through dfilter on the
+// same frames: each operator, precedence, sets, negation, presence and
+// every field type tshark shares with us (tshark has no string field of
+// ours: those are tested in filter_test.go).
+var tsharkExprs = []string{
+	// unsigned, each relation, symbols and words
+	"infiniband.bth.destqp == 0xa0", "infiniband.bth.destqp != 0x11", "infiniband.bth.psn < 100",
+	"infiniband.bth.psn <= 9209054", "infiniband.bth.psn > 0x800000", "infiniband.bth.psn >= 9209054",
+	"infiniband.bth.opcode eq 17", "infiniband.bth.opcode ne 17", "infiniband.bth.opcode lt 4",
+	"infiniband.bth.opcode le 4", "infiniband.bth.opcode gt 100", "infiniband.bth.opcode ge 100",
+	"infiniband.bth.opcode == 021", "infiniband.bth.p_key == 65535", "infiniband.bth.padcnt > 0",
+	"infiniband.aeth.syndrome == 0x61", "infiniband.aeth.msn >= 2", "infiniband.deth.q_key == 0x80010000",
+	"infiniband.deth.srcqp == 1", "infiniband.rdeth.eecnxt == 0xbeef", "infiniband.reth.dmalen > 1000",
+	"infiniband.reth.r_key == 0x1234", "udp.srcport == 55410", "tcp.dstport == 4791", "ip.ttl < 64",
+	"ip.dsfield.ecn == 3", "ip.dsfield.dscp == 26", "ip.proto == 17", "ip.id == 0", "ipv6.tclass.ecn == 2",
+	"ipv6.flow > 0", "ipv6.hlim == 64", "ipv6.nxt == 17", "eth.type == 0x8100", "frame.len > 1000",
+	"frame.cap_len < 80", "frame.number in {1, 2, 3000}", "erf.types.type == 21",
+	"infiniband.lrh.dlid == 1", "infiniband.lrh.slid > 2", "infiniband.lrh.lnh == 2", "infiniband.lrh.vl == 15",
+	"infiniband.grh.tclass > 0", "infiniband.grh.hoplmt == 64", "infiniband.grh.nxthdr == 27",
+	"infiniband.invariant.crc > 0x80000000", "infiniband.variant.crc > 0",
+	"macc.opcode == 0x0101", "macc.pause_time == 65535", "macc.cbfc.pause_time.c3 > 0", "macc.cbfc.enbv == 0x8a",
+	// flags
+	"infiniband.bth.se == 1", "infiniband.bth.se == True", "infiniband.bth.a == 0", "infiniband.bth.m == False",
+	"infiniband.bth.se != 1", "macc.cbfc.enbv.c3 == 1", "vlan.dei == 1", "infiniband.bth.se == 2",
+	// 64-bit
+	"infiniband.reth.va == 0x7f0000001000", "infiniband.reth.va > 0xaaab00000000", "infiniband.atomiceth.swapdt > 0",
+	"infiniband.atomiceth.cmpdt == 0", "infiniband.atomicacketh.origremdt >= 0",
+	// addresses
+	"ip.src == 192.168.65.5", "ip.dst != 192.168.65.4", "ip.addr == 10.0.0.1", "ip.addr != 10.0.0.1",
+	"ip.src == 10.0.0.0/24", "ip.src > 10.200.0.0", "ip.dst in {192.168.65.4, 10.0.0.2}", "ip.src in {10.1.0.0/16}",
+	"ipv6.src == 2001:db8::1", "ipv6.addr == 2001:db8::2", "ipv6.dst == 2001:db8::/32",
+	"infiniband.grh.sgid == fe80::/64", "infiniband.grh.dgid != fe80::1",
+	"eth.src == 02:00:00:00:00:01", "eth.dst == 01:80:c2:00:00:01", "eth.addr == 02-11-22-33-44-55",
+	"eth.src == 0200.0000.0001", "eth.dst > 02:00:00:00:00:01",
+	// bytes and time
+	"infiniband.immdt == de:ad:be:ef", "infiniband.ieth == 0b:ad:ca:fe", "infiniband.immdt != de:ad:be:ef",
+	"frame.time_epoch >= 1764400000.000005", "frame.time_epoch < 1700000000",
+	// presence
+	"infiniband.reth", "infiniband.aeth", "infiniband.deth", "infiniband.rdeth", "infiniband.atomiceth",
+	"infiniband.atomicacketh", "infiniband.immdt", "infiniband.ieth", "infiniband.grh", "infiniband.lrh",
+	"infiniband.bth", "infiniband", "vlan", "ieee8021ad", "macc", "ip", "ipv6", "udp", "tcp", "eth", "erf",
+	"frame", "infiniband.bth.se", "macc.pause_time", "infiniband.variant.crc", "infiniband.invariant.crc",
+	// fields that occur twice (two tags, ip.addr, udp.port), fields absent
+	"vlan.id == 20", "vlan.id != 10", "vlan.id == 10", "vlan.id === 10", "vlan.id ~= 10", "vlan.id in {20}",
+	"vlan.id !== 10", "vlan.priority any_ne 1", "vlan.id all_eq 10", "ieee8021ad.id == 40", "ieee8021ad.id != 30",
+	"udp.port == 4791", "udp.port != 4791", "tcp.port != 5", "!(tcp.port == 5)", "infiniband.reth.va > 0",
+	// and, or, not, precedence, parentheses
+	"udp or udp and tcp", "tcp and udp or udp", "not udp or ip", "!infiniband.reth && infiniband.bth.opcode == 7",
+	"infiniband.bth.destqp == 0xa0 or infiniband.bth.destqp == 0x11 and infiniband.bth.a == 1",
+	"(infiniband.bth.destqp == 0xa0 or infiniband.bth.destqp == 0x11) and infiniband.bth.a == 1",
+	"not (udp.dstport == 4791)", "!macc && !udp", "!!udp", "not not not tcp", "ip || ipv6 && !udp",
+	"infiniband.bth.opcode == 10 && ip.src == 192.168.65.5 || macc.opcode == 1",
+	// sets
+	"infiniband.bth.opcode in {4, 10, 0x11}", "infiniband.bth.opcode in {0..5, 100}",
+	"infiniband.bth.opcode not in {17, 10}", "infiniband.bth.psn in {9209053..9209056}",
+	"udp.dstport in {4790 .. 4792}", "!(infiniband.bth.opcode in {17})",
+	// Linux cooked captures
+	"sll", "sll.pkttype == 4", "sll.src.eth == 02:11:22:33:44:55", "sll.ifindex == 7", "sll.etype == 0x8100",
+	"sll.hatype == 1", "sll.halen == 6", "sll && infiniband.bth.opcode == 17", "!eth",
+	// a field on the right
+	"udp.srcport == udp.dstport", "udp.srcport > udp.dstport", "ip.src == ip.dst", "ip.src < ip.dst", "infiniband.bth.destqp == infiniband.deth.srcqp",
+	"vlan.id != vlan.id", "vlan.id == vlan.id", "vlan.id ~= vlan.id", "vlan.id === vlan.id", "ip.addr == ip.dst",
+}
+
+// TestTsharkFilters runs every expression through tshark -Y and dfilter
+// on all the shipped and generated captures (merged into one file) and
+// compares the frame numbers.
+func TestTsharkFilters(t *testing.T) {
+	tshark := oracle.Need(t, "tshark")
+	mergecap := oracle.Need(t, "mergecap")
+	dir := t.TempDir()
+	paths := append(testcaps.Shipped(t), testcaps.Generated(t, dir)...)
+	merged := filepath.Join(dir, "all.pcapng")
+	if out, err := exec.Command(mergecap, append([]string{"-a", "-F", "pcapng", "-w", merged}, paths...)...).CombinedOutput(); err != nil {
+		t.Fatalf("mergecap: %v\n%s", err, out)
+	}
+	recs := testcaps.Records(t, merged)
+	theirs := make([][]int, len(tsharkExprs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, e := range tsharkExprs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			theirs[i] = tsharkFrames(t, tshark, merged, e)
+		}()
+	}
+	wg.Wait()
+	agree, frames, compared := 0, 0, 0
+	protos := tsharkProtocols(t, tshark, merged)
+	reasons := map[string]int{}
+	for i, e := range tsharkExprs {
+		f, err := dfilter.Compile(e)
+		if err != nil {
+			t.Errorf("%s: %v", e, err)
+			continue
+		}
+		var ours, want []int
+		skip := map[int]bool{}
+		for j := range recs {
+			r := &recs[j]
+			if why := knownDifference(e, r, protos[r.Number]); why != "" {
+				skip[r.Number] = true
+				reasons[why]++
+				continue
+			}
+			if f.Match(r) {
+				ours = append(ours, r.Number)
+			}
+		}
+		for _, n := range theirs[i] {
+			if !skip[n] {
+				want = append(want, n)
+			}
+		}
+		compared += len(recs) - len(skip)
+		if !slices.Equal(ours, want) {
+			t.Errorf("%s: we select %d frames, tshark %d: %s", e, len(ours), len(want), diff(ours, want))
+			continue
+		}
+		agree++
+		frames += len(ours)
+	}
+	t.Logf("%d of %d expressions select the same frames as tshark over %d frames: %d frame-expression pairs compared, %d selected",
+		agree, len(tsharkExprs), len(recs), compared, frames)
+	for why, n := range reasons {
+		t.Logf("not compared (%d frame-expression pairs): %s", n, why)
+	}
+}
+
+// knownDifference says why tshark 4.0 decodes frame r differently from
+// dump, by design or by a tshark limitation, for expression expr; "" when
+// the frame is compared. protos is tshark's frame.protocols of the frame.
+func knownDifference(expr string, r *dump.Record, protos string) string {
+	op := r.RoCE.Packet.BTH.OpCode
+	ib := r.Kind == dump.KindRoCE || r.Kind == dump.KindInfiniBand
+	_, payload, _ := strings.Cut(protos, "infiniband:")
+	switch {
+	case r.Kind == dump.KindMalformed:
+		return "malformed: tshark shows the transport fields it could read, dump none"
+	case ib && (op >= 0x40 && op < 0x60 || op >= 0xa0 && op < 0xc0 || op == 0x1c || op == 0x1d):
+		return "RD, XRC, FLUSH or ATOMIC WRITE: tshark 4.0 misreads or lacks the opcode's extended headers"
+	case r.LinkType == dump.LinkTypeERF && strings.Contains(protos, ":ip"):
+		return "IPoIB: tshark decodes the IP datagram inside, dump does not"
+	case strings.Contains(expr, "crc") && (payload != "" || op == 0x81):
+		return "CNP, or payload taken by a heuristic dissector: tshark shows no ICRC"
+	case strings.Contains(expr, "ieee8021ad") && r.RoCE.NumVLANs == 2 && r.RoCE.VLANs[1].TPID == 0x88a8:
+		return "two S-tags: tshark names their IDs ieee8021ad.svid and ieee8021ad.cvid"
+	}
+	return ""
+}
+
+// tsharkProtocols returns frame.protocols of every frame, by number.
+func tsharkProtocols(t *testing.T, bin, path string) map[int]string {
+	cmd := exec.Command(bin, "-n", "-r", path, "--disable-protocol", "tftp", "-T", "fields", "-e", "frame.number", "-e", "frame.protocols")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tshark: %v", err)
+	}
+	m := map[int]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		n, p, _ := strings.Cut(l, "\t")
+		i, _ := strconv.Atoi(n)
+		m[i] = p
+	}
+	return m
+}
+
+func tsharkFrames(t *testing.T, bin, path, expr string) []int {
+	cmd := exec.Command(bin, "-n", "-r", path, "--disable-protocol", "tftp", "-Y", expr, "-T", "fields", "-e", "frame.number")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Errorf("tshark -Y %q: %v\n%s", expr, err, stderr.String())
+		return nil
+	}
+	var ns []int
+	for _, l := range strings.Fields(string(out)) {
+		n, err := strconv.Atoi(l)
+		if err != nil {
+			t.Errorf("tshark -Y %q: %q", expr, l)
+			return nil
+		}
+		ns = append(ns, n)
+	}
+	return ns
+}
+
+// diff names the first frames one side selects and the other does not.
+func diff(ours, theirs []int) string {
+	only := func(a, b []int) []int {
+		var out []int
+		for _, x := range a {
+			if _, found := slices.BinarySearch(b, x); !found {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	a, b := only(ours, theirs), only(theirs, ours)
+	return fmt.Sprintf("only ours %v, only tshark's %v", head(a), head(b))
+}
+
+func head(x []int) []int {
+	if len(x) > 10 {
+		return x[:10]
+	}
+	return x
+}

@@ -1,0 +1,505 @@
+package dump
+
+import (
+	"net/netip"
+	"strconv"
+	"strings"
+
+	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/hdr"
+	"github.com/roce-go/roce/pfc"
+)
+
+// FieldType says how a field's value is held, compared and written.
+type FieldType uint8
+
+// The field types. In JSON, Uint is a number, Bool true or false, Hex64
+// and Dec64 strings (see the package documentation), addresses and
+// Bytes strings.
+const (
+	FieldUint   FieldType = iota + 1 // unsigned integer of Field.Bits bits, in Value.U
+	FieldBool                        // flag, Value.U 0 or 1
+	FieldString                      // text, in Value.S
+	FieldIPv4                        // IPv4 address, in Value.Addr[:4]
+	FieldIPv6                        // IPv6 address (or GID), in Value.Addr
+	FieldMAC                         // MAC address, in Value.Addr[:6]
+	FieldHex64                       // 64-bit unsigned in Value.U, JSON "0x" and 16 hex digits
+	FieldDec64                       // 64-bit unsigned in Value.U, JSON decimal digits in a string
+	FieldBytes                       // bytes, Value.Addr[:Value.Len], JSON lowercase hex digits
+	FieldTime                        // seconds since 1970 in Value.Sec, nanoseconds in Value.U
+)
+
+var fieldTypeNames = [...]string{"", "unsigned", "bool", "string", "IPv4", "IPv6", "MAC", "64-bit hex", "64-bit", "bytes", "time"}
+
+// String names the type: "unsigned", "bool", "string", "IPv4", ...
+func (t FieldType) String() string {
+	if int(t) < len(fieldTypeNames) {
+		return fieldTypeNames[t]
+	}
+	return "FieldType(" + strconv.Itoa(int(t)) + ")"
+}
+
+// Value is one field's value in a frame, as Field.Get returns it: which
+// member holds it depends on the field's type.
+type Value struct {
+	U    uint64   // FieldUint, FieldBool, FieldHex64, FieldDec64; FieldTime: nanoseconds
+	Sec  int64    // FieldTime: seconds since 1970
+	Addr [16]byte // FieldIPv4, FieldIPv6, FieldMAC, FieldBytes
+	Len  uint8    // FieldBytes: bytes of Addr in use
+	S    string   // FieldString
+}
+
+// Field is one row of the field table: a key of the JSON objects and a
+// field display filters (package dfilter) name.
+type Field struct {
+	Name string    // the JSON key, a Wireshark field name where Wireshark has one
+	Type FieldType // how the value is held and written
+	Bits uint8     // FieldUint: width in bits (a display filter refuses a larger literal)
+	Hex  bool      // print in hex in verbose text, as Wireshark's BASE_HEX
+	// Also is a second display-filter name the value answers to: the
+	// name Wireshark gives it when ours differs or when Wireshark names
+	// several fields alike (vlan.inner.id is a second vlan.id, ip.src an
+	// ip.addr). Empty for most fields.
+	Also string
+	// Meaning, if set, names what a value stands for in verbose text
+	// (an opcode's name).
+	Meaning func(v uint64) string
+	// Get returns the field's value in r, and false when r lacks the
+	// field (then the JSON object has no such key). It allocates nothing
+	// except for the _error text of a malformed frame.
+	Get func(r *Record) (Value, bool)
+	// Uint, when set (most FieldUint and FieldBool fields), is a faster
+	// Get for display filters: the same Value.U and presence.
+	Uint func(r *Record) (uint64, bool)
+}
+
+// numeric makes a field of an unsigned or bool value read by get.
+func numeric(name string, typ FieldType, bits uint8, hex bool, get func(r *Record) (uint64, bool)) Field {
+	return Field{Name: name, Type: typ, Bits: bits, Hex: hex, Uint: get, Get: func(r *Record) (Value, bool) {
+		v, ok := get(r)
+		return Value{U: v}, ok
+	}}
+}
+
+// Protocol is a name a display filter tests for presence ("vlan",
+// "infiniband.reth"), as Wireshark names its protocols and header
+// subtrees.
+type Protocol struct {
+	Name    string
+	Present func(r *Record) bool
+}
+
+// Fields returns the field table, in the order of the JSON keys (the
+// extended headers, which JSON writes in wire order, in the order of the
+// package documentation). The slice is shared: do not modify it.
+func Fields() []Field { return fieldTable }
+
+// Protocols returns the protocol names, in the order verbose text prints
+// their lines. The slice is shared: do not modify it.
+func Protocols() []Protocol { return protocolTable }
+
+// LookupField returns the field of the table with that JSON key.
+func LookupField(name string) (*Field, bool) {
+	i, ok := fieldIndex[name]
+	if !ok {
+		return nil, false
+	}
+	return &fieldTable[i], true
+}
+
+// LookupProtocol returns the protocol of that name.
+func LookupProtocol(name string) (*Protocol, bool) {
+	for i := range protocolTable {
+		if protocolTable[i].Name == name {
+			return &protocolTable[i], true
+		}
+	}
+	return nil, false
+}
+
+// FieldProtocol returns the protocol a field belongs to: the longest
+// protocol name that, with a dot, begins the field's name ("vlan" for
+// vlan.inner.id, "infiniband.bth" for infiniband.bth.psn); "frame" for
+// the fields that start with "_".
+func FieldProtocol(name string) string {
+	best := ""
+	for _, p := range protocolTable {
+		if len(p.Name) > len(best) && strings.HasPrefix(name, p.Name) && len(name) > len(p.Name) && name[len(p.Name)] == '.' {
+			best = p.Name
+		}
+	}
+	if best == "" {
+		return "frame"
+	}
+	return best
+}
+
+var fieldIndex = map[string]int{}
+
+func init() {
+	for i, f := range fieldTable {
+		if _, dup := fieldIndex[f.Name]; dup {
+			panic("dump: field " + f.Name + " twice in the table")
+		}
+		fieldIndex[f.Name] = i
+	}
+}
+
+// The getters' building blocks.
+
+func u(v uint64) (Value, bool)      { return Value{U: v}, true }
+func flag(v bool) (Value, bool)     { return Value{U: b2u(v)}, true }
+func str(s string) (Value, bool)    { return Value{S: s}, true }
+func none() (Value, bool)           { return Value{}, false }
+func addr(a [16]byte) (Value, bool) { return Value{Addr: a}, true }
+
+func b2u(v bool) uint64 {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+func mac(m [6]byte) (Value, bool) {
+	var v Value
+	copy(v.Addr[:], m[:])
+	return v, true
+}
+
+func bytes4(x uint32) (Value, bool) {
+	v := Value{Len: 4}
+	v.Addr[0], v.Addr[1], v.Addr[2], v.Addr[3] = byte(x>>24), byte(x>>16), byte(x>>8), byte(x)
+	return v, true
+}
+
+// Where each header is. Each returns nil when the frame lacks it.
+
+func (r *Record) hasNet() bool {
+	return r.Kind != KindUnsupported && len(r.eth) >= hdr.EthernetLen
+}
+
+// ethHdr returns the Ethernet header as captured (not one rebuilt from a
+// cooked or raw IP link type).
+func (r *Record) ethHdr() hdr.Ethernet {
+	if !r.hasNet() || r.LinkType != LinkTypeEthernet && r.LinkType != LinkTypeERF {
+		return nil
+	}
+	return hdr.Ethernet(r.eth)
+}
+
+// tag returns the VLAN tag JSON names with prefix pre ("vlan.",
+// "vlan.inner.", "ieee8021ad.", "ieee8021ad.inner.").
+func (r *Record) tag(pre string) *roce.VLAN {
+	if !r.hasNet() {
+		return nil
+	}
+	n := &r.net
+	prev := ""
+	for i := 0; i < n.tags; i++ {
+		p := tagPrefix(n.vlans[i].TPID, prev)
+		if p == pre {
+			return &n.vlans[i]
+		}
+		prev = p
+	}
+	return nil
+}
+
+// tagPrefix names a tag of TPID tpid after one named prev: Wireshark's
+// ieee8021ad for an S-tag, vlan for a C-tag, "inner." when the tag
+// repeats the TPID of the one before.
+func tagPrefix(tpid uint16, prev string) string {
+	pre := "vlan."
+	if tpid == hdr.EtherTypeQinQ {
+		pre = "ieee8021ad."
+	}
+	if pre == prev {
+		return innerPrefix[pre]
+	}
+	return pre
+}
+
+func (r *Record) ip(ver uint8) *netInfo {
+	if r.hasNet() && r.net.ipVer == ver {
+		return &r.net
+	}
+	return nil
+}
+
+func (r *Record) l4(proto uint8) *netInfo {
+	if r.hasNet() && r.net.l4 == proto {
+		return &r.net
+	}
+	return nil
+}
+
+func (r *Record) isIB() bool { return r.Kind == KindRoCE || r.Kind == KindInfiniBand }
+
+func (r *Record) bth() *ib.BTH {
+	if r.isIB() {
+		return &r.RoCE.Packet.BTH
+	}
+	return nil
+}
+
+func (r *Record) grh() *ib.GRH {
+	if r.Kind == KindRoCE && r.RoCE.Encap == ib.RoCEv1 || r.Kind == KindInfiniBand && r.HasGRH {
+		return &r.RoCE.GRH
+	}
+	return nil
+}
+
+func (r *Record) lrh() *ib.LRH {
+	if r.eth == nil && (r.Kind == KindInfiniBand || r.Kind == KindNotRoCE) {
+		return &r.LRH
+	}
+	return nil
+}
+
+// packet returns the transport packet when it has header h.
+func (r *Record) packet(h ib.Header) *ib.Packet {
+	if r.isIB() && r.RoCE.Packet.Headers().Has(h) {
+		return &r.RoCE.Packet
+	}
+	return nil
+}
+
+func (r *Record) sll() *SLL {
+	if (r.LinkType == LinkTypeLinuxSLL || r.LinkType == LinkTypeLinuxSLL2) && r.SLL.Version != 0 {
+		return &r.SLL
+	}
+	return nil
+}
+
+func (r *Record) macc(op pfc.Opcode) *pfc.MACControl {
+	if r.Kind == KindMACControl && (op == 0 || r.MACControl.Opcode == op) {
+		return &r.MACControl
+	}
+	return nil
+}
+
+// Field constructors, one per kind of header: each takes the name, the
+// width or type and how to read the value from the header.
+
+func fBTH(name string, bits uint8, hex bool, get func(h *ib.BTH) uint64) Field {
+	return numeric(name, FieldUint, bits, hex, func(r *Record) (uint64, bool) {
+		if h := r.bth(); h != nil {
+			return get(h), true
+		}
+		return 0, false
+	})
+}
+
+func fBTHFlag(name string, get func(h *ib.BTH) bool) Field {
+	return numeric(name, FieldBool, 0, false, func(r *Record) (uint64, bool) {
+		if h := r.bth(); h != nil {
+			return b2u(get(h)), true
+		}
+		return 0, false
+	})
+}
+
+func fGRH(name string, bits uint8, get func(g *ib.GRH) uint64) Field {
+	return numeric(name, FieldUint, bits, false, func(r *Record) (uint64, bool) {
+		if g := r.grh(); g != nil {
+			return get(g), true
+		}
+		return 0, false
+	})
+}
+
+func fLRH(name string, bits uint8, get func(l *ib.LRH) uint64) Field {
+	return numeric(name, FieldUint, bits, false, func(r *Record) (uint64, bool) {
+		if l := r.lrh(); l != nil {
+			return get(l), true
+		}
+		return 0, false
+	})
+}
+
+// fETH is a field of extended header h; typ FieldUint, FieldHex64,
+// FieldDec64 or FieldBytes (4 bytes).
+func fETH(name string, h ib.Header, typ FieldType, bits uint8, hex bool, get func(p *ib.Packet) uint64) Field {
+	return Field{Name: name, Type: typ, Bits: bits, Hex: hex, Get: func(r *Record) (Value, bool) {
+		p := r.packet(h)
+		switch {
+		case p == nil:
+			return none()
+		case typ == FieldBytes:
+			return bytes4(uint32(get(p)))
+		}
+		return u(get(p))
+	}}
+}
+
+func fIPv4(name string, bits uint8, get func(n *netInfo) uint64) Field {
+	return numeric(name, FieldUint, bits, false, func(r *Record) (uint64, bool) {
+		if n := r.ip(4); n != nil {
+			return get(n), true
+		}
+		return 0, false
+	})
+}
+
+func fIPv6(name string, bits uint8, hex bool, get func(n *netInfo) uint64) Field {
+	return numeric(name, FieldUint, bits, hex, func(r *Record) (uint64, bool) {
+		if n := r.ip(6); n != nil {
+			return get(n), true
+		}
+		return 0, false
+	})
+}
+
+func fAddr(name, also string, ver uint8, typ FieldType, src bool) Field {
+	return Field{Name: name, Type: typ, Also: also, Get: func(r *Record) (Value, bool) {
+		n := r.ip(ver)
+		switch {
+		case n == nil:
+			return none()
+		case src:
+			return addr(n.src)
+		}
+		return addr(n.dst)
+	}}
+}
+
+func fPort(name, also string, proto uint8, src bool) Field {
+	f := numeric(name, FieldUint, 16, false, func(r *Record) (uint64, bool) {
+		n := r.l4(proto)
+		switch {
+		case n == nil:
+			return 0, false
+		case src:
+			return uint64(n.sport), true
+		}
+		return uint64(n.dport), true
+	})
+	f.Also = also
+	return f
+}
+
+// fTag is a field of the VLAN tag JSON names with prefix pre; key is
+// "priority", "dei" or "id".
+func fTag(pre, key, also string) Field {
+	typ, bits := FieldUint, uint8(16)
+	if key == "dei" {
+		typ, bits = FieldBool, 0
+	}
+	return Field{Name: pre + key, Type: typ, Bits: bits, Also: also, Get: func(r *Record) (Value, bool) {
+		t := r.tag(pre)
+		switch {
+		case t == nil:
+			return none()
+		case key == "priority":
+			return u(uint64(t.PCP))
+		case key == "dei":
+			return flag(t.DEI)
+		}
+		return u(uint64(t.ID))
+	}}
+}
+
+func fSLL(name string, bits uint8, hex bool, get func(s *SLL) (uint64, bool)) Field {
+	return Field{Name: name, Type: FieldUint, Bits: bits, Hex: hex, Get: func(r *Record) (Value, bool) {
+		if s := r.sll(); s != nil {
+			if v, ok := get(s); ok {
+				return u(v)
+			}
+		}
+		return none()
+	}}
+}
+
+func fMACC(name string, op pfc.Opcode, bits uint8, hex bool, get func(m *pfc.MACControl) uint64) Field {
+	return Field{Name: name, Type: FieldUint, Bits: bits, Hex: hex, Get: func(r *Record) (Value, bool) {
+		if m := r.macc(op); m != nil {
+			return u(get(m))
+		}
+		return none()
+	}}
+}
+
+func fMAC(name, also string, get func(e hdr.Ethernet) [6]byte) Field {
+	return Field{Name: name, Type: FieldMAC, Also: also, Get: func(r *Record) (Value, bool) {
+		if e := r.ethHdr(); e != nil {
+			return mac(get(e))
+		}
+		return none()
+	}}
+}
+
+// pfcFields are macc.cbfc.enbv.c0 ... c7 then macc.cbfc.pause_time.c0
+// ... c7.
+func pfcFields() []Field {
+	var fs []Field
+	for p := 0; p < pfc.NumPriorities; p++ {
+		bit := uint16(1) << p
+		fs = append(fs, Field{Name: "macc.cbfc.enbv.c" + strconv.Itoa(p), Type: FieldBool, Get: func(r *Record) (Value, bool) {
+			if m := r.macc(pfc.OpcodePFC); m != nil {
+				return flag(m.PriorityEnableVector&bit != 0)
+			}
+			return none()
+		}})
+	}
+	for p := 0; p < pfc.NumPriorities; p++ {
+		fs = append(fs, fMACC("macc.cbfc.pause_time.c"+strconv.Itoa(p), pfc.OpcodePFC, 16, false, func(m *pfc.MACControl) uint64 { return uint64(m.Time[p]) }))
+	}
+	return fs
+}
+
+func tagFields() []Field {
+	var fs []Field
+	for _, pre := range []string{"ieee8021ad.", "ieee8021ad.inner.", "vlan.", "vlan.inner."} {
+		outer := strings.Replace(pre, "inner.", "", 1)
+		for _, key := range []string{"priority", "dei", "id"} {
+			also := ""
+			if outer != pre {
+				also = outer + key // Wireshark shows a second tag's fields under the same names
+			}
+			fs = append(fs, fTag(pre, key, also))
+		}
+	}
+	return fs
+}
+
+func cat(parts ...[]Field) []Field {
+	var out []Field
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// AppendValue appends v, a value of field f, as the JSON object holds it
+// but without quotes: decimal for FieldUint and FieldDec64, "0x" and 16
+// hex digits for FieldHex64, true or false, addresses as text, bytes as
+// lowercase hex digits, a time as seconds with nine decimals.
+func (f *Field) AppendValue(b []byte, v Value) []byte {
+	switch f.Type {
+	case FieldUint, FieldDec64:
+		return strconv.AppendUint(b, v.U, 10)
+	case FieldBool:
+		return strconv.AppendBool(b, v.U != 0)
+	case FieldString:
+		return append(b, v.S...)
+	case FieldIPv4:
+		return netip.AddrFrom4([4]byte(v.Addr[:4])).AppendTo(b)
+	case FieldIPv6:
+		return netip.AddrFrom16(v.Addr).AppendTo(b)
+	case FieldMAC:
+		return appendMAC(b, v.Addr[:6])
+	case FieldHex64:
+		b = append(b, '0', 'x')
+		b = appendHex32(b, uint32(v.U>>32))
+		return appendHex32(b, uint32(v.U))
+	case FieldBytes:
+		for _, c := range v.Addr[:v.Len] {
+			b = append(b, hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		return b
+	case FieldTime:
+		return appendEpochOf(b, v.Sec, int(v.U))
+	}
+	return b
+}

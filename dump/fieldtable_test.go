@@ -1,0 +1,277 @@
+package dump_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+	"github.com/google/gopacket/pcapgo"
+	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testcaps"
+)
+
+// fieldTestCaptures are every capture the field table is checked on:
+// shipped, golden, generated (VLAN, IPv6, RoCEv1, CNP, PFC, hand-built
+// frames), the congestion and synthetic frames of the other tests, Linux
+// cooked copies, and the shipped captures cut by editcap when it is
+// installed.
+func fieldTestCaptures(t *testing.T) []string {
+	dir := t.TempDir()
+	paths := append(testcaps.Shipped(t), testcaps.Generated(t, dir)...)
+	var frames [][]byte
+	for _, s := range synthetic(t) {
+		frames = append(frames, s.frame)
+	}
+	frames = append(frames, congestionFrames(t)...)
+	var cis []gopacket.CaptureInfo
+	for i, f := range frames {
+		cis = append(cis, gopacket.CaptureInfo{Timestamp: time.Unix(1, int64(i)), Length: len(f), CaptureLength: len(f)})
+	}
+	synth := filepath.Join(dir, "synthetic.pcap")
+	writeCooked(t, filepath.Join(dir, "sll1.pcap"), dump.LinkTypeLinuxSLL, frames, cis)
+	writeCooked(t, filepath.Join(dir, "sll2.pcap"), dump.LinkTypeLinuxSLL2, frames, cis)
+	paths = append(paths, filepath.Join(dir, "sll1.pcap"), filepath.Join(dir, "sll2.pcap"), writePcap(t, synth, frames, cis))
+	if _, err := exec_tshark(); err == nil { // editcap comes with tshark
+		for _, p := range testcaps.Shipped(t) {
+			paths = append(paths, EditcapCut(t, p, 66))
+		}
+	}
+	return paths
+}
+
+func writePcap(t *testing.T, path string, frames [][]byte, cis []gopacket.CaptureInfo) string {
+	var b bytes.Buffer
+	w := pcapgo.NewWriter(&b)
+	if err := w.WriteFileHeader(65535, layers.LinkTypeEthernet); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range frames {
+		if err := w.WritePacket(cis[i], f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestFieldTableIsJSON checks, on every frame of every test capture, that
+// the field table gives exactly the keys and values AppendJSON writes: a
+// display filter sees what the JSON shows.
+func TestFieldTableIsJSON(t *testing.T) {
+	frames, values := 0, 0
+	seen := map[string]bool{}
+	for _, path := range fieldTestCaptures(t) {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := dump.NewSource(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		_, err = dump.Scan(src, dump.Options{Workers: 1}, func(r *dump.Record) error {
+			frames++
+			js := parseLines(t, r.AppendJSON(nil))[0]
+			fromTable := map[string]string{}
+			for i := range dump.Fields() {
+				fd := &dump.Fields()[i]
+				v, ok := fd.Get(r)
+				if ok {
+					fromTable[fd.Name] = string(fd.AppendValue(nil, v))
+					seen[fd.Name] = true
+				}
+				if fd.Uint != nil {
+					if u, uok := fd.Uint(r); uok != ok || ok && u != v.U {
+						bad++
+						t.Errorf("%s frame %d: %s: Uint gives %d %v, Get %d %v", path, r.Number, fd.Name, u, uok, v.U, ok)
+					}
+				}
+			}
+			for k, v := range js {
+				var text string
+				switch v := v.(type) {
+				case json.Number:
+					text = string(v)
+				case bool:
+					text = strconv.FormatBool(v)
+				case string:
+					text = v
+				}
+				got, ok := fromTable[k]
+				switch {
+				case !ok:
+					bad++
+					t.Errorf("%s frame %d: JSON has %s = %v, the field table has no value", path, r.Number, k, v)
+				case got != text:
+					bad++
+					t.Errorf("%s frame %d: %s: JSON %q, field table %q", path, r.Number, k, text, got)
+				}
+				values++
+			}
+			for k, v := range fromTable {
+				if _, ok := js[k]; !ok {
+					bad++
+					t.Errorf("%s frame %d: field table has %s = %s, JSON has no such key", path, r.Number, k, v)
+				}
+			}
+			if bad > 20 {
+				t.FailNow()
+			}
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, fd := range dump.Fields() {
+		if !seen[fd.Name] {
+			t.Errorf("field %s never present in the test captures", fd.Name)
+		}
+	}
+	t.Logf("%d frames, %d values: JSON and field table agree", frames, values)
+}
+
+// TestFieldTable checks the table's own rules: names unique, protocol
+// names found, types set.
+func TestFieldTable(t *testing.T) {
+	for _, f := range dump.Fields() {
+		if f.Type == 0 || f.Get == nil {
+			t.Errorf("%s: no type or getter", f.Name)
+		}
+		if f.Type == dump.FieldUint && (f.Bits == 0 || f.Bits > 64) {
+			t.Errorf("%s: unsigned of %d bits", f.Name, f.Bits)
+		}
+		if g, ok := dump.LookupField(f.Name); !ok || g.Name != f.Name {
+			t.Errorf("LookupField(%s)", f.Name)
+		}
+	}
+	for name, want := range map[string]string{
+		"vlan.inner.id": "vlan", "infiniband.bth.psn": "infiniband.bth", "infiniband.immdt": "infiniband",
+		"_error": "frame", "eth.src": "eth", "ip.src": "ip", "ipv6.src": "ipv6", "macc.cbfc.enbv.c3": "macc",
+	} {
+		if got := dump.FieldProtocol(name); got != want {
+			t.Errorf("FieldProtocol(%s) = %s, want %s", name, got, want)
+		}
+	}
+}
+
+// tableJSON writes a frame's JSON object from the field table, as
+// AppendJSON could (keys in table order): BenchmarkJSONByTable measures
+// it against AppendJSON.
+func tableJSON(b []byte, r *dump.Record) []byte {
+	b = append(b, '{')
+	for i := range dump.Fields() {
+		f := &dump.Fields()[i]
+		v, ok := f.Get(r)
+		if !ok {
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, f.Name...)
+		b = append(b, '"', ':')
+		switch f.Type {
+		case dump.FieldUint, dump.FieldBool, dump.FieldTime:
+			b = f.AppendValue(b, v)
+		default:
+			b = strconv.AppendQuote(b, string(f.AppendValue(nil, v)))
+		}
+	}
+	return append(b, '}', '\n')
+}
+
+// BenchmarkJSONByTable formats the frames of the 4,000-frame capture
+// with AppendJSON (direct) and from the field table (table).
+func BenchmarkJSONByTable(b *testing.B) {
+	recs := testcaps.Records(b, filepath.Join(capDir, "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap"))
+	buf := make([]byte, 0, 4096)
+	for _, bc := range []struct {
+		name string
+		fn   func([]byte, *dump.Record) []byte
+	}{{"direct", func(b []byte, r *dump.Record) []byte { return r.AppendJSON(b) }}, {"table", tableJSON}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				buf = bc.fn(buf[:0], &recs[i%len(recs)])
+			}
+		})
+	}
+}
+
+// TestFieldNamesAreWireshark checks the table's names against tshark 4.0's
+// (tshark -G fields lists fields and protocols): every field, second name
+// and protocol is Wireshark's, except those the package documentation
+// marks as ours.
+func TestFieldNamesAreWireshark(t *testing.T) {
+	bin := oracle.Need(t, "tshark")
+	cmd := exec.Command(bin, "-G", "fields")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tshark -G fields: %v", err)
+	}
+	ws := map[string]bool{}
+	for _, l := range strings.Split(string(out), "\n") {
+		if c := strings.Split(l, "\t"); len(c) > 2 && (c[0] == "F" || c[0] == "P") {
+			ws[c[2]] = true
+		}
+	}
+	ours := func(name string) bool {
+		return ourName(name) || name == "_cnp_error" || strings.HasPrefix(name, "ieee8021ad.inner.") ||
+			name == "infiniband.xrceth" || name == "infiniband.feth"
+	}
+	n := 0
+	check := func(name string) {
+		switch {
+		case name == "":
+		case ws[name] && ours(name):
+			t.Errorf("%s is a Wireshark name, yet marked ours", name)
+		case !ws[name] && !ours(name):
+			t.Errorf("%s is not a Wireshark field or protocol (tshark -G fields)", name)
+		default:
+			n++
+		}
+	}
+	for _, f := range dump.Fields() {
+		check(f.Name)
+		check(f.Also)
+	}
+	for _, p := range dump.Protocols() {
+		check(p.Name)
+	}
+	t.Logf("%d names checked against tshark -G fields", n)
+}
+
+// TestVerboseAllocs checks that AppendVerbose allocates nothing for a
+// RoCE frame and a PFC frame, and writes their header lines.
+func TestVerboseAllocs(t *testing.T) {
+	for _, tc := range []struct {
+		frame []byte
+		want  string
+	}{
+		{firstFrame(t, "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap", 1), "    infiniband.reth: va 0x"},
+		{congestionFrames(t)[0], "    macc: opcode 0x0101 (PFC) cbfc.enbv 0x008a cbfc.enbv.c0 false cbfc.enbv.c1 true"},
+	} {
+		var r dump.Record
+		r.Decode(1, gopacket.CaptureInfo{Timestamp: time.Unix(1, 0), Length: len(tc.frame), CaptureLength: len(tc.frame)}, dump.LinkTypeEthernet, tc.frame)
+		buf := make([]byte, 0, 4096)
+		allocs := testing.AllocsPerRun(100, func() { buf = r.AppendVerbose(buf[:0]) })
+		if allocs != 0 || !strings.Contains(string(buf), tc.want) {
+			t.Errorf("%v allocations; output lacks %q:\n%s", allocs, tc.want, buf)
+		}
+	}
+}

@@ -1,0 +1,267 @@
+// Package testcaps writes the generated captures that the tests of dump
+// and dfilter run on beside the shipped ones: rocegen's generator over
+// RoCEv2/IPv4 with a VLAN tag, CE marks answered by CNPs and PFC frames,
+// over RoCEv2/IPv6 and over RoCEv1, and a file of hand-built frames the
+// generator does not make (two VLAN tags, QinQ, PAUSE, a MAC Control
+// frame of another opcode, a bad ICRC, a frame cut inside its RETH,
+// non-RoCE UDP and TCP) with its Linux cooked copies (SLL and SLL2). It
+// is for tests only.
+package testcaps
+
+import (
+	"bytes"
+	"encoding/binary"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+	"github.com/google/gopacket/pcapgo"
+	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/ecn"
+	"github.com/roce-go/roce/gen"
+	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/corpus"
+	"github.com/roce-go/roce/pfc"
+)
+
+// Shipped returns the paths of the shipped captures: testdata/captures
+// and testdata/golden.
+func Shipped(t testing.TB) []string {
+	t.Helper()
+	var paths []string
+	for _, dir := range []string{"captures", "golden"} {
+		p, err := filepath.Glob(corpus.Path(dir, "*.pcap"))
+		if err != nil || len(p) == 0 {
+			t.Fatalf("no captures under testdata/%s: %v", dir, err)
+		}
+		paths = append(paths, p...)
+	}
+	return paths
+}
+
+// Generated writes the generated captures into dir and returns their
+// paths.
+func Generated(t testing.TB, dir string) []string {
+	t.Helper()
+	var paths []string
+	for _, enc := range []ib.Encapsulation{ib.RoCEv2IPv4, ib.RoCEv2IPv6, ib.RoCEv1} {
+		var phases []gen.Config
+		for i, op := range []gen.Op{gen.OpWrite, gen.OpRead, gen.OpSendImm, gen.OpSendInv, gen.OpCmpSwap, gen.OpFetchAdd, gen.OpSend} {
+			c := gen.DefaultConfig()
+			c.Encap, c.Op, c.MTU, c.Size, c.Messages, c.QPs = enc, op, 256, 600, 2, 2
+			c.Seed = uint64(i + 1)
+			if op == gen.OpCmpSwap || op == gen.OpFetchAdd {
+				c.Size = 8
+			}
+			if op == gen.OpSend {
+				c.Transport, c.Size = ib.UD, 200
+			}
+			if enc == ib.RoCEv2IPv4 {
+				c.VLAN, c.PCP = 100+i, 3
+				c.ECN, c.CEEvery = ecn.ECT0, 3
+				c.PFCEvery, c.PFCPrio, c.PFCQuanta = 5, 3, 0xffff
+			}
+			phases = append(phases, c)
+		}
+		g, err := gen.NewScenario(phases)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var frames [][]byte
+		var cis []gopacket.CaptureInfo
+		for g.Next() {
+			frames = append(frames, bytes.Clone(g.Frame()))
+			cis = append(cis, g.CaptureInfo())
+		}
+		if err := g.Err(); err != nil {
+			t.Fatal(err)
+		}
+		name := map[ib.Encapsulation]string{ib.RoCEv2IPv4: "gen_v4_vlan_cnp_pfc.pcap", ib.RoCEv2IPv6: "gen_v6.pcap", ib.RoCEv1: "gen_v1.pcap"}[enc]
+		paths = append(paths, write(t, filepath.Join(dir, name), frames, cis))
+	}
+	frames := Handmade(t)
+	cis := make([]gopacket.CaptureInfo, len(frames))
+	for i, f := range frames {
+		cis[i] = gopacket.CaptureInfo{Timestamp: time.Unix(1764400000, int64(i)*1000), Length: len(f), CaptureLength: len(f)}
+	}
+	cis[len(cis)-1].Length += 4 // the last one is cut by the capture before its ICRC
+	paths = append(paths, write(t, filepath.Join(dir, "handmade.pcap"), frames, cis))
+	// Linux cooked copies (tcpdump -i any) of the hand-built frames.
+	for _, lt := range []uint32{dump.LinkTypeLinuxSLL, dump.LinkTypeLinuxSLL2} {
+		path := filepath.Join(dir, "handmade_sll"+strconv.Itoa(int(lt))+".pcap")
+		WriteCooked(t, path, lt, frames, cis)
+		paths = append(paths, path)
+	}
+	return paths
+}
+
+func write(t testing.TB, path string, frames [][]byte, cis []gopacket.CaptureInfo) string {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := pcapgo.NewWriter(f)
+	if err := w.WriteFileHeader(65535, layers.LinkTypeEthernet); err != nil {
+		t.Fatal(err)
+	}
+	for i, fr := range frames {
+		if err := w.WritePacket(cis[i], fr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path
+}
+
+// Build builds f, from MAC 02:00:00:00:00:01 to 02:00:00:00:00:02,
+// with roce.Frame.AppendTo, failing the test on an error.
+func Build(t testing.TB, f *roce.Frame) []byte {
+	t.Helper()
+	f.Dst = [6]byte{0x02, 0, 0, 0, 0, 2}
+	f.Src = [6]byte{0x02, 0, 0, 0, 0, 1}
+	b, err := f.AppendTo(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func gid(s string) [16]byte { return netip.MustParseAddr(s).As16() }
+
+// Handmade returns the hand-built frames, the last one cut by the
+// capture before its ICRC (its wire length is 4 bytes more).
+func Handmade(t testing.TB) [][]byte {
+	t.Helper()
+	build := func(f *roce.Frame) []byte { return Build(t, f) }
+	v4 := ib.GRH{HopLmt: 64, SGID: gid("::ffff:10.0.0.1"), DGID: gid("::ffff:10.0.0.2")}
+	var out [][]byte
+
+	f := roce.Frame{Encap: ib.RoCEv2IPv4, NumVLANs: 2, GRH: v4} // two C-tags: vlan.id twice in tshark
+	f.VLANs[0] = roce.VLAN{TPID: 0x8100, PCP: 1, ID: 10}
+	f.VLANs[1] = roce.VLAN{TPID: 0x8100, PCP: 6, DEI: true, ID: 20}
+	f.Packet.BTH = ib.BTH{OpCode: ib.OpRCAcknowledge, PKey: 0xffff, DestQP: 9, PSN: 5}
+	f.Packet.AETH = ib.AETH{Syndrome: 0x61, MSN: 0x010203}
+	out = append(out, build(&f))
+
+	f = roce.Frame{Encap: ib.RoCEv2IPv4, NumVLANs: 2} // QinQ
+	f.VLANs[0] = roce.VLAN{TPID: 0x88a8, PCP: 5, DEI: true, ID: 7}
+	f.VLANs[1] = roce.VLAN{TPID: 0x8100, PCP: 4, ID: 10}
+	f.GRH = ib.GRH{TClass: 0x02, HopLmt: 63, SGID: gid("::ffff:10.1.2.3"), DGID: gid("::ffff:10.0.0.1")}
+	f.Packet.BTH = ib.BTH{OpCode: 0x17, MigReq: true, PKey: 0xffff, DestQP: 3, PSN: 1}
+	f.Packet.IETH.RKey = 0x0badcafe
+	f.Packet.Payload = make([]byte, 8)
+	out = append(out, build(&f))
+
+	f = roce.Frame{Encap: ib.RoCEv2IPv4, NumVLANs: 2, GRH: v4} // two S-tags
+	f.VLANs[0] = roce.VLAN{TPID: 0x88a8, PCP: 2, ID: 30}
+	f.VLANs[1] = roce.VLAN{TPID: 0x88a8, PCP: 0, DEI: true, ID: 40}
+	f.Packet.BTH = ib.BTH{OpCode: ib.OpRCAcknowledge, PKey: 0xffff, DestQP: 0xa0, PSN: 9}
+	out = append(out, build(&f))
+
+	f = roce.Frame{Encap: ib.RoCEv2IPv4, GRH: v4}
+	f.Packet.BTH = ib.BTH{OpCode: 0x2b, SE: true, FECN: true, BECN: true, PKey: 0xffff, DestQP: 0xa0, PSN: 6}
+	f.Packet.RETH = ib.RETH{VA: 0x7f0000001000, RKey: 0x1234, DMALen: 3}
+	f.Packet.ImmDt.Data = 0xdeadbeef
+	f.Packet.Payload = []byte{1, 2, 3}
+	rethImm := build(&f)
+	out = append(out, rethImm)
+
+	f = roce.Frame{Encap: ib.RoCEv2IPv4, GRH: v4}
+	f.Packet.BTH = ib.BTH{OpCode: 0x44, PKey: 0xffff, DestQP: 9, PSN: 7}
+	f.Packet.RDETH.EECnxt = 0x00beef
+	f.Packet.DETH = ib.DETH{QKey: 0x80010000, SrcQP: 0x123456}
+	f.Packet.Payload = make([]byte, 4)
+	out = append(out, build(&f))
+
+	src := [6]byte{0x02, 0x11, 0x22, 0x33, 0x44, 0x55}
+	gate := pfc.AppendPause(nil, src, 0)
+	gate[15] = 2 // opcode 0x0002, EPON GATE
+	out = append(out,
+		pfc.AppendPFC(nil, src, 1<<3|1<<7|1<<1, [8]uint16{3: 65535, 7: 4660}),
+		pfc.AppendPause(nil, src, 65535),
+		pfc.AppendPause(nil, src, 0),
+		gate)
+
+	bad := bytes.Clone(rethImm)
+	bad[len(bad)-1] ^= 1 // bad ICRC
+	out = append(out, bad, rethImm[:len(rethImm)-10])
+
+	// A UDP datagram to another port and a TCP segment: not RoCE.
+	udp := bytes.Clone(rethImm)
+	udp[14+20+2], udp[14+20+3] = 0x12, 0x34 // destination port 4660
+	tcp := bytes.Clone(rethImm[:14+20+20])
+	tcp[14+9] = 6 // TCP; the IPv4 checksum goes stale, which nobody checks here
+	out = append(out, udp, tcp)
+
+	cut := bytes.Clone(rethImm[:len(rethImm)-4]) // cut by the capture: ICRC not captured
+	return append(out, cut)
+}
+
+// Records decodes every frame of the capture at path, each into its own
+// dump.Record with its own copy of the bytes.
+func Records(tb testing.TB, path string) []dump.Record {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	src, err := dump.NewSource(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var recs []dump.Record
+	for {
+		data, ci, lt, err := src.Next()
+		if err != nil {
+			return recs
+		}
+		var r dump.Record
+		r.Decode(src.Number(), ci, lt, bytes.Clone(data))
+		recs = append(recs, r)
+	}
+}
+
+// WriteCooked writes frames as a pcap of link type lt (113 or 276),
+// replacing each Ethernet header with a cooked header.
+func WriteCooked(t testing.TB, path string, lt uint32, frames [][]byte, cis []gopacket.CaptureInfo) {
+	var b []byte
+	b = binary.LittleEndian.AppendUint32(b, 0xa1b2c3d4)
+	b = binary.LittleEndian.AppendUint16(b, 2)
+	b = binary.LittleEndian.AppendUint16(b, 4)
+	b = append(b, make([]byte, 8)...)
+	b = binary.LittleEndian.AppendUint32(b, 65535)
+	b = binary.LittleEndian.AppendUint32(b, lt)
+	for i, fr := range frames {
+		var h []byte
+		proto := fr[12:14]
+		if lt == dump.LinkTypeLinuxSLL {
+			h = append(h, 0, 4, 0, 1, 0, 6) // sent by us, Ethernet, 6-byte address
+			h = append(h, fr[6:12]...)
+			h = append(h, 0, 0)
+			h = append(h, proto...)
+		} else {
+			h = append(h, proto...)
+			h = append(h, 0, 0, 0, 0, 0, 7, 0, 1, 4, 6) // reserved, ifindex 7, Ethernet, sent by us, 6
+			h = append(h, fr[6:12]...)
+			h = append(h, 0, 0)
+		}
+		body := append(h, fr[14:]...)
+		ts := cis[i].Timestamp
+		b = binary.LittleEndian.AppendUint32(b, uint32(ts.Unix()))
+		b = binary.LittleEndian.AppendUint32(b, uint32(ts.Nanosecond()/1000))
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(body)))
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(body)))
+		b = append(b, body...)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
