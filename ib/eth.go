@@ -39,14 +39,16 @@ func setTruncated(df gopacket.DecodeFeedback) {
 }
 
 // NextLayerType returns the header the opcode puts after this one, or
-// gopacket.LayerTypePayload when only data follows. A header decoded
-// outside a Layers set does not know its opcode and always returns the
-// payload type.
+// gopacket.LayerTypePayload when only data follows (the management layer
+// for a MAD, see RegisterManagementLayer). A header decoded outside a
+// Layers set does not know its opcode and always returns the payload
+// type.
 func (e *eth) NextLayerType() gopacket.LayerType {
 	if e.bth != nil {
 		if n := e.bth.hdrs.after(e.kind); n != NoHeader {
 			return n.LayerType()
 		}
+		return e.bth.dataLayer(e.Payload, true)
 	}
 	return payloadOrZero(e.Payload)
 }

@@ -99,7 +99,7 @@ func decodeBTH(data []byte, p gopacket.PacketBuilder) error {
 		p.AddLayer(l)
 		rest = l.LayerPayload()
 	}
-	return p.NextDecoder(gopacket.LayerTypePayload)
+	return p.NextDecoder(bth.dataLayer(rest, false))
 }
 
 // decodeETH returns the decoder of an extended header met on its own (a

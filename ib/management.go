@@ -1,0 +1,45 @@
+package ib
+
+import "github.com/google/gopacket"
+
+// The queue pairs of the management interfaces (IBTA Vol 1, 3.9.5): a UD
+// SEND to one of them carries a management datagram (MAD).
+const (
+	QPSMI = 0 // subnet management interface: subnet management packets
+	QPGSI = 1 // general services interface: every other management class
+)
+
+// GSIQKey is the Q_Key of the general services interface, QP 1 (IBTA Vol
+// 1, 3.9.5; the DETH of every MAD sent to QP 1 carries it).
+const GSIQKey = 0x80010000
+
+// managementLayer is the layer type of the payload of a UD SEND Only to
+// QP 0 or QP 1, set by RegisterManagementLayer; zero until then.
+var managementLayer gopacket.LayerType
+
+// RegisterManagementLayer names the gopacket layer type that decodes the
+// payload of a UD SEND Only to QP 0 (SMI) or QP 1 (GSI): a management
+// datagram. Until it is called, that payload is a gopacket.Payload like
+// any other. Package mad calls it from its init function, so importing
+// mad (or roce, which imports mad) makes the BTH and DETH layers hand a
+// MAD to the MAD layer, in gopacket.NewPacket and in a
+// DecodingLayerParser alike; ib itself does not import mad.
+//
+// Call it only from an init function: the decoders read the registration
+// without synchronization. A packet the capture cut short (BTH.Truncated)
+// keeps its payload opaque, since a MAD is decoded whole.
+func RegisterManagementLayer(t gopacket.LayerType) { managementLayer = t }
+
+// dataLayer returns the layer type of the bytes after the last header of
+// the packet: the management layer for a whole UD SEND Only to QP 0 or
+// QP 1 once one is registered, else gopacket.LayerTypePayload (or
+// LayerTypeZero when there are no bytes and zero is set).
+func (h *BTH) dataLayer(p []byte, zero bool) gopacket.LayerType {
+	if managementLayer != 0 && h.OpCode == OpUDSendOnly && h.DestQP <= QPGSI && !h.Truncated && len(p) > 0 {
+		return managementLayer
+	}
+	if zero {
+		return payloadOrZero(p)
+	}
+	return gopacket.LayerTypePayload
+}
