@@ -4,7 +4,7 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/mad" // registers the MAD layers with ib
+	"github.com/roce-go/roce/mad"      // registers the MAD layers with ib
 	_ "github.com/roce-go/roce/rocev1" // registers Ethertype 0x8915
 	"github.com/roce-go/roce/rocev2"
 )
@@ -31,6 +31,7 @@ type Layers struct {
 func (l *Layers) Parser() *gopacket.DecodingLayerParser {
 	p := gopacket.NewDecodingLayerParser(layers.LayerTypeEthernet)
 	p.SetDecodingLayerContainer(gopacket.DecodingLayerSparse(nil))
+	l.IB.EnableManagement()
 	ls := append([]gopacket.DecodingLayer{&l.Ethernet, &l.Dot1Q, &l.IPv4, &l.IPv6, &l.UDP}, l.IB.DecodingLayers()...)
 	for _, d := range append(ls, l.MAD.DecodingLayers()...) {
 		p.AddDecodingLayer(d)

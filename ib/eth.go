@@ -12,6 +12,7 @@ type eth struct {
 	layers.BaseLayer
 	kind Header
 	bth  *BTH // set by Layers; nil for a header decoded on its own
+	mads bool // Layers.EnableManagement: a MAD follows a UD SEND to QP 0 or 1
 }
 
 // decode splits data into the header's bytes and what follows. On an
@@ -40,15 +41,17 @@ func setTruncated(df gopacket.DecodeFeedback) {
 
 // NextLayerType returns the header the opcode puts after this one, or
 // gopacket.LayerTypePayload when only data follows (the management layer
-// for a MAD, see RegisterManagementLayer). A header decoded outside a
-// Layers set does not know its opcode and always returns the payload
-// type.
+// for a MAD, in a set after Layers.EnableManagement). A header decoded
+// outside a Layers set does not know its opcode and always returns the
+// payload type.
 func (e *eth) NextLayerType() gopacket.LayerType {
 	if e.bth != nil {
 		if n := e.bth.hdrs.after(e.kind); n != NoHeader {
 			return n.LayerType()
 		}
-		return e.bth.dataLayer(e.Payload, true)
+		if e.mads {
+			return e.bth.dataLayer(e.Payload, true)
+		}
 	}
 	return payloadOrZero(e.Payload)
 }

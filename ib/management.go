@@ -21,9 +21,12 @@ var managementLayer gopacket.LayerType
 // payload of a UD SEND Only to QP 0 (SMI) or QP 1 (GSI): a management
 // datagram. Until it is called, that payload is a gopacket.Payload like
 // any other. Package mad calls it from its init function, so importing
-// mad (or roce, which imports mad) makes the BTH and DETH layers hand a
-// MAD to the MAD layer, in gopacket.NewPacket and in a
-// DecodingLayerParser alike; ib itself does not import mad.
+// mad (or roce, which imports mad) makes gopacket.NewPacket hand a MAD to
+// the MAD layer after the BTH and DETH; ib itself does not import mad. A
+// DecodingLayerParser does the same with a Layers set on which
+// EnableManagement was called and the MAD layers beside it (mad.Layers;
+// roce.Layers.Parser does both); other sets keep the payload in their
+// Payload layer, so a parser without the MAD layers keeps working.
 //
 // Call it only from an init function: the decoders read the registration
 // without synchronization. A packet the capture cut short (BTH.Truncated)
@@ -43,3 +46,10 @@ func (h *BTH) dataLayer(p []byte, zero bool) gopacket.LayerType {
 	}
 	return gopacket.LayerTypePayload
 }
+
+// EnableManagement makes the set's DETH name the management layer (see
+// RegisterManagementLayer) as the next layer of a whole UD SEND Only to
+// QP 0 or QP 1, for a DecodingLayerParser that also holds the MAD layers
+// (mad.Layers). Without it the set hands that payload to its Payload
+// layer. roce.Layers.Parser calls it.
+func (l *Layers) EnableManagement() { l.DETH.eth.mads = true }
