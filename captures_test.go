@@ -21,8 +21,8 @@ import (
 
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/mad"
 )
 
 // captureDir holds the real captures described in testdata/captures/README.md.

@@ -48,7 +48,7 @@ func RDMACMServiceID(ps PortSpace, port uint16) ServiceID {
 // IsIPCM reports whether the service ID has the prefix of IBTA's IP CM
 // service, 0x0000000001 (Annex A11): the REQ's private data then starts
 // with the IP-CM header (see IPCM).
-func (s ServiceID) IsIPCM() bool { return s>>40 == 0x01 }
+func (s ServiceID) IsIPCM() bool { return s>>24 == 0x01 }
 
 // RDMACM returns the port space and port of an RDMA-CM service ID, and
 // whether it is one: one of the four port spaces, the top 32 bits zero.
