@@ -38,7 +38,7 @@ type ClassPortInfo struct {
 // AttrClassPortInfo is the attribute ID of ClassPortInfo in every class.
 const AttrClassPortInfo = 0x0001
 
-func (a *ClassPortInfo) walk(c *codec) {
+func (a *ClassPortInfo) walk(c codec) error {
 	c.u8(&a.BaseVersion, "BaseVersion", 0, 0, 8)
 	c.u8(&a.ClassVersion, "ClassVersion", 1, 0, 8)
 	c.u16(&a.CapabilityMask, "CapabilityMask", 2, 0, 16)
@@ -62,6 +62,7 @@ func (a *ClassPortInfo) walk(c *codec) {
 	c.u8(&a.TrapHL, "TrapHL", 64, 0, 8)
 	c.u32(&a.TrapQP, "TrapQP", 65, 0, 24)
 	c.u32(&a.TrapQKey, "TrapQKey", 68, 0, 32)
+	return c.err
 }
 
 // Decode decodes the attribute from the start of b (at least 72 bytes),

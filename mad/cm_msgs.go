@@ -94,7 +94,7 @@ type REQ struct {
 	PrivateData             []byte // 92 bytes; RDMA-CM puts its IP-CM header here (see IPCM)
 }
 
-func (m *REQ) walk(c *codec) {
+func (m *REQ) walk(c codec) error {
 	c.u32(&m.LocalCommID, "LocalCommID", 0, 0, 32)
 	c.u32(&m.Resv4, "Resv4", 4, 0, 32)
 	c.u64((*uint64)(&m.ServiceID), "ServiceID", 8)
@@ -120,11 +120,12 @@ func (m *REQ) walk(c *codec) {
 	c.flag(&m.SRQ, "SRQ", 51, 4)
 	c.u8(&m.ExtendedTransportType, "ExtendedTransportType", 51, 5, 3)
 	c.sub = "Primary."
-	m.Primary.walkAt(c, 52)
+	m.Primary.walkAt(&c, 52)
 	c.sub = "Alternate."
-	m.Alternate.walkAt(c, 96)
+	m.Alternate.walkAt(&c, 96)
 	c.sub = ""
 	c.data(&m.PrivateData, "PrivateData", 140, REQPrivateDataLen)
+	return c.err
 }
 
 // MRA is MsgRcptAck, the message receipt acknowledgement (IBTA Vol 1,
@@ -147,7 +148,7 @@ const (
 	CMMsgOther = 2 // MRA: a LAP; REJ: no or another message
 )
 
-func (m *MRA) walk(c *codec) {
+func (m *MRA) walk(c codec) error {
 	c.u32(&m.LocalCommID, "LocalCommID", 0, 0, 32)
 	c.u32(&m.RemoteCommID, "RemoteCommID", 4, 0, 32)
 	c.u8(&m.MessageMRAed, "MessageMRAed", 8, 0, 2)
@@ -155,6 +156,7 @@ func (m *MRA) walk(c *codec) {
 	c.u8(&m.ServiceTimeout, "ServiceTimeout", 9, 0, 5)
 	c.u8(&m.Resv9, "Resv9", 9, 5, 3)
 	c.data(&m.PrivateData, "PrivateData", 10, MRAPrivateDataLen)
+	return c.err
 }
 
 // REJ is ConnectReject (IBTA Vol 1, 12.6.7). Reason is the reject
@@ -172,7 +174,7 @@ type REJ struct {
 	PrivateData        []byte // 148 bytes
 }
 
-func (m *REJ) walk(c *codec) {
+func (m *REJ) walk(c codec) error {
 	c.u32(&m.LocalCommID, "LocalCommID", 0, 0, 32)
 	c.u32(&m.RemoteCommID, "RemoteCommID", 4, 0, 32)
 	c.u8(&m.MessageRejected, "MessageRejected", 8, 0, 2)
@@ -182,6 +184,7 @@ func (m *REJ) walk(c *codec) {
 	c.u16((*uint16)(&m.Reason), "Reason", 10, 0, 16)
 	c.data(&m.ARI, "ARI", 12, ARILen)
 	c.data(&m.PrivateData, "PrivateData", 84, REJPrivateDataLen)
+	return c.err
 }
 
 // REP is ConnectReply (IBTA Vol 1, 12.6.8).
@@ -207,7 +210,7 @@ type REP struct {
 	PrivateData         []byte // 196 bytes
 }
 
-func (m *REP) walk(c *codec) {
+func (m *REP) walk(c codec) error {
 	c.u32(&m.LocalCommID, "LocalCommID", 0, 0, 32)
 	c.u32(&m.RemoteCommID, "RemoteCommID", 4, 0, 32)
 	c.u32(&m.LocalQKey, "LocalQKey", 8, 0, 32)
@@ -227,6 +230,7 @@ func (m *REP) walk(c *codec) {
 	c.u8(&m.Resv27, "Resv27", 27, 4, 4)
 	c.u64(&m.LocalCAGUID, "LocalCAGUID", 28)
 	c.data(&m.PrivateData, "PrivateData", 36, REPPrivateDataLen)
+	return c.err
 }
 
 // RTU is ReadyToUse (IBTA Vol 1, 12.6.9).
@@ -236,10 +240,11 @@ type RTU struct {
 	PrivateData  []byte // 224 bytes
 }
 
-func (m *RTU) walk(c *codec) {
+func (m *RTU) walk(c codec) error {
 	c.u32(&m.LocalCommID, "LocalCommID", 0, 0, 32)
 	c.u32(&m.RemoteCommID, "RemoteCommID", 4, 0, 32)
 	c.data(&m.PrivateData, "PrivateData", 8, RTUPrivateDataLen)
+	return c.err
 }
 
 // DREQ is DisconnectRequest (IBTA Vol 1, 12.6.10).
@@ -251,12 +256,13 @@ type DREQ struct {
 	PrivateData  []byte // 220 bytes
 }
 
-func (m *DREQ) walk(c *codec) {
+func (m *DREQ) walk(c codec) error {
 	c.u32(&m.LocalCommID, "LocalCommID", 0, 0, 32)
 	c.u32(&m.RemoteCommID, "RemoteCommID", 4, 0, 32)
 	c.u32(&m.RemoteQPN, "RemoteQPN", 8, 0, 24)
 	c.u8(&m.Resv11, "Resv11", 11, 0, 8)
 	c.data(&m.PrivateData, "PrivateData", 12, DREQPrivateDataLen)
+	return c.err
 }
 
 // DREP is DisconnectReply (IBTA Vol 1, 12.6.11).
@@ -266,10 +272,11 @@ type DREP struct {
 	PrivateData  []byte // 224 bytes
 }
 
-func (m *DREP) walk(c *codec) {
+func (m *DREP) walk(c codec) error {
 	c.u32(&m.LocalCommID, "LocalCommID", 0, 0, 32)
 	c.u32(&m.RemoteCommID, "RemoteCommID", 4, 0, 32)
 	c.data(&m.PrivateData, "PrivateData", 8, DREPPrivateDataLen)
+	return c.err
 }
 
 // SIDRREQ is ServiceIDResReq, the service ID resolution request of UD
@@ -282,12 +289,13 @@ type SIDRREQ struct {
 	PrivateData  []byte // 216 bytes
 }
 
-func (m *SIDRREQ) walk(c *codec) {
+func (m *SIDRREQ) walk(c codec) error {
 	c.u32(&m.RequestID, "RequestID", 0, 0, 32)
 	c.u16(&m.PartitionKey, "PartitionKey", 4, 0, 16)
 	c.u16(&m.Resv6, "Resv6", 6, 0, 16)
 	c.u64((*uint64)(&m.ServiceID), "ServiceID", 8)
 	c.data(&m.PrivateData, "PrivateData", 16, SIDRREQPrivateDataLen)
+	return c.err
 }
 
 // SIDRREP is ServiceIDResReqResp (IBTA Vol 1, 12.11.2). With Status
@@ -305,7 +313,7 @@ type SIDRREP struct {
 	PrivateData                 []byte // 136 bytes
 }
 
-func (m *SIDRREP) walk(c *codec) {
+func (m *SIDRREP) walk(c codec) error {
 	c.u32(&m.RequestID, "RequestID", 0, 0, 32)
 	c.u8((*uint8)(&m.Status), "Status", 4, 0, 8)
 	c.u8(&m.AdditionalInformationLength, "AdditionalInformationLength", 5, 0, 8)
@@ -316,6 +324,7 @@ func (m *SIDRREP) walk(c *codec) {
 	c.u32(&m.QKey, "QKey", 20, 0, 32)
 	c.data(&m.AdditionalInformation, "AdditionalInformation", 24, AdditionalInfoLen)
 	c.data(&m.PrivateData, "PrivateData", 96, SIDRREPPrivateDataLen)
+	return c.err
 }
 
 // LAP is LoadAlternatePath (IBTA Vol 1, 12.8.1).
@@ -345,7 +354,7 @@ type LAP struct {
 	PrivateData              []byte // 168 bytes
 }
 
-func (m *LAP) walk(c *codec) {
+func (m *LAP) walk(c codec) error {
 	c.u32(&m.LocalCommID, "LocalCommID", 0, 0, 32)
 	c.u32(&m.RemoteCommID, "RemoteCommID", 4, 0, 32)
 	c.u32(&m.Resv8, "Resv8", 8, 0, 32)
@@ -369,6 +378,7 @@ func (m *LAP) walk(c *codec) {
 	c.u8(&m.AlternateLocalACKTimeout, "AlternateLocalACKTimeout", 63, 0, 5)
 	c.u8(&m.Resv63, "Resv63", 63, 5, 3)
 	c.data(&m.PrivateData, "PrivateData", 64, LAPPrivateDataLen)
+	return c.err
 }
 
 // APR is AlternatePathResponse (IBTA Vol 1, 12.8.2).
@@ -382,7 +392,7 @@ type APR struct {
 	PrivateData          []byte // 148 bytes
 }
 
-func (m *APR) walk(c *codec) {
+func (m *APR) walk(c codec) error {
 	c.u32(&m.LocalCommID, "LocalCommID", 0, 0, 32)
 	c.u32(&m.RemoteCommID, "RemoteCommID", 4, 0, 32)
 	c.u8(&m.AdditionalInfoLength, "AdditionalInfoLength", 8, 0, 8)
@@ -390,4 +400,5 @@ func (m *APR) walk(c *codec) {
 	c.u16(&m.Resv10, "Resv10", 10, 0, 16)
 	c.data(&m.AdditionalInfo, "AdditionalInfo", 12, AdditionalInfoLen)
 	c.data(&m.PrivateData, "PrivateData", 84, APRPrivateDataLen)
+	return c.err
 }

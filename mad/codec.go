@@ -24,7 +24,10 @@ type codec struct {
 }
 
 // walker is an attribute or record that describes its fields to a codec.
-type walker interface{ walk(c *codec) }
+type walker interface {
+	// walk decodes or encodes every field with c and returns c.err.
+	walk(c codec) error
+}
 
 // field decodes (returning it) or encodes v, an unsigned field of width
 // bits at byte off, bit bit (0 is the most significant) of the attribute.
@@ -153,9 +156,7 @@ func decodeWalker(b []byte, layer string, size int, w walker) error {
 	if len(b) < size {
 		return errs.Truncated(layer, 0, size, len(b))
 	}
-	c := codec{b: b, name: layer}
-	w.walk(&c)
-	return nil
+	return w.walk(codec{b: b, name: layer})
 }
 
 // appendWalker appends the size bytes of w to b, or refuses a field,
@@ -163,10 +164,8 @@ func decodeWalker(b []byte, layer string, size int, w walker) error {
 func appendWalker(b []byte, layer string, size int, w walker) ([]byte, error) {
 	n := len(b)
 	b = grow(b, size)
-	c := codec{b: b[n:], enc: true, name: layer}
-	w.walk(&c)
-	if c.err != nil {
-		return b[:n], c.err
+	if err := w.walk(codec{b: b[n:], enc: true, name: layer}); err != nil {
+		return b[:n], err
 	}
 	return b, nil
 }
@@ -187,10 +186,8 @@ func grow(b []byte, n int) []byte {
 // refuses a field, leaving the buffer as it was.
 func prependWalker(sb gopacket.SerializeBuffer, layer string, size int, w walker) error {
 	var tmp [Len]byte
-	c := codec{b: tmp[:size], enc: true, name: layer}
-	w.walk(&c)
-	if c.err != nil {
-		return c.err
+	if err := w.walk(codec{b: tmp[:size], enc: true, name: layer}); err != nil {
+		return err
 	}
 	p, err := sb.PrependBytes(size)
 	if err != nil {

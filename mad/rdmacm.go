@@ -92,7 +92,7 @@ type IPCM struct {
 	ConsumerPrivateData []byte // 56 bytes, aliasing the input
 }
 
-func (p *IPCM) walk(c *codec) {
+func (p *IPCM) walk(c codec) error {
 	c.u8(&p.MajV, "MajV", 0, 0, 4)
 	c.u8(&p.MinV, "MinV", 0, 4, 4)
 	c.u8(&p.IPV, "IPV", 1, 0, 4)
@@ -101,6 +101,7 @@ func (p *IPCM) walk(c *codec) {
 	c.gid(&p.SrcIP, 4)
 	c.gid(&p.DstIP, 20)
 	c.data(&p.ConsumerPrivateData, "ConsumerPrivateData", IPCMLen, REQPrivateDataLen-IPCMLen)
+	return c.err
 }
 
 // Decode decodes the IP-CM private data from b, a REQ's 92 bytes of

@@ -106,7 +106,7 @@ func (r *RMPP) NewWindowLast() uint32 {
 	return 0
 }
 
-func (r *RMPP) walk(c *codec) {
+func (r *RMPP) walk(c codec) error {
 	c.u8(&r.RMPPVersion, "RMPPVersion", 0, 0, 8)
 	c.u8(&r.RMPPType, "RMPPType", 1, 0, 8)
 	c.u8(&r.RRespTime, "RRespTime", 2, 0, 5)
@@ -114,6 +114,7 @@ func (r *RMPP) walk(c *codec) {
 	c.u8(&r.RMPPStatus, "RMPPStatus", 3, 0, 8)
 	c.u32(&r.Data1, "Data1", 4, 0, 32)
 	c.u32(&r.Data2, "Data2", 8, 0, 32)
+	return c.err
 }
 
 // LayerType returns LayerTypeRMPP.

@@ -99,11 +99,12 @@ type SA struct {
 
 func (s *SA) link(m *MAD) { s.mad = m }
 
-func (s *SA) walk(c *codec) {
+func (s *SA) walk(c codec) error {
 	c.u64(&s.SMKey, "SMKey", 0)
 	c.u16(&s.AttributeOffset, "AttributeOffset", 8, 0, 16)
 	c.u16(&s.Resv, "Resv", 10, 0, 16)
 	c.u64(&s.ComponentMask, "ComponentMask", 12)
+	return c.err
 }
 
 // LayerType returns LayerTypeSA.
@@ -143,9 +144,7 @@ func (s *SA) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions
 		return err
 	}
 	clear(p[SAHeaderLen+copy(p[SAHeaderLen:], s.Data):])
-	c := codec{b: p, enc: true, name: "SA"}
-	s.walk(&c)
-	return c.err
+	return s.walk(codec{b: p, enc: true, name: "SA"})
 }
 
 // RecordLen returns the size of one record of a table, AttributeOffset

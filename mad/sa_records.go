@@ -40,7 +40,7 @@ type PathRecord struct {
 	Resv58                 []byte // reserved, 6 bytes
 }
 
-func (r *PathRecord) walk(c *codec) {
+func (r *PathRecord) walk(c codec) error {
 	c.u64(&r.ServiceID, "ServiceID", 0)
 	c.gid(&r.DGID, 8)
 	c.gid(&r.SGID, 24)
@@ -64,6 +64,7 @@ func (r *PathRecord) walk(c *codec) {
 	c.u8(&r.PacketLifeTime, "PacketLifeTime", 56, 2, 6)
 	c.u8(&r.Preference, "Preference", 57, 0, 8)
 	c.data(&r.Resv58, "Resv58", 58, 6)
+	return c.err
 }
 
 // NodeRecord is the NodeInfo and NodeDescription of a node (IBTA Vol 1,
@@ -79,11 +80,12 @@ type NodeRecord struct {
 	NodeDescription []byte // the NodeDescription attribute, 64 bytes
 }
 
-func (r *NodeRecord) walk(c *codec) {
+func (r *NodeRecord) walk(c codec) error {
 	c.u16(&r.LID, "LID", 0, 0, 16)
 	c.u16(&r.Resv2, "Resv2", 2, 0, 16)
 	c.data(&r.NodeInfo, "NodeInfo", 4, 40)
 	c.data(&r.NodeDescription, "NodeDescription", 44, 64)
+	return c.err
 }
 
 // PortInfoRecord is the PortInfo of a port (IBTA Vol 1, 15.2.5.3).
@@ -97,11 +99,12 @@ type PortInfoRecord struct {
 	PortInfo   []byte // the PortInfo attribute, 64 bytes
 }
 
-func (r *PortInfoRecord) walk(c *codec) {
+func (r *PortInfoRecord) walk(c codec) error {
 	c.u16(&r.EndportLID, "EndportLID", 0, 0, 16)
 	c.u8(&r.PortNum, "PortNum", 2, 0, 8)
 	c.u8(&r.Options, "Options", 3, 0, 8)
 	c.data(&r.PortInfo, "PortInfo", 4, 64)
+	return c.err
 }
 
 // ServiceRecord is a service registered with the SA (IBTA Vol 1,
@@ -120,7 +123,7 @@ type ServiceRecord struct {
 	ServiceData64 [2]uint64
 }
 
-func (r *ServiceRecord) walk(c *codec) {
+func (r *ServiceRecord) walk(c codec) error {
 	c.u64(&r.ServiceID, "ServiceID", 0)
 	c.gid(&r.ServiceGID, 8)
 	c.u16(&r.ServicePKey, "ServicePKey", 24, 0, 16)
@@ -138,6 +141,7 @@ func (r *ServiceRecord) walk(c *codec) {
 	for i := range r.ServiceData64 {
 		c.u64(&r.ServiceData64[i], "ServiceData64", 160+8*i)
 	}
+	return c.err
 }
 
 // MCMemberRecord is a multicast group membership (IBTA Vol 1, 15.2.5.17).
@@ -163,7 +167,7 @@ type MCMemberRecord struct {
 	Resv49                 uint32 // reserved, 23 bits
 }
 
-func (r *MCMemberRecord) walk(c *codec) {
+func (r *MCMemberRecord) walk(c codec) error {
 	c.gid(&r.MGID, 0)
 	c.gid(&r.PortGID, 16)
 	c.u32(&r.QKey, "QKey", 32, 0, 32)
@@ -183,4 +187,5 @@ func (r *MCMemberRecord) walk(c *codec) {
 	c.u8(&r.JoinState, "JoinState", 48, 4, 4)
 	c.flag(&r.ProxyJoin, "ProxyJoin", 49, 0)
 	c.u32(&r.Resv49, "Resv49", 49, 1, 23)
+	return c.err
 }
