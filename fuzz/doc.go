@@ -34,6 +34,17 @@
 //     invalid); ib.ComputeICRC, VerifyICRC and PutICRC over the rest, with
 //     one fuzzed bit flipped.
 //   - FuzzECNMark: ecn.MarkCE twice, SetFrameECN and FrameECN, in place.
+//   - FuzzMAD: arbitrary bytes as a management datagram through a
+//     DecodingLayerParser over mad.Layers and gopacket.NewPacket from
+//     mad.LayerTypeMAD (the class table's dispatch to RMPP, CM, SA or
+//     opaque data): they agree, fail only when cut short, and the layers
+//     re-serialize to the input.
+//   - FuzzCM and FuzzSA: the first byte selects a CM message
+//     (ClassPortInfo and the IP-CM private data included) or an SA record
+//     (and the RMPP header); the rest goes to its Decode (round trip byte
+//     for byte) and, read as field values past their bit widths, to its
+//     AppendTo, which refuses with a *ib.FieldError or writes what decodes
+//     back to the values.
 //   - FuzzCaptureReader: arbitrary bytes as a capture through
 //     dump.NewSource and Source.Next, each frame through Record.Decode,
 //     AppendJSON and AppendText.

@@ -1,6 +1,8 @@
 package mad
 
 import (
+	"strconv"
+
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 
@@ -89,6 +91,11 @@ type CM struct {
 	SIDRREP       SIDRREP
 	LAP           LAP
 	APR           APR
+
+	// Reserved holds the MAD data after a message shorter than 232
+	// bytes (the 160 reserved bytes after a ClassPortInfo), aliasing the
+	// input; SerializeTo writes it back.
+	Reserved []byte
 }
 
 func (c *CM) link(m *MAD) { c.mad = m }
@@ -134,17 +141,34 @@ func (c *CM) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 		return err
 	}
 	c.Contents = data[:DataLen]
+	c.Reserved = data[a.size:DataLen:DataLen]
+	if len(c.Reserved) == 0 {
+		c.Reserved = nil
+	}
 	return nil
 }
 
-// SerializeTo prepends the 232 bytes of the message AttributeID names.
-// It refuses an attribute CM does not define and a field wider than its
-// bits, with an *ib.FieldError ("roce: CM.REQ.LocalQPN 0x1000000 does
+// SerializeTo prepends the 232 bytes of the message AttributeID names
+// (and Reserved after a shorter one). It refuses an attribute CM does not
+// define, a field wider than its bits and Reserved longer than its room, with an *ib.FieldError ("roce: CM.REQ.LocalQPN 0x1000000 does
 // not fit 24 bits").
 func (c *CM) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
 	a := cmAttrOf(c.AttributeID)
 	if a == nil {
 		return errs.Field("CM.AttributeID", uint64(c.AttributeID), "is not a CM attribute", errs.ErrBadValue)
 	}
-	return prependWalker(b, a.layer, DataLen, a.member(c))
+	if len(c.Reserved) > DataLen-a.size {
+		return errs.Length("CM.Reserved", len(c.Reserved), "longer than the "+strconv.Itoa(DataLen-a.size)+" bytes after "+a.name, errs.ErrBadValue)
+	}
+	var tmp [DataLen]byte
+	if err := a.member(c).walk(codec{b: tmp[:], enc: true, name: a.layer}); err != nil {
+		return err
+	}
+	copy(tmp[a.size:], c.Reserved)
+	p, err := b.PrependBytes(DataLen)
+	if err != nil {
+		return err
+	}
+	copy(p, tmp[:])
+	return nil
 }

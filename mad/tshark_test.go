@@ -40,7 +40,7 @@ func hexOf(f func(l *mad.Layers) []byte) tsharkField {
 	return txt(func(l *mad.Layers) string { return oracle.Hex(f(l)) })
 }
 
-func gid(g [16]byte) string { return netip.AddrFrom16(g).String() }
+func gid(g [16]byte) string  { return netip.AddrFrom16(g).String() }
 func gid4(g [16]byte) string { return netip.AddrFrom16(g).Unmap().String() }
 
 func ipcm(l *mad.Layers) *mad.IPCM {
@@ -114,19 +114,19 @@ var tsharkFields = map[string]tsharkField{
 	"infiniband.cm.req.alt_reserved1": {multi: func(l *mad.Layers) []uint64 {
 		return []uint64{uint64(l.CM.REQ.Alternate.Resv42), uint64(l.CM.REQ.Alternate.Resv43)}
 	}},
-	"infiniband.cm.req.alt_localacktout":    n(func(l *mad.Layers) uint8 { return l.CM.REQ.Alternate.LocalACKTimeout }),
-	"infiniband.cm.req.private":             hexOf(func(l *mad.Layers) []byte { return l.CM.REQ.PrivateData }),
-	"infiniband.cm.req.ip_cm.majv":          n(func(l *mad.Layers) uint8 { return ipcm(l).MajV }),
-	"infiniband.cm.req.ip_cm.minv":          n(func(l *mad.Layers) uint8 { return ipcm(l).MinV }),
-	"infiniband.cm.req.ip_cm.ipv":           n(func(l *mad.Layers) uint8 { return ipcm(l).IPV }),
-	"infiniband.cm.req.ip_cm.reserved":      n(func(l *mad.Layers) uint8 { return ipcm(l).Resv }),
-	"infiniband.cm.req.ip_cm.sport":         n(func(l *mad.Layers) uint16 { return ipcm(l).SrcPort }),
-	"infiniband.cm.req.ip_cm.sip4":          txt(func(l *mad.Layers) string { return ipcm(l).Src().String() }),
-	"infiniband.cm.req.ip_cm.dip4":          txt(func(l *mad.Layers) string { return ipcm(l).Dst().String() }),
-	"infiniband.cm.req.ip_cm.sip6":          txt(func(l *mad.Layers) string { return ipcm(l).Src().String() }),
-	"infiniband.cm.req.ip_cm.dip6":          txt(func(l *mad.Layers) string { return ipcm(l).Dst().String() }),
-	"infiniband.cm.req.ip_cm.private":       hexOf(func(l *mad.Layers) []byte { return ipcm(l).ConsumerPrivateData }),
-	"infiniband.cm.req.ip_cm":               hexOf(func(l *mad.Layers) []byte { return l.CM.REQ.PrivateData }),
+	"infiniband.cm.req.alt_localacktout": n(func(l *mad.Layers) uint8 { return l.CM.REQ.Alternate.LocalACKTimeout }),
+	"infiniband.cm.req.private":          hexOf(func(l *mad.Layers) []byte { return l.CM.REQ.PrivateData }),
+	"infiniband.cm.req.ip_cm.majv":       n(func(l *mad.Layers) uint8 { return ipcm(l).MajV }),
+	"infiniband.cm.req.ip_cm.minv":       n(func(l *mad.Layers) uint8 { return ipcm(l).MinV }),
+	"infiniband.cm.req.ip_cm.ipv":        n(func(l *mad.Layers) uint8 { return ipcm(l).IPV }),
+	"infiniband.cm.req.ip_cm.reserved":   n(func(l *mad.Layers) uint8 { return ipcm(l).Resv }),
+	"infiniband.cm.req.ip_cm.sport":      n(func(l *mad.Layers) uint16 { return ipcm(l).SrcPort }),
+	"infiniband.cm.req.ip_cm.sip4":       txt(func(l *mad.Layers) string { return ipcm(l).Src().String() }),
+	"infiniband.cm.req.ip_cm.dip4":       txt(func(l *mad.Layers) string { return ipcm(l).Dst().String() }),
+	"infiniband.cm.req.ip_cm.sip6":       txt(func(l *mad.Layers) string { return ipcm(l).Src().String() }),
+	"infiniband.cm.req.ip_cm.dip6":       txt(func(l *mad.Layers) string { return ipcm(l).Dst().String() }),
+	"infiniband.cm.req.ip_cm.private":    hexOf(func(l *mad.Layers) []byte { return ipcm(l).ConsumerPrivateData }),
+	"infiniband.cm.req.ip_cm":            hexOf(func(l *mad.Layers) []byte { return l.CM.REQ.PrivateData }),
 	// tshark 4.0 files the DREQ's remote QPN under the REQ's prefix.
 	"infiniband.cm.req.remoteqpneecn": n(func(l *mad.Layers) uint32 { return l.CM.DREQ.RemoteQPN }),
 
