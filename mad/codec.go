@@ -33,32 +33,37 @@ type walker interface {
 // bits at byte off, bit bit (0 is the most significant) of the attribute.
 // Encoding refuses a value wider than the field.
 func (c *codec) field(name string, off, bit, width int, v uint64) uint64 {
-	if c.enc {
-		if c.err == nil && width < 64 && v>>width != 0 {
-			c.err = errs.Fit(c.name+"."+c.sub+name, v, uint(width))
-		}
-		if c.err == nil {
-			putBits(c.b, off, bit, width, v)
-		}
-		return v
+	if !c.enc {
+		return getBits(c.b, off, bit, width)
 	}
-	return getBits(c.b, off, bit, width)
+	return c.put(name, off, bit, width, v)
 }
 
-// getBits reads a big-endian bit field.
-func getBits(b []byte, off, bit, width int) uint64 {
-	if bit == 0 {
-		switch width {
-		case 8:
-			return uint64(b[off])
-		case 16:
-			return uint64(binary.BigEndian.Uint16(b[off:]))
-		case 32:
-			return uint64(binary.BigEndian.Uint32(b[off:]))
-		case 64:
-			return binary.BigEndian.Uint64(b[off:])
-		}
+// put is the encoding half of field.
+func (c *codec) put(name string, off, bit, width int, v uint64) uint64 {
+	if c.err == nil && width < 64 && v>>width != 0 {
+		c.err = errs.Fit(c.name+"."+c.sub+name, v, uint(width))
 	}
+	if c.err == nil {
+		putBits(c.b, off, bit, width, v)
+	}
+	return v
+}
+
+// getBits reads a big-endian bit field (bit+width at most 64): one
+// 8-byte load where the input has 8 bytes from off, else byte by byte.
+func getBits(b []byte, off, bit, width int) uint64 {
+	if off+8 <= len(b) {
+		return binary.BigEndian.Uint64(b[off:]) << uint(bit&63) >> uint((64-width)&63)
+	}
+	return getBitsTail(b, off, bit, width)
+}
+
+// getBitsTail is getBits for a field within 8 bytes of the end (kept
+// out of line, so that getBits inlines).
+//
+//go:noinline
+func getBitsTail(b []byte, off, bit, width int) uint64 {
 	end := off + (bit+width+7)/8 // bytes [off, end) hold the field
 	var v uint64
 	for _, x := range b[off:end] {
@@ -101,15 +106,27 @@ func putBits(b []byte, off, bit, width int, v uint64) {
 // The typed forms of field, one line each in the walk methods.
 
 func (c *codec) u8(p *uint8, name string, off, bit, width int) {
-	*p = uint8(c.field(name, off, bit, width, uint64(*p)))
+	if c.enc {
+		c.put(name, off, bit, width, uint64(*p))
+		return
+	}
+	*p = uint8(getBits(c.b, off, bit, width))
 }
 
 func (c *codec) u16(p *uint16, name string, off, bit, width int) {
-	*p = uint16(c.field(name, off, bit, width, uint64(*p)))
+	if c.enc {
+		c.put(name, off, bit, width, uint64(*p))
+		return
+	}
+	*p = uint16(getBits(c.b, off, bit, width))
 }
 
 func (c *codec) u32(p *uint32, name string, off, bit, width int) {
-	*p = uint32(c.field(name, off, bit, width, uint64(*p)))
+	if c.enc {
+		c.put(name, off, bit, width, uint64(*p))
+		return
+	}
+	*p = uint32(getBits(c.b, off, bit, width))
 }
 
 func (c *codec) u64(p *uint64, name string, off int) {

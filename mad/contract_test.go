@@ -234,32 +234,34 @@ func TestNoAllocs(t *testing.T) {
 	buf := make([]byte, 0, mad.Len)
 	var sa mad.Layers
 	var path mad.PathRecord
-	var sp gopacket.DecodingLayerParser
-	_ = sp
 	saRaw := findMAD(t, mad.ClassSubnAdm)
 	saParser := gopacket.NewDecodingLayerParser(mad.LayerTypeMAD, sa.DecodingLayers()...)
-	for name, f := range map[string]func() error{
-		"REQ.Decode":   func() error { return req.Decode(l.MAD.MAD.Payload) },
-		"REQ.AppendTo": func() error { _, err := req.AppendTo(buf[:0]); return err },
-		"REQ.IPCM": func() error {
+	if err := saParser.DecodeLayers(saRaw, &decoded); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		f    func() error
+	}{
+		{"REQ.Decode", func() error { return req.Decode(l.MAD.MAD.Payload) }},
+		{"REQ.AppendTo", func() error { _, err := req.AppendTo(buf[:0]); return err }},
+		{"REQ.IPCM", func() error {
 			if !req.IPCM(&ip) || !ip.Src().IsValid() || !ip.Dst().IsValid() {
 				return errors.New("no IP-CM")
 			}
 			return nil
-		},
-		"Header.AppendTo": func() error { _, err := l.MAD.MAD.Header.AppendTo(buf[:0]); return err },
-		"SA parser":       func() error { return saParser.DecodeLayers(saRaw, &decoded) },
-		"PathRecord.Decode": func() error {
-			return path.Decode(sa.SA.Record(0))
-		},
-		"PathRecord.AppendTo": func() error { _, err := path.AppendTo(buf[:0]); return err },
+		}},
+		{"Header.AppendTo", func() error { _, err := l.MAD.MAD.Header.AppendTo(buf[:0]); return err }},
+		{"SA parser", func() error { return saParser.DecodeLayers(saRaw, &decoded) }},
+		{"PathRecord.Decode", func() error { return path.Decode(sa.SA.Record(0)) }},
+		{"PathRecord.AppendTo", func() error { _, err := path.AppendTo(buf[:0]); return err }},
 	} {
 		if a := testing.AllocsPerRun(100, func() {
-			if err := f(); err != nil {
-				t.Fatalf("%s: %v", name, err)
+			if err := c.f(); err != nil {
+				t.Fatalf("%s: %v", c.name, err)
 			}
 		}); a != 0 {
-			t.Errorf("%s: %v allocs", name, a)
+			t.Errorf("%s: %v allocs", c.name, a)
 		}
 	}
 }
