@@ -229,6 +229,7 @@ func (r *Record) appendTransport(b []byte) []byte {
 	}
 	b = append(b, " payload "...)
 	b = strconv.AppendInt(b, int64(r.payloadLen()), 10)
+	b = r.appendMAD(b) // a MAD on QP 0 or 1 (text_mad.go)
 	return r.appendTail(b)
 }
 

@@ -89,11 +89,13 @@ func init() {
 
 // String returns the class's short name ("CM", "SA", "SMP"), or
 // "Class(0x..)" for a class this package does not know.
-func (c Class) String() string {
+func (c Class) String() string { return string(c.appendName(nil)) }
+
+func (c Class) appendName(b []byte) []byte {
 	if s := classes[c].name; s != "" {
-		return s
+		return append(b, s...)
 	}
-	return "Class(0x" + hex(uint64(c), 2) + ")"
+	return appendHexName(b, "Class(0x", uint64(c), 2)
 }
 
 // HasRMPP reports whether MADs of the class carry the RMPP header.

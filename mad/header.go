@@ -159,11 +159,13 @@ func (h *Header) MethodByte() uint8 {
 
 // MethodName returns the name of the method ("Get", "GetResp", "Send"),
 // or "Method(0x..)" for a method IBTA does not name.
-func (h *Header) MethodName() string {
+func (h *Header) MethodName() string { return string(h.appendMethod(nil)) }
+
+func (h *Header) appendMethod(b []byte) []byte {
 	if s := methodNames[h.MethodByte()]; s != "" {
-		return s
+		return append(b, s...)
 	}
-	return "Method(0x" + hex(uint64(h.MethodByte()), 2) + ")"
+	return appendHexName(b, "Method(0x", uint64(h.MethodByte()), 2)
 }
 
 // ClassName returns the name of the management class ("CM", "SA"), or
@@ -173,17 +175,36 @@ func (h *Header) ClassName() string { return h.MgmtClass.String() }
 // AttributeName returns the name of the attribute in its class
 // ("ConnectRequest", "PathRecord"), or "Attribute(0x....)" for one this
 // package does not know.
-func (h *Header) AttributeName() string {
+func (h *Header) AttributeName() string { return string(h.appendAttribute(nil)) }
+
+func (h *Header) appendAttribute(b []byte) []byte {
 	if s := classes[h.MgmtClass].attrName(h.AttributeID); s != "" {
-		return s
+		return append(b, s...)
 	}
-	return "Attribute(0x" + hex(uint64(h.AttributeID), 4) + ")"
+	return appendHexName(b, "Attribute(0x", uint64(h.AttributeID), 4)
 }
 
 // String returns the class, method and attribute, "CM Send
 // ConnectRequest".
-func (h *Header) String() string {
-	return h.ClassName() + " " + h.MethodName() + " " + h.AttributeName()
+func (h *Header) String() string { return string(h.AppendText(nil)) }
+
+// AppendText appends what String returns to b, allocating only when b
+// lacks the capacity.
+func (h *Header) AppendText(b []byte) []byte {
+	b = h.MgmtClass.appendName(b)
+	b = append(b, ' ')
+	b = h.appendMethod(b)
+	b = append(b, ' ')
+	return h.appendAttribute(b)
+}
+
+// appendHexName appends prefix, v in hex with digits digits, and ")".
+func appendHexName(b []byte, prefix string, v uint64, digits int) []byte {
+	b = append(b, prefix...)
+	for s := (digits - 1) * 4; s >= 0; s -= 4 {
+		b = append(b, "0123456789abcdef"[v>>uint(s)&0xf])
+	}
+	return append(b, ')')
 }
 
 // Status is the status field of a MAD response (IBTA Vol 1, 13.4.7):
