@@ -40,8 +40,11 @@ func hexOf(f func(l *mad.Layers) []byte) tsharkField {
 	return txt(func(l *mad.Layers) string { return oracle.Hex(f(l)) })
 }
 
-func gid(g [16]byte) string  { return netip.AddrFrom16(g).String() }
-func gid4(g [16]byte) string { return netip.AddrFrom16(g).Unmap().String() }
+func gid(g [16]byte) string { return netip.AddrFrom16(g).String() }
+
+// gid4 is how tshark 4.0 shows a REQ's GID in a RoCEv2/IPv4 frame: its
+// last 4 bytes as an IPv4 address, IPv4-mapped or not.
+func gid4(g [16]byte) string { return netip.AddrFrom4([4]byte(g[12:])).String() }
 
 func ipcm(l *mad.Layers) *mad.IPCM {
 	var p mad.IPCM
@@ -147,6 +150,16 @@ var tsharkFields = map[string]tsharkField{
 	"infiniband.cm.rep.localcaguid":  n(func(l *mad.Layers) uint64 { return l.CM.REP.LocalCAGUID }),
 	"infiniband.cm.rep.private":      hexOf(func(l *mad.Layers) []byte { return l.CM.REP.PrivateData }),
 
+	"infiniband.cm.rej.localcommid":  n(func(l *mad.Layers) uint32 { return l.CM.REJ.LocalCommID }),
+	"infiniband.cm.rej.remotecommid": n(func(l *mad.Layers) uint32 { return l.CM.REJ.RemoteCommID }),
+	"infiniband.cm.rej.msgrej":       n(func(l *mad.Layers) uint8 { return l.CM.REJ.MessageRejected }),
+	"infiniband.cm.rej.reserved0":    n(func(l *mad.Layers) uint8 { return l.CM.REJ.Resv8 }),
+	"infiniband.cm.rej.rejinfolen":   n(func(l *mad.Layers) uint8 { return l.CM.REJ.RejectedInfoLength }),
+	"infiniband.cm.rej.reserved1":    n(func(l *mad.Layers) uint8 { return l.CM.REJ.Resv9 }),
+	"infiniband.cm.rej.reason":       n(func(l *mad.Layers) mad.RejectReason { return l.CM.REJ.Reason }),
+	"infiniband.cm.rej.ari":          hexOf(func(l *mad.Layers) []byte { return l.CM.REJ.ARI }),
+	"infiniband.cm.rej.private":      hexOf(func(l *mad.Layers) []byte { return l.CM.REJ.PrivateData }),
+
 	"infiniband.cm.rtu.localcommid":   n(func(l *mad.Layers) uint32 { return l.CM.RTU.LocalCommID }),
 	"infiniband.cm.rtu.remotecommid":  n(func(l *mad.Layers) uint32 { return l.CM.RTU.RemoteCommID }),
 	"infiniband.cm.rtu.private":       hexOf(func(l *mad.Layers) []byte { return l.CM.RTU.PrivateData }),
@@ -157,11 +170,15 @@ var tsharkFields = map[string]tsharkField{
 	"infiniband.cm.drsp.remotecommid": n(func(l *mad.Layers) uint32 { return l.CM.DREP.RemoteCommID }),
 	"infiniband.cm.drsp.private":      hexOf(func(l *mad.Layers) []byte { return l.CM.DREP.PrivateData }),
 
-	"infiniband.rmpp.rmppversion": n(func(l *mad.Layers) uint8 { return l.RMPP.RMPPVersion }),
-	"infiniband.rmpp.rmpptype":    n(func(l *mad.Layers) uint8 { return l.RMPP.RMPPType }),
-	"infiniband.rmpp.rmppstatus":  n(func(l *mad.Layers) uint8 { return l.RMPP.RMPPStatus }),
-	"infiniband.rmpp.data1":       n(func(l *mad.Layers) uint32 { return l.RMPP.Data1 }),
-	"infiniband.rmpp.data2":       n(func(l *mad.Layers) uint32 { return l.RMPP.Data2 }),
+	"infiniband.rmpp.rmppversion":     n(func(l *mad.Layers) uint8 { return l.RMPP.RMPPVersion }),
+	"infiniband.rmpp.rmpptype":        n(func(l *mad.Layers) uint8 { return l.RMPP.RMPPType }),
+	"infiniband.rmpp.rmppstatus":      n(func(l *mad.Layers) uint8 { return l.RMPP.RMPPStatus }),
+	"infiniband.rmpp.data1":           n(func(l *mad.Layers) uint32 { return l.RMPP.Data1 }),
+	"infiniband.rmpp.data2":           n(func(l *mad.Layers) uint32 { return l.RMPP.Data2 }),
+	"infiniband.rmpp.segmentnumber":   n(func(l *mad.Layers) uint32 { return l.RMPP.SegmentNumber() }),
+	"infiniband.rmpp.payloadlength":   n(func(l *mad.Layers) uint32 { return l.RMPP.PayloadLength() }),
+	"infiniband.rmpp.newwindowlast":   n(func(l *mad.Layers) uint32 { return l.RMPP.NewWindowLast() }),
+	"infiniband.rmpp.transferreddata": hexOf(func(l *mad.Layers) []byte { return l.RMPP.Payload }),
 
 	"infiniband.sa.smkey":           n(func(l *mad.Layers) uint64 { return l.SA.SMKey }),
 	"infiniband.sa.attributeoffset": n(func(l *mad.Layers) uint16 { return l.SA.AttributeOffset }),
@@ -233,11 +250,57 @@ func TestTshark(t *testing.T) {
 	for _, name := range madCaptures {
 		byFile[name] = oracle.Tshark(t, corpus.Path("captures", name), oracle.TsharkRoCEArgs...)
 	}
-	compared, frames := 0, 0
-	perPrefix := map[string]int{}
+	compared, frames, perPrefix := compareTshark(t, mads, func(m capturedMAD) oracle.Fields { return byFile[m.file][m.frame-1] })
+	// The MADs of the captures (testdata/captures/README.md, tshark's
+	// own listing): 5 in each rxe capture, 17 in the ERF capture (6 SMP
+	// SMInfo, 9 CM, 2 SA PathRecord).
+	if frames != 27 {
+		t.Errorf("compared %d fields over %d MAD frames, want the 27 MADs of the captures", compared, frames)
+	}
+	t.Logf("compared %d fields with tshark over %d MAD frames (%v)", compared, frames, perPrefix)
+}
+
+func madField(name string) bool {
+	for _, p := range []string{"infiniband.mad", "infiniband.cm", "infiniband.rmpp", "infiniband.sa", "infiniband.pathrecord"} {
+		if name == p || strings.HasPrefix(name, p+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestTsharkWrongFields checks the REQ fields tshark 4.0 misreads against
+// IBTA's layout (Vol 1, 12.6.5: the 32-bit word at bytes 88 and 132 of
+// the message holds the flow label in bits 31-12, reserved 11-6, packet
+// rate 5-0), read here from the raw bytes of every captured REQ.
+func TestTsharkWrongFields(t *testing.T) {
+	n := 0
+	for _, m := range capturedMADs(t) {
+		l, _ := decodeMAD(t, m.raw)
+		if l.MAD.MgmtClass != mad.ClassCM || l.MAD.AttributeID != mad.AttrConnectRequest {
+			continue
+		}
+		for i, p := range []*mad.CMPath{&l.CM.REQ.Primary, &l.CM.REQ.Alternate} {
+			w := binary.BigEndian.Uint32(m.raw[mad.HeaderLen+88+44*i:])
+			if p.FlowLabel != w>>12 || p.Resv36 != uint8(w>>6&0x3f) || p.PacketRate != uint8(w&0x3f) {
+				t.Errorf("%s frame %d path %d: flow label %#x, resv %#x, rate %#x; word %#08x", m.file, m.frame, i, p.FlowLabel, p.Resv36, p.PacketRate, w)
+			}
+			n++
+		}
+	}
+	if n != 2*5 {
+		t.Errorf("checked %d paths, want those of the 5 REQs", n)
+	}
+}
+
+// compareTshark compares, for each MAD, every MAD field tshark showed
+// with ours (see tsharkFields and tsharkSkipped), and counts them.
+func compareTshark(t *testing.T, mads []capturedMAD, fieldsOf func(capturedMAD) oracle.Fields) (compared, frames int, perPrefix map[string]int) {
+	t.Helper()
+	perPrefix = map[string]int{}
 	for _, m := range mads {
 		l, _ := decodeMAD(t, m.raw)
-		tf := byFile[m.file][m.frame-1]
+		tf := fieldsOf(m)
 		if _, ok := tf["infiniband.mad.mgmtclass"]; !ok {
 			t.Errorf("%s frame %d: tshark shows no MAD", m.file, m.frame)
 			continue
@@ -282,44 +345,5 @@ func TestTshark(t *testing.T) {
 			perPrefix[strings.Join(strings.Split(name, ".")[:2], ".")]++
 		}
 	}
-	// The MADs of the captures (testdata/captures/README.md, tshark's
-	// own listing): 5 in each rxe capture, 17 in the ERF capture (6 SMP
-	// SMInfo, 9 CM, 2 SA PathRecord).
-	if frames != 27 {
-		t.Errorf("compared %d fields over %d MAD frames, want the 27 MADs of the captures", compared, frames)
-	}
-	t.Logf("compared %d fields with tshark over %d MAD frames (%v)", compared, frames, perPrefix)
-}
-
-func madField(name string) bool {
-	for _, p := range []string{"infiniband.mad", "infiniband.cm", "infiniband.rmpp", "infiniband.sa", "infiniband.pathrecord"} {
-		if name == p || strings.HasPrefix(name, p+".") {
-			return true
-		}
-	}
-	return false
-}
-
-// TestTsharkWrongFields checks the REQ fields tshark 4.0 misreads against
-// IBTA's layout (Vol 1, 12.6.5: the 32-bit word at bytes 88 and 132 of
-// the message holds the flow label in bits 31-12, reserved 11-6, packet
-// rate 5-0), read here from the raw bytes of every captured REQ.
-func TestTsharkWrongFields(t *testing.T) {
-	n := 0
-	for _, m := range capturedMADs(t) {
-		l, _ := decodeMAD(t, m.raw)
-		if l.MAD.MgmtClass != mad.ClassCM || l.MAD.AttributeID != mad.AttrConnectRequest {
-			continue
-		}
-		for i, p := range []*mad.CMPath{&l.CM.REQ.Primary, &l.CM.REQ.Alternate} {
-			w := binary.BigEndian.Uint32(m.raw[mad.HeaderLen+88+44*i:])
-			if p.FlowLabel != w>>12 || p.Resv36 != uint8(w>>6&0x3f) || p.PacketRate != uint8(w&0x3f) {
-				t.Errorf("%s frame %d path %d: flow label %#x, resv %#x, rate %#x; word %#08x", m.file, m.frame, i, p.FlowLabel, p.Resv36, p.PacketRate, w)
-			}
-			n++
-		}
-	}
-	if n != 2*5 {
-		t.Errorf("checked %d paths, want those of the 5 REQs", n)
-	}
+	return compared, frames, perPrefix
 }
