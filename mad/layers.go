@@ -93,7 +93,7 @@ func (m *MAD) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOpt
 	}
 	if n := len(b.Bytes()); n < DataLen {
 		if !opts.FixLengths {
-			return errs.Length("MAD.Data", n, "shorter than a MAD's "+"232 bytes", errs.ErrBadLength)
+			return errs.Length("MAD.Data", n, "shorter than a MAD's 232 bytes", errs.ErrBadLength)
 		}
 		p, err := b.AppendBytes(DataLen - n)
 		if err != nil {

@@ -1,9 +1,6 @@
 package mad
 
-import (
-	"net/netip"
-	"strconv"
-)
+import "net/netip"
 
 // ServiceID is the service ID of a CM REQ or SIDR_REQ. RDMA-CM, the RDMA
 // IP CM service of IBTA Vol 1, Annex A11, builds it from a port space and
@@ -167,5 +164,3 @@ func (m *REQ) IPCM(p *IPCM) bool {
 	return p.IPV == 4 || p.IPV == 6
 }
 
-// portString formats a port in decimal.
-func portString(p uint16) string { return strconv.Itoa(int(p)) }
