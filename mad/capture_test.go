@@ -2,12 +2,10 @@ package mad_test
 
 import (
 	"encoding/binary"
-	"os"
+	"slices"
 	"testing"
 
 	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-	"github.com/google/gopacket/pcapgo"
 
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
@@ -40,7 +38,7 @@ func capturedMADs(t *testing.T) []capturedMAD {
 	t.Helper()
 	var out []capturedMAD
 	for _, name := range madCaptures {
-		for i, rec := range readRecords(t, name) {
+		for i, rec := range corpus.Capture(t, name) { // for the ERF capture, whole ERF records
 			var raw []byte
 			var qp uint32
 			var isUDSend bool
@@ -61,7 +59,7 @@ func capturedMADs(t *testing.T) []capturedMAD {
 					continue // ARP
 				}
 				qp, isUDSend = l.IB.BTH.DestQP, l.IB.BTH.OpCode == ib.OpUDSendOnly
-				if hasType(decoded, mad.LayerTypeMAD) {
+				if slices.Contains(decoded, mad.LayerTypeMAD) {
 					raw = append(append([]byte(nil), l.MAD.MAD.Contents...), l.MAD.MAD.Payload...)
 				}
 			}
@@ -74,41 +72,6 @@ func capturedMADs(t *testing.T) []capturedMAD {
 		}
 	}
 	return out
-}
-
-func hasType(ts []gopacket.LayerType, t gopacket.LayerType) bool {
-	for _, x := range ts {
-		if x == t {
-			return true
-		}
-	}
-	return false
-}
-
-// readRecords returns the records of a capture as the file holds them
-// (for the ERF capture, whole ERF records).
-func readRecords(t *testing.T, name string) [][]byte {
-	t.Helper()
-	f, err := os.Open(corpus.Path("captures", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := pcapgo.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if lt := r.LinkType(); lt != layers.LinkTypeEthernet && lt != 197 {
-		t.Fatalf("%s: link type %d", name, lt)
-	}
-	var out [][]byte
-	for {
-		data, _, err := r.ReadPacketData()
-		if err != nil {
-			return out
-		}
-		out = append(out, data)
-	}
 }
 
 // erfIB returns the InfiniBand packet of an ERF record (Endace's ERF:

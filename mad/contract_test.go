@@ -3,6 +3,7 @@ package mad_test
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/google/gopacket"
@@ -28,7 +29,7 @@ func TestDispatch(t *testing.T) {
 		default: // SMPs, opaque on this branch
 			want = []gopacket.LayerType{mad.LayerTypeMAD, gopacket.LayerTypePayload}
 		}
-		if !equalTypes(decoded, want) {
+		if !slices.Equal(decoded, want) {
 			t.Errorf("%s frame %d (%v): decoded %v, want %v", m.file, m.frame, l.MAD.String(), decoded, want)
 		}
 		seen[l.MAD.String()]++
@@ -46,18 +47,6 @@ func TestDispatch(t *testing.T) {
 			t.Errorf("%q: %d MADs, want %d (all: %v)", s, seen[s], n, seen)
 		}
 	}
-}
-
-func equalTypes(a, b []gopacket.LayerType) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestUnknownClass: a class or a CM attribute this package does not

@@ -163,4 +163,3 @@ func (m *REQ) IPCM(p *IPCM) bool {
 	}
 	return p.IPV == 4 || p.IPV == 6
 }
-

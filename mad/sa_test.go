@@ -100,12 +100,12 @@ func TestRDMACM(t *testing.T) {
 // 105, 118, 119 and 187; 12.6.3).
 func TestNames(t *testing.T) {
 	for h, s := range map[mad.Header]string{
-		{MgmtClass: mad.ClassCM, Method: mad.MethodSend, AttributeID: mad.AttrServiceIDResReqResp}: "CM Send ServiceIDResReqResp",
+		{MgmtClass: mad.ClassCM, Method: mad.MethodSend, AttributeID: mad.AttrServiceIDResReqResp}:                    "CM Send ServiceIDResReqResp",
 		{MgmtClass: mad.ClassSubnAdm, Method: mad.MethodGetTable, Response: true, AttributeID: mad.AttrServiceRecord}: "SA GetTableResp ServiceRecord",
 		// A Set is answered by a GetResp (0x81): 0x82 is no method.
 		{MgmtClass: mad.ClassSubnAdm, Method: mad.MethodSet, Response: true, AttributeID: mad.AttrInformInfo}: "SA Method(0x82) InformInfo",
-		{MgmtClass: 0x99, Method: 0x7f, AttributeID: 0xabcd}: "Class(0x99) Method(0x7f) Attribute(0xabcd)",
-		{MgmtClass: mad.ClassVendor2First, Method: mad.MethodGet}: "Vendor Get Attribute(0x0000)",
+		{MgmtClass: 0x99, Method: 0x7f, AttributeID: 0xabcd}:                                                  "Class(0x99) Method(0x7f) Attribute(0xabcd)",
+		{MgmtClass: mad.ClassVendor2First, Method: mad.MethodGet}:                                             "Vendor Get Attribute(0x0000)",
 	} {
 		if h.String() != s {
 			t.Errorf("%q, want %q", h.String(), s)
