@@ -15,7 +15,11 @@ const GSIQKey = 0x80010000
 
 // managementLayer is the layer type of the payload of a UD SEND Only to
 // QP 0 or QP 1, set by RegisterManagementLayer; zero until then.
-var managementLayer gopacket.LayerType
+// managementLen is the shortest payload it takes.
+var (
+	managementLayer gopacket.LayerType
+	managementLen   int
+)
 
 // RegisterManagementLayer names the gopacket layer type that decodes the
 // payload of a UD SEND Only to QP 0 (SMI) or QP 1 (GSI): a management
@@ -28,17 +32,22 @@ var managementLayer gopacket.LayerType
 // roce.Layers.Parser does both); other sets keep the payload in their
 // Payload layer, so a parser without the MAD layers keeps working.
 //
+// A payload shorter than minLen (a MAD is 256 bytes), and the payload of
+// a packet the capture cut short (BTH.Truncated), stay opaque: they are
+// no whole MAD, and an opaque payload is what they decoded as before.
+//
 // Call it only from an init function: the decoders read the registration
-// without synchronization. A packet the capture cut short (BTH.Truncated)
-// keeps its payload opaque, since a MAD is decoded whole.
-func RegisterManagementLayer(t gopacket.LayerType) { managementLayer = t }
+// without synchronization.
+func RegisterManagementLayer(t gopacket.LayerType, minLen int) {
+	managementLayer, managementLen = t, minLen
+}
 
 // dataLayer returns the layer type of the bytes after the last header of
 // the packet: the management layer for a whole UD SEND Only to QP 0 or
-// QP 1 once one is registered, else gopacket.LayerTypePayload (or
+// QP 1 with a payload long enough once one is registered, else gopacket.LayerTypePayload (or
 // LayerTypeZero when there are no bytes and zero is set).
 func (h *BTH) dataLayer(p []byte, zero bool) gopacket.LayerType {
-	if managementLayer != 0 && h.OpCode == OpUDSendOnly && h.DestQP <= QPGSI && !h.Truncated && len(p) > 0 {
+	if managementLayer != 0 && h.OpCode == OpUDSendOnly && h.DestQP <= QPGSI && !h.Truncated && len(p) >= managementLen && len(p) > 0 {
 		return managementLayer
 	}
 	if zero {

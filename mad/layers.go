@@ -32,8 +32,8 @@ func register(t gopacket.LayerType, name string) gopacket.LayerType {
 }
 
 // The BTH and DETH layers of package ib hand the payload of a UD SEND
-// Only to QP 0 or QP 1 to the MAD layer.
-func init() { ib.RegisterManagementLayer(LayerTypeMAD) }
+// Only to QP 0 or QP 1, when it holds a whole MAD, to the MAD layer.
+func init() { ib.RegisterManagementLayer(LayerTypeMAD, Len) }
 
 // MAD is the gopacket layer of the common MAD header (see Header). Its
 // payload is the MAD data, the 232 bytes after the header; the next layer
