@@ -106,9 +106,16 @@ func (c *CM) LayerType() gopacket.LayerType { return LayerTypeCM }
 // CanDecode returns LayerTypeCM.
 func (c *CM) CanDecode() gopacket.LayerClass { return LayerTypeCM }
 
-// NextLayerType returns gopacket.LayerTypeZero: a CM message fills the
-// MAD.
-func (c *CM) NextLayerType() gopacket.LayerType { return gopacket.LayerTypeZero }
+// NextLayerType returns gopacket.LayerTypeZero after a CM message, which
+// fills the MAD, and gopacket.LayerTypePayload after the data of an
+// attribute CM does not define (decoded on its own; in a Layers set the
+// MAD sends that data to the payload layer).
+func (c *CM) NextLayerType() gopacket.LayerType {
+	if len(c.Payload) > 0 {
+		return gopacket.LayerTypePayload
+	}
+	return gopacket.LayerTypeZero
+}
 
 // Name returns the message's short name ("REQ", "SIDR_REP"), or "" for
 // an attribute CM does not define.
