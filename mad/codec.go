@@ -50,27 +50,12 @@ func (c *codec) put(name string, off, bit, width int, v uint64) uint64 {
 	return v
 }
 
-// getBits reads a big-endian bit field (bit+width at most 64): one
-// 8-byte load where the input has 8 bytes from off, else byte by byte.
+// getBits reads a big-endian bit field with one 8-byte load: the 8 bytes
+// from off, or the last 8 bytes of b for a field near its end. Every
+// attribute is 8 bytes or more, and a field has bit+width at most 64.
 func getBits(b []byte, off, bit, width int) uint64 {
-	if off+8 <= len(b) {
-		return binary.BigEndian.Uint64(b[off:]) << uint(bit&63) >> uint((64-width)&63)
-	}
-	return getBitsTail(b, off, bit, width)
-}
-
-// getBitsTail is getBits for a field within 8 bytes of the end (kept
-// out of line, so that getBits inlines).
-//
-//go:noinline
-func getBitsTail(b []byte, off, bit, width int) uint64 {
-	end := off + (bit+width+7)/8 // bytes [off, end) hold the field
-	var v uint64
-	for _, x := range b[off:end] {
-		v = v<<8 | uint64(x)
-	}
-	v >>= uint((end-off)*8 - bit - width)
-	return v & (1<<uint(width) - 1)
+	base := min(off, len(b)-8)
+	return binary.BigEndian.Uint64(b[base:]) << ((bit + (off-base)*8) & 63) >> ((64 - width) & 63)
 }
 
 // putBits writes a big-endian bit field, leaving the other bits of its
