@@ -264,3 +264,28 @@ func findMAD(t *testing.T, c mad.Class) []byte {
 	t.Fatalf("no MAD of class %v", c)
 	return nil
 }
+
+// TestMADSerializeLengths: the MAD layer refuses MAD data shorter than
+// 232 bytes unless FixLengths pads it, and an SA attribute the SA table
+// does not decode a record of still has its SA header.
+func TestMADSerializeLengths(t *testing.T) {
+	m := mad.MAD{Header: mad.Header{BaseVersion: 1, MgmtClass: mad.ClassSubnAdm, ClassVersion: 2,
+		Method: mad.MethodGet, AttributeID: mad.AttrInformInfo}}
+	short := gopacket.Payload(make([]byte, 10))
+	buf := gopacket.NewSerializeBuffer()
+	var fe *ib.FieldError
+	if err := gopacket.SerializeLayers(buf, gopacket.SerializeOptions{}, &m, short); !errors.As(err, &fe) || fe.Field != "MAD.Data" || !errors.Is(err, ib.ErrBadLength) {
+		t.Fatalf("short MAD data: %v", err)
+	}
+	if err := gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true}, &m, short); err != nil || len(buf.Bytes()) != mad.Len {
+		t.Fatalf("FixLengths: %v, %d bytes", err, len(buf.Bytes()))
+	}
+	l, decoded := decodeMAD(t, buf.Bytes())
+	if !slices.Equal(decoded, []gopacket.LayerType{mad.LayerTypeMAD, mad.LayerTypeRMPP, mad.LayerTypeSA}) ||
+		l.MAD.AttributeName() != "InformInfo" || len(l.SA.Data) != mad.SADataLen {
+		t.Errorf("decoded %v, %s, %d bytes of SA data", decoded, l.MAD.AttributeName(), len(l.SA.Data))
+	}
+	if _, err := (&mad.Header{Method: 0x80}).AppendTo(nil); !errors.As(err, &fe) || fe.Field != "MAD.Method" {
+		t.Errorf("method 0x80: %v", err)
+	}
+}
