@@ -22,6 +22,7 @@ import (
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/mad"
 )
 
 // captureDir holds the real captures described in testdata/captures/README.md.
@@ -243,10 +244,15 @@ func checkCapture(t *testing.T, c capture) {
 		b := view{gBTH.OpCode, gBTH.DestQP, gBTH.PSN, 0, gBTH.ICRC}
 		if app := pkt.ApplicationLayer(); app != nil {
 			b.payLen = len(app.Payload())
+		} else if m := pkt.Layer(mad.LayerTypeMAD); m != nil { // a MAD is the payload
+			b.payLen = len(m.LayerContents()) + len(m.LayerPayload())
 		}
 		cv := view{ls.IB.BTH.OpCode, ls.IB.BTH.DestQP, ls.IB.BTH.PSN, 0, ls.IB.BTH.ICRC}
 		if slices.Contains(decoded, gopacket.LayerTypePayload) {
 			cv.payLen = len(ls.IB.Payload)
+		}
+		if slices.Contains(decoded, mad.LayerTypeMAD) {
+			cv.payLen = len(ls.MAD.MAD.Contents) + len(ls.MAD.MAD.Payload)
 		}
 		if a != b || a != cv {
 			t.Errorf("frame %d: decode paths disagree:\n Frame.Decode %v\n NewPacket    %v\n parser       %v", n, a, b, cv)

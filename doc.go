@@ -3,8 +3,9 @@
 // with or without VLAN tags.
 //
 // Importing it registers every RoCE layer with gopacket (see packages ib,
-// rocev1 and rocev2), so gopacket.NewPacket and DecodingLayerParser decode
-// RoCE frames down to the last field. Beside that path, Frame decodes a
+// rocev1, rocev2 and mad), so gopacket.NewPacket and DecodingLayerParser
+// decode RoCE frames down to the last field, the management datagrams
+// (CM, SA) of QP 0 and QP 1 included. Beside that path, Frame decodes a
 // whole frame in one pass into a reused struct, and builds one, ICRC
 // included, into a caller's buffer: the fast path for capture tools and
 // packet generators.

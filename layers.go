@@ -5,13 +5,15 @@ import (
 	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce/ib"
 	_ "github.com/roce-go/roce/ipoib"  // registers IPoIB after native InfiniBand transport headers, and link type 242
+	"github.com/roce-go/roce/mad"      // registers the MAD layers with ib
 	_ "github.com/roce-go/roce/rocev1" // registers Ethertype 0x8915
 	"github.com/roce-go/roce/rocev2"
 )
 
 // Layers holds one reusable decoding layer for everything a RoCE frame
 // can carry: Ethernet, 802.1Q, IPv4, IPv6, UDP (with RoCEv2's dispatch
-// rule) and the InfiniBand layers.
+// rule), the InfiniBand layers and the management datagrams (MAD, RMPP,
+// CM, SA) a UD SEND Only to QP 0 or QP 1 carries.
 type Layers struct {
 	Ethernet layers.Ethernet
 	Dot1Q    layers.Dot1Q
@@ -19,6 +21,7 @@ type Layers struct {
 	IPv6     layers.IPv6
 	UDP      rocev2.UDP
 	IB       ib.Layers
+	MAD      mad.Layers
 }
 
 // Parser returns a DecodingLayerParser over the layers of l, starting at
@@ -29,7 +32,9 @@ type Layers struct {
 func (l *Layers) Parser() *gopacket.DecodingLayerParser {
 	p := gopacket.NewDecodingLayerParser(layers.LayerTypeEthernet)
 	p.SetDecodingLayerContainer(gopacket.DecodingLayerSparse(nil))
-	for _, d := range append([]gopacket.DecodingLayer{&l.Ethernet, &l.Dot1Q, &l.IPv4, &l.IPv6, &l.UDP}, l.IB.DecodingLayers()...) {
+	l.IB.EnableManagement()
+	ls := append([]gopacket.DecodingLayer{&l.Ethernet, &l.Dot1Q, &l.IPv4, &l.IPv6, &l.UDP}, l.IB.DecodingLayers()...)
+	for _, d := range append(ls, l.MAD.DecodingLayers()...) {
 		p.AddDecodingLayer(d)
 	}
 	return p

@@ -20,6 +20,14 @@
 // malformed RoCE frame a line with the decoder's error, and a frame of a
 // link type not decoded a line saying so.
 //
+// Management datagrams: after the payload length of a UD SEND Only to
+// QP 0 or QP 1, ": " and the MAD (package mad): a CM message with its key
+// fields, for a REQ the RDMA-CM addresses and port space, for the other
+// classes the class, method, attribute and transaction ID:
+//
+//	... UD SEND Only qp 0x000001 psn 65 [A] deth qkey 0x80010000 srcqp 0x000001 payload 256: CM REQ comm 0x34cfb552 qpn 0x000011 psn 0xe1a47d 192.168.65.5 > 192.168.65.4:7471 (RDMA-CM TCP port space) icrc good
+//	... UD SEND Only qp 0x000000 psn 489 deth qkey 0x00000000 srcqp 0x000000 payload 256: SMP-DR Get Attribute(0x0020) tid 0x0001509c000125c8 icrc good
+//
 // Congestion frames:
 //
 //	02:11:22:33:44:55 > 01:80:c2:00:00:01 PFC pause [3 7] c3 65535q=335.54us c7 4660q=23.86us resume [1]

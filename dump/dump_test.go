@@ -191,13 +191,23 @@ func TestCapturesText(t *testing.T) {
 
 // TestTextLines checks whole lines for frames whose fields were read off
 // tshark (frames 1, 6 and 7 of rxe_a: see TestTsharkJSON for the rest).
+// Frame 1 is an RDMA-CM REQ: tshark 4.0 shows its local communication ID
+// 0x34cfb552, local QPN 0x000011, starting PSN 0xe1a47d, service ID
+// protocol 0x06 (TCP) and port 0x1d2f (7471), and IP-CM source and
+// destination 192.168.65.5 and 192.168.65.4. The REP, RTU, DREQ and
+// DREP (frames 2, 3, 11, 12) carry the communication IDs, QPN and PSN
+// tshark shows for them.
 func TestTextLines(t *testing.T) {
 	out, _ := runDump(t, filepath.Join(capDir, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap"), dump.Options{})
 	lines := strings.Split(string(out), "\n")
 	want := map[int]string{
-		0: "09:39:11.554171 192.168.65.5:55410 > 192.168.65.4:4791 RoCEv2 UD SEND Only qp 0x000001 psn 65 [A] deth qkey 0x80010000 srcqp 0x000001 payload 256 icrc good",
-		5: "192.168.65.5:57236 > 192.168.65.4:4791 RoCEv2 RC RDMA READ Request qp 0x000011 psn 9209054 [A] reth va 0x0000aaab09dd5000 rkey 0x000002d5 dmalen 4096 payload 0 icrc good",
-		6: "192.168.65.4:57236 > 192.168.65.5:4791 RoCEv2 RC RDMA READ Response First qp 0x000011 psn 9209054 aeth ACK msn 2 payload 1024 icrc good",
+		0:  "09:39:11.554171 192.168.65.5:55410 > 192.168.65.4:4791 RoCEv2 UD SEND Only qp 0x000001 psn 65 [A] deth qkey 0x80010000 srcqp 0x000001 payload 256: CM REQ comm 0x34cfb552 qpn 0x000011 psn 0xe1a47d 192.168.65.5 > 192.168.65.4:7471 (RDMA-CM TCP port space) icrc good",
+		1:  "payload 256: CM REP comm 0xa980e2d3 remote 0x34cfb552 qpn 0x000011 psn 0x8c84dd icrc good",
+		2:  "payload 256: CM RTU comm 0x34cfb552 remote 0xa980e2d3 icrc good",
+		10: "payload 256: CM DREQ comm 0x34cfb552 remote 0xa980e2d3 qpn 0x000011 icrc good",
+		11: "payload 256: CM DREP comm 0xa980e2d3 remote 0x34cfb552 icrc good",
+		5:  "192.168.65.5:57236 > 192.168.65.4:4791 RoCEv2 RC RDMA READ Request qp 0x000011 psn 9209054 [A] reth va 0x0000aaab09dd5000 rkey 0x000002d5 dmalen 4096 payload 0 icrc good",
+		6:  "192.168.65.4:57236 > 192.168.65.5:4791 RoCEv2 RC RDMA READ Response First qp 0x000011 psn 9209054 aeth ACK msn 2 payload 1024 icrc good",
 	}
 	for i, w := range want {
 		if !strings.HasSuffix(lines[i], w) {
@@ -516,6 +526,7 @@ func TestAllocs(t *testing.T) {
 		{"UDP, not RoCE", dump.LinkTypeEthernet, firstFrame(t, "ecn_ipv4_udp_all_ce_p4switch.pcap", 1), dump.KindNotRoCE, false},
 		{"native InfiniBand", dump.LinkTypeERF, native, dump.KindInfiniBand, true},
 		{"native InfiniBand, bad ICRC", dump.LinkTypeERF, badNative, dump.KindInfiniBand, false},
+		{"RDMA-CM REQ", dump.LinkTypeEthernet, firstFrame(t, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap", 1), dump.KindRoCE, true},
 	}
 	for _, s := range synthetic(t) {
 		frames = append(frames, frame{s.name, dump.LinkTypeEthernet, s.frame, dump.KindRoCE, true})

@@ -151,6 +151,7 @@ type Record struct {
 	eth     []byte // the Ethernet frame: Data, or the frame rebuilt from a cooked or ERF record
 	scratch []byte // where cooked frames are rebuilt
 	net     netInfo
+	mads    madText // text_mad.go: a MAD's text
 }
 
 // netInfo is what the Ethernet, IP and UDP or TCP headers say, read

@@ -237,6 +237,7 @@ func (r *Record) appendTransport(b []byte) []byte {
 	if r.HasIPoIB {
 		b = r.appendIPoIB(b)
 	}
+	b = r.appendMAD(b) // a MAD on QP 0 or 1 (text_mad.go)
 	return r.appendTail(b)
 }
 

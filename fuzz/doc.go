@@ -39,6 +39,17 @@
 //     ipoib.LinkHeader, gopacket.NewPacket and dump.Record.
 //   - FuzzDCBX: an LLDPDU through dcbx.TLVs.DecodeLLDPDU, each DCBX TLV
 //     re-encoded, and gopacket's LLDP layer through DecodeValue.
+//   - FuzzMAD: arbitrary bytes as a management datagram through a
+//     DecodingLayerParser over mad.Layers and gopacket.NewPacket from
+//     mad.LayerTypeMAD (the class table's dispatch to RMPP, CM, SA or
+//     opaque data): they agree, fail only when cut short, and the layers
+//     re-serialize to the input.
+//   - FuzzCM and FuzzSA: the first byte selects a CM message
+//     (ClassPortInfo and the IP-CM private data included) or an SA record
+//     (and the RMPP header); the rest goes to its Decode (round trip byte
+//     for byte) and, read as field values past their bit widths, to its
+//     AppendTo, which refuses with a *ib.FieldError or writes what decodes
+//     back to the values.
 //   - FuzzCaptureReader: arbitrary bytes as a capture through
 //     dump.NewSource and Source.Next, each frame through Record.Decode,
 //     AppendJSON and AppendText (each frame also in one of tcpdump's

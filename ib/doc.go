@@ -25,6 +25,11 @@
 // Packet decodes the same bytes in one pass, without gopacket's dispatch,
 // and encodes them back.
 //
+// Management datagrams. The payload of a UD SEND Only to QP 0 or QP 1 is
+// a MAD. Package ib does not decode it: RegisterManagementLayer lets
+// package mad name its layer, which the BTH (gopacket.NewPacket) and the
+// DETH of a Layers set after EnableManagement then hand that payload to.
+//
 // The gopacket contract. Every DecodeFromBytes (LRH, GRH, BTH and each
 // extended header):
 //   - accepts a nil gopacket.DecodeFeedback, and calls SetTruncated on a

@@ -14,6 +14,7 @@ type eth struct {
 	layers.BaseLayer
 	kind Header
 	bth  *BTH // set by Layers; nil for a header decoded on its own
+	mads bool // Layers.EnableManagement: a MAD follows a UD SEND to QP 0 or 1
 }
 
 // decode splits data into the header's bytes and what follows. On an
@@ -73,12 +74,16 @@ func setTruncated(df gopacket.DecodeFeedback) {
 }
 
 // NextLayerType returns the header the opcode puts after this one, or
-// gopacket.LayerTypePayload when only data follows. A header decoded
+// gopacket.LayerTypePayload when only data follows (the management layer
+// for a MAD, in a set after Layers.EnableManagement). A header decoded
 // outside a Layers set does not know its opcode and always returns the
 // payload type.
 func (e *eth) NextLayerType() gopacket.LayerType {
 	if n := e.NextHeader(); n != NoHeader {
 		return n.LayerType()
+	}
+	if e.mads && e.bth != nil {
+		return e.bth.dataLayer(e.Payload, true)
 	}
 	return payloadOrZero(e.Payload)
 }

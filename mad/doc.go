@@ -1,23 +1,80 @@
 // Package mad decodes and builds InfiniBand management datagrams (MADs,
-// IBTA Vol 1, chapters 13 to 16): the common MAD header, the RMPP header,
-// and the attributes of the communication manager (CM, class 0x07), subnet
-// administration (SA, class 0x03), subnet management (SMP, classes 0x01
-// and 0x81) and performance management (PerfMgt, class 0x04). A MAD is
-// the 256-byte payload of a UD SEND Only to QP 0 (SMPs) or QP 1 (every
-// other class, with DETH Q_Key 0x80010000), on RoCE as on native
-// InfiniBand.
+// IBTA Vol 1, chapters 12 to 16): the common MAD header, the RMPP header,
+// the communication manager (CM, class 0x07) with every message, the
+// RDMA-CM addressing carried in it, and subnet administration (SA, class
+// 0x03) with its header and records. A MAD is the 256-byte payload of a
+// UD SEND Only to QP 0 (subnet management packets) or QP 1 (every other
+// class, DETH Q_Key 0x80010000), on RoCE as on native InfiniBand.
+//
+// # Layers and dispatch
+//
+// MAD, RMPP, CM and SA are gopacket layers (DecodingLayer and
+// SerializableLayer). Importing the package registers the MAD layer with
+// package ib (ib.RegisterManagementLayer), so gopacket.NewPacket of a
+// RoCE frame or a native InfiniBand packet decodes a UD SEND Only to
+// QP 0 or 1 down to its attribute; roce.Layers' DecodingLayerParser does
+// the same (it holds a Layers set and calls ib.Layers.EnableManagement).
+//
+// What follows the common header is chosen by the class table (class.go),
+// indexed by management class: the class's name, whether its MADs carry
+// the RMPP header, and the layer type of its body. The MAD layer's next
+// layer is RMPP for a class that carries it, then the body layer (CM
+// reads the message its attribute ID names; SA reads the SA header and
+// keeps the records). A class the table does not decode (SMP and PerfMgt
+// on this branch, vendor classes) or a CM attribute CM does not define is
+// the MAD header plus opaque data, a gopacket.Payload: never an error.
+//
+// Adding a class is one row of the class table plus its codec: a file
+// with the body layer (a type with the classLayer methods, a layer type
+// from the package's range), its attribute names, and a member of Layers
+// that the row's body function returns. Nothing else dispatches on the
+// class.
+//
+// # One layout per attribute
+//
+// Every CM message, ClassPortInfo, the RMPP header, the IP-CM private
+// data and every SA record describes its fields once, in a walk method
+// (byte offset, bit offset, width), and that one description decodes,
+// encodes and validates. Field names are IBTA's (P_Key and Q_Key as PKey
+// and QKey); Resv fields keep the reserved bits, so a decoded value
+// encodes back byte for byte.
+//
+// # RDMA-CM
+//
+// ServiceID.RDMACM splits an RDMA-CM service ID (IBTA Vol 1, Annex A11;
+// 0x00000000_01PS_pppp) into its port space (TCP 0x0106, UDP 0x0111, IB
+// 0x013F, and Linux's IPoIB 0x0002) and port; REQ.IPCM decodes the IP-CM
+// private data (version, IP version, source port, source and destination
+// IPv4 or IPv6 addresses as netip.Addr).
+//
+// # SA and RMPP
+//
+// The SA layer holds the SA header (SM_Key, AttributeOffset,
+// ComponentMask) and the 200 bytes of SA data of one MAD; SA.Record
+// returns the records of a table, AttributeOffset*8 bytes each, and
+// PathRecord, NodeRecord, PortInfoRecord, ServiceRecord and
+// MCMemberRecord decode them. A table larger than one MAD spans RMPP
+// segments, each with its own SA header; a layer decodes what its MAD
+// holds, reassembly is the caller's.
+//
+// # Contract
+//
+// Decoding fills a caller-owned struct and allocates nothing; decoded
+// byte slices alias the input. Every DecodeFromBytes resets its receiver
+// and accepts a nil gopacket.DecodeFeedback; a MAD shorter than 256 bytes
+// (or an attribute shorter than its size) is an error matching
+// ib.ErrTruncated. Building appends to a caller's buffer and refuses,
+// with an *ib.FieldError naming the field ("roce: CM.REQ.LocalQPN
+// 0x1000000 does not fit 24 bits"), a value the decoder would not read
+// back; it appends nothing then. Errors wrap the module's sentinels.
+//
+// # One package
 //
 // One package holds every class: they share the common header, its
-// dispatch by management class and attribute ID (a table, not a switch),
-// and the gopacket layer types, and a user decoding a capture meets them
-// all at once, as Wireshark shows them under one protocol. A class it does
-// not know decodes as the common header plus opaque data, never an error.
+// dispatch by management class and attribute ID, ClassPortInfo, the RMPP
+// header and the gopacket layer types, and a user decoding a capture
+// meets them all at once, as Wireshark shows them under one protocol.
 //
-// Decoding fills a caller-owned struct and allocates nothing; decoded byte
-// slices alias the input. Building appends to a caller's buffer and
-// refuses, with an *ib.FieldError naming the field, a value the decoder
-// would not read back. Errors wrap the module's sentinels (ib.ErrTruncated,
-// ib.ErrBadValue, ...).
-//
-// Layer types: 1820-1849 of gopacket's application range.
+// Layer types: 1820 MAD, 1821 RMPP, 1822 CM, 1823 SA; 1824-1834 are kept
+// for further framework and CM/SA layers, 1835-1849 for SMP and PerfMgt.
 package mad

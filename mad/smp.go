@@ -94,7 +94,7 @@ type SMPDirected struct {
 func (s *SMPDirected) Direction() bool { return s.Status&drDirection != 0 }
 
 // SMPStatus returns the 15-bit status of a directed-route SMP.
-func (s *SMPDirected) SMPStatus() uint16 { return s.Status & drStatusMask }
+func (s *SMPDirected) SMPStatus() uint16 { return uint16(s.Status & drStatusMask) }
 
 // HopPointer returns the hop pointer, the index of the current hop.
 func (s *SMPDirected) HopPointer() uint8 { return uint8(s.ClassSpecific >> 8) }
@@ -116,7 +116,7 @@ func (s *SMPDirected) SetSMPStatus(status uint16) error {
 	if err := errs.Fit("SMP.Status", uint64(status), 15); err != nil {
 		return err
 	}
-	s.Status = s.Status&drDirection | status
+	s.Status = s.Status&drDirection | Status(status)
 	return nil
 }
 
