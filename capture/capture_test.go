@@ -82,11 +82,11 @@ func TestSendReceive(t *testing.T) {
 		if want := testFrame(i, 60+i*20); !bytes.Equal(got[i], want) || lengths[i] != len(want) {
 			t.Fatalf("frame %d: got %d bytes (length %d), want %d bytes as sent", i, len(got[i]), lengths[i], len(want))
 		}
-		// The kernel's timestamps: in order, and while the frames
-		// were being sent.
-		if stamps[i].Before(before.Add(-time.Millisecond)) || stamps[i].After(after.Add(time.Millisecond)) ||
-			i > 0 && stamps[i].Before(stamps[i-1]) {
-			t.Fatalf("frame %d: timestamp %v outside the sending %v to %v, or before the frame before", i, stamps[i], before, after)
+		// The kernel's timestamps, taken while the frames were being
+		// sent (not necessarily in order: a sender that moves to
+		// another CPU queues on that CPU's backlog).
+		if stamps[i].Before(before.Add(-time.Millisecond)) || stamps[i].After(after.Add(time.Millisecond)) {
+			t.Fatalf("frame %d: timestamp %v outside the sending, %v to %v", i, stamps[i], before, after)
 		}
 	}
 	st, err := rx.Stats()

@@ -95,6 +95,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return status
 	}
+	if c.live.iface != "" {
+		return runLive(c, stdout, stderr)
+	}
 	if f, isFile := stdin.(*os.File); c.file == "" && isFile && tty.IsTerminal(f) {
 		fmt.Fprintln(stderr, "rocedump: standard input is a terminal: give a capture file (rocedump FILE) or pipe one in (tcpdump -w - | rocedump)")
 		return 2
@@ -118,15 +121,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if prog != nil {
 		c.opt.Progress = prog.update
 	}
+	st, err := scan(c, src, in, stdout, prog)
+	return exitStatus(stderr, name, st, err)
+}
+
+// scan is the work on an open source: the frames printed, written (-w)
+// or summarized (-stats) to stdout. prog may be nil.
+func scan(c config, src *dump.Source, in io.Reader, stdout io.Writer, prog *progress) (dump.Stats, error) {
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	var st dump.Stats
+	var err error
 	if c.out != "" {
 		st, err = writeCapture(c, src, in, w, stdout)
-		prog.clear()
-		if err != nil && st.Frames == 0 && errors.Is(err, errOutput) {
-			fmt.Fprintln(stderr, "rocedump:", err)
-			return 2
-		}
 	} else if c.stats {
 		an := flow.New(flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed, CNPInterval: c.cnpInterval, PFCStorm: c.pfcStorm})
 		st, err = dump.Scan(src, c.opt, func(r *dump.Record) error { an.AddRecord(r); return nil })
@@ -135,13 +141,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			err = werr
 		}
 	} else {
-		st, err = dump.Dump(w, src, c.opt)
-		prog.clear()
+		st, err = dump.Dump(c.live.lines(w), src, c.opt)
 	}
+	prog.clear()
 	if ferr := w.Flush(); err == nil && ferr != nil {
 		err = ferr
 	}
-	return exitStatus(stderr, name, st, err)
+	return st, err
 }
 
 // config is what the command line asks for.
@@ -155,6 +161,7 @@ type config struct {
 	file                  string // the capture; "" or "-" is standard input
 	out                   string // -w: the capture to write ("-": standard output)
 	format                dump.Format
+	live                  liveConfig // -i: a live capture
 }
 
 // once is a flag that takes one value: given twice, it is refused.
@@ -189,7 +196,7 @@ func (v stringValue) String() string {
 }
 func (v stringValue) Set(s string) error { *v.p = s; return nil }
 
-const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-speed S] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-r] [FILE|-] [flags]"
+const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-speed S] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-i IFACE [-s SNAPLEN] [-p] [-B KiB] | [-r] FILE|-] [flags]"
 
 // parseFlags reads the command line. It reports ok false, having said
 // why on stderr, when the command line is unusable or asked for help:
@@ -239,6 +246,7 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 	cnpInterval := oneDuration("cnp-interval", cnp.DefaultInterval, "-stats: least `time` between two CNPs to one QP; closer ones are pacing violations (0: no pacing)")
 	pfcStorm := oneDuration("pfc-storm", flow.DefaultPFCStorm, "-stats: flag a PFC priority paused without a break for longer than this `time`")
 	workers := oneInt("j", 0, "decode with `N` goroutines (0: the number of CPUs for a file, 1 for a pipe)")
+	c.live.register(fs)
 	fs.Usage = func() {} // parse errors and -h are answered below
 	fail := func(format string, a ...any) (config, int, bool) {
 		fmt.Fprintf(stderr, "rocedump: "+format+"\n", a...)
@@ -304,6 +312,9 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 		return fail("unexpected argument %q: the capture is already -r %q", pos[0], c.file)
 	case len(pos) == 1:
 		c.file = pos[0]
+	}
+	if msg := c.live.check(c.file); msg != "" {
+		return fail("%s", msg)
 	}
 	return c, 0, true
 }
@@ -428,6 +439,10 @@ func writeSummary(w io.Writer, rep *flow.Report, st dump.Stats, jsonOut bool) er
 // the exit status: 1 for frames that did not decode or a read or write
 // error, 2 for frames of a link type rocedump does not decode.
 func exitStatus(stderr io.Writer, name string, st dump.Stats, err error) int {
+	if err != nil && st.Frames == 0 && errors.Is(err, errOutput) {
+		fmt.Fprintln(stderr, "rocedump:", err)
+		return 2
+	}
 	status := 0
 	if st.Malformed > 0 {
 		fmt.Fprintf(stderr, "rocedump: %s: %d of %d frames did not decode\n", name, st.Malformed, st.Frames)
