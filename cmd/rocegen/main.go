@@ -9,6 +9,7 @@
 // Usage:
 //
 //	rocegen [flags] [-w FILE] [-format pcap|pcapng] [-scenario FILE]
+//	rocegen [flags] -i IFACE [-loop N] [-scenario FILE]
 //
 // With no flags at all rocegen writes the default scenario: one RC RDMA
 // WRITE of 64 KiB at MTU 4096 over RoCEv2/IPv4 (16 WRITE packets, First,
@@ -97,6 +98,8 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	out := fs.String("w", "", "write the capture to this file, - for standard output (default: standard output,\nor "+defaultFile+" when standard output is a terminal)")
 	format := fs.String("format", "", "capture format, pcap or pcapng (default: pcapng for a .pcapng file name, else pcap)")
 	scenario := fs.String("scenario", "", "play the phases of this scenario file, one per line (key=value with the flag names)")
+	iface := fs.String("i", "", "send the frames on network `interface` IFACE (Linux; root or CAP_NET_RAW) at the times of their timestamps (see -rate) instead of writing a file")
+	loops := fs.Int("loop", 1, "-i: send the scenario `N` times, the same frames each time (0: until SIGINT or SIGTERM)")
 	for _, o := range gen.Options() {
 		fs.Var(optionFlag{&cfg, o.Name}, o.Name, o.Usage)
 	}
@@ -115,6 +118,10 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "rocegen: unexpected argument %q\n", fs.Arg(0))
 		fs.Usage()
+		return 2
+	}
+	if msg := liveCheck(*iface, *loops, *out, *format, *scenario); msg != "" {
+		fmt.Fprintln(stderr, "rocegen:", msg)
 		return 2
 	}
 	name := *out
@@ -142,6 +149,9 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	if err != nil {
 		fmt.Fprintln(stderr, "rocegen:", err)
 		return 2
+	}
+	if *iface != "" {
+		return sendLive(*iface, *loops, cfg, *scenario, g, closeScenario, stderr)
 	}
 	n, err := writeCapture(name, stdout, g, ff)
 	if err != nil {
