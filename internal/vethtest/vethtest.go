@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -79,4 +80,23 @@ func Pair(t testing.TB) Link {
 func ip(args ...string) (string, error) {
 	out, err := exec.Command("ip", args...).CombinedOutput()
 	return strings.TrimSpace(string(out)), err
+}
+
+// Build builds the command in directory pkg (a path relative to the
+// test's directory, as "../rocegen") into dir as name and returns the
+// program's path.
+func Build(t testing.TB, dir, pkg, name string) string {
+	t.Helper()
+	bin := filepath.Join(dir, name)
+	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	}
+	return bin
+}
+
+// FromGen reports whether an Ethernet frame comes from package gen's
+// default addresses (02:00:00:00:00:01 and :02): on lo, the host's
+// other traffic shows too.
+func FromGen(frame []byte) bool {
+	return len(frame) >= 12 && frame[6] == 0x02 && frame[7]|frame[8]|frame[9]|frame[10] == 0 && (frame[11] == 1 || frame[11] == 2)
 }
