@@ -29,7 +29,7 @@ type SendStats struct {
 	// 4-byte FCS (at least 64 bytes in all), 8-byte preamble and 12-byte
 	// inter-frame gap.
 	WireBits uint64
-	Loops    int // loops begun
+	Loops    int // loops sent whole
 	// Elapsed is the time from the first frame on: until the last one
 	// was sent and its time on the wire at the scenario's rate had
 	// passed, or until Send was stopped.
