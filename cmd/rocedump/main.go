@@ -6,6 +6,7 @@
 //
 //	rocedump [flags] [-r] FILE [flags]
 //	rocedump [flags] < FILE
+//	rocedump [flags] -i IFACE [-s SNAPLEN] [-p] [-B KiB]
 //
 // FILE "-" or no FILE reads standard input (a terminal there is refused
 // with a hint). Flags may follow the file, as with tcpdump. -h lists the
@@ -49,6 +50,18 @@
 //	            (default: the number of CPUs for a file, 1 for a pipe,
 //	            whose frames then show as they arrive); the output is
 //	            the same whatever N
+//	-i IFACE    capture live on a network interface instead of reading a
+//	            file (Linux packet sockets; root or CAP_NET_RAW), with
+//	            every filter and output mode; frames are read one at a
+//	            time (-j 1 unless given) and each line shows as its frame
+//	            arrives. SIGINT or SIGTERM stops it cleanly (-stats
+//	            printed, the -w file complete); standard error then gets
+//	            tcpdump's "N packets captured", "N packets received by
+//	            filter" and "N packets dropped by kernel"
+//	-s SNAPLEN  -i: keep the first SNAPLEN bytes of each frame (default
+//	            and 0: 262144); the original length is kept
+//	-p          -i: leave the interface out of promiscuous mode
+//	-B KiB      -i: the socket's receive buffer (default: the kernel's)
 //
 // Link types: Ethernet, Linux cooked captures v1 and v2 (tcpdump -i any),
 // and ERF records of native InfiniBand (type 21) or Ethernet (type 2).

@@ -41,6 +41,19 @@
 // A capture that would run past the last time its format holds, or a
 // phase longer than 106 days, stops with an error rather than wrap.
 //
+// With -i IFACE (Linux packet sockets; root or CAP_NET_RAW) rocegen sends
+// the frames it would write on the interface instead, in the same order,
+// each when its timestamp falls due after the first frame's, as tcpreplay
+// replays a capture; the timestamps follow -rate, which is thus the
+// sending rate: bits per second on the wire with FCS, preamble and
+// inter-frame gap counted (25G, 25Gbps; the default 100G is faster than
+// a host sends, so as fast as possible), or packets per second ending in
+// pps (100kpps). Deadlines are absolute: a late frame goes at once and
+// the schedule holds. -loop N sends the scenario N times, the same frames
+// each time (0: until SIGINT or SIGTERM, which stop it cleanly). The
+// achieved rate goes to standard error: frames, bytes, seconds, packets
+// per second and bits per second on the wire.
+//
 // The same seed and settings give byte-identical files. rocegen reports
 // what it wrote on standard error. Exit status: 0 on success, 2 for bad
 // flags or scenario (a time the capture cannot hold included), 1 when
