@@ -120,6 +120,9 @@ func (h *Handle) setup(fd, ifindex, snap int, opt Options) error {
 		return fail("getsockname", ErrUnsupported)
 	case ll.Hatype == syscall.ARPHRD_LOOPBACK:
 		h.loopback = true
+		// The outgoing copies need not even be queued (Linux 4.20 on;
+		// before, ZeroCopyReadPacketData skips them).
+		syscall.SetsockoptInt(fd, syscall.SOL_PACKET, packetIgnoreOutgoing, 1)
 	case ll.Hatype != syscall.ARPHRD_ETHER:
 		return fail("link type", errors.New("hardware type "+itoa(int(ll.Hatype))+" is not Ethernet: "+ErrUnsupported.Error()))
 	}
@@ -132,6 +135,9 @@ func (h *Handle) setup(fd, ifindex, snap int, opt Options) error {
 	}
 	return nil
 }
+
+// packetIgnoreOutgoing is PACKET_IGNORE_OUTGOING of <linux/if_packet.h>.
+const packetIgnoreOutgoing = 23
 
 // packetMreq is struct packet_mreq of <linux/if_packet.h>.
 type packetMreq struct {

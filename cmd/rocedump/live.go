@@ -15,12 +15,16 @@ import (
 	"github.com/roce-go/roce/dump"
 )
 
+// defaultBufferKiB is the receive buffer of -i without -B: 2 MiB,
+// libpcap's default (tcpdump's -B).
+const defaultBufferKiB = 2048
+
 // liveConfig is what -i and its flags ask for.
 type liveConfig struct {
 	iface     string // -i: the interface; "" reads a file
 	snaplen   int    // -s: bytes kept of each frame; 0 is capture.DefaultSnaplen
 	noPromisc bool   // -p
-	bufferKiB int    // -B: the socket's receive buffer; 0 the kernel's default
+	bufferKiB int    // -B: the socket's receive buffer
 	set       bool   // -s or -B given
 }
 
@@ -51,7 +55,8 @@ func (l *liveConfig) register(fs *flag.FlagSet) {
 	fs.Var(&once{Value: stringValue{&l.iface}}, "i", "capture live on network `interface` IFACE (Linux; root or CAP_NET_RAW) instead of reading a file; stop with SIGINT (^C), SIGTERM or -c")
 	fs.Var(&once{Value: intValue{&l.snaplen, &l.set}}, "s", "-i: keep the first `SNAPLEN` bytes of each frame (default and 0: 262144, as tcpdump)")
 	fs.BoolVar(&l.noPromisc, "p", false, "-i: do not put the interface in promiscuous mode")
-	fs.Var(&once{Value: intValue{&l.bufferKiB, &l.set}}, "B", "-i: socket receive buffer in `KiB` (default: the kernel's); more rides out bursts without drops")
+	l.bufferKiB = defaultBufferKiB
+	fs.Var(&once{Value: intValue{&l.bufferKiB, &l.set}}, "B", "-i: socket receive buffer in `KiB`, as tcpdump's -B; more rides out longer bursts without drops")
 }
 
 // check returns what is wrong with the live flags beside the capture
@@ -64,7 +69,7 @@ func (l *liveConfig) check(file string) string {
 		return fmt.Sprintf("-i %s and capture file %q: capture live or read a file, not both", l.iface, file)
 	case l.snaplen < 0 || l.snaplen > dump.MaxSnaplen:
 		return fmt.Sprintf("-s %d: want 1 to %d bytes (0: %d)", l.snaplen, dump.MaxSnaplen, capture.DefaultSnaplen)
-	case l.bufferKiB < 0 || l.bufferKiB > 1<<21:
+	case l.bufferKiB < 1 || l.bufferKiB > 1<<21:
 		return fmt.Sprintf("-B %d: want 1 to %d KiB", l.bufferKiB, 1<<21)
 	}
 	return ""

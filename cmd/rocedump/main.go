@@ -61,7 +61,8 @@
 //	-s SNAPLEN  -i: keep the first SNAPLEN bytes of each frame (default
 //	            and 0: 262144); the original length is kept
 //	-p          -i: leave the interface out of promiscuous mode
-//	-B KiB      -i: the socket's receive buffer (default: the kernel's)
+//	-B KiB      -i: the socket's receive buffer (default 2048, 2 MiB, as
+//	            tcpdump's)
 //
 // Link types: Ethernet, Linux cooked captures v1 and v2 (tcpdump -i any),
 // and ERF records of native InfiniBand (type 21) or Ethernet (type 2).
