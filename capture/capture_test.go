@@ -177,3 +177,32 @@ func TestOpenErrors(t *testing.T) {
 		t.Error("Open of a missing interface succeeded")
 	}
 }
+
+// TestNoAllocs: sending a frame and reading it allocate nothing.
+func TestNoAllocs(t *testing.T) {
+	link := vethtest.Pair(t)
+	rx := open(t, link.Recv, capture.Options{BufferSize: 8 << 20})
+	tx := open(t, link.Send, capture.Options{SendOnly: true})
+	frame := testFrame(1, 200)
+	rx.SetReadDeadline(time.Now().Add(10 * time.Second))
+	allocs := testing.AllocsPerRun(200, func() {
+		if err := tx.WritePacketData(frame); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			data, _, err := rx.ZeroCopyReadPacketData()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ours(data) {
+				if !bytes.Equal(data, frame) {
+					t.Fatal("frame changed on the way")
+				}
+				return
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("a write and a read allocate %v times", allocs)
+	}
+}

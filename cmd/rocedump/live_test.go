@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/internal/oracle"
 	"github.com/roce-go/roce/internal/vethtest"
 )
 
@@ -147,7 +148,7 @@ func runGen(t *testing.T, bin string, args ...string) string {
 
 // readCapture returns the frames of a capture file that package gen's
 // addresses sent, decoded: each must be RoCE with a good ICRC.
-func readCapture(t *testing.T, path string) (frames [][]byte, stamps []time.Time) {
+func readCapture(t *testing.T, path string) (frames [][]byte, stamps []time.Time, numbers []int) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -167,12 +168,13 @@ func readCapture(t *testing.T, path string) (frames [][]byte, stamps []time.Time
 		}
 		frames = append(frames, append([]byte(nil), r.Data...))
 		stamps = append(stamps, r.Time)
+		numbers = append(numbers, r.Number)
 		return nil
 	})
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	return frames, stamps
+	return frames, stamps, numbers
 }
 
 // TestLiveWrite: rocegen -i sends the default scenario while rocedump
@@ -185,7 +187,7 @@ func TestLiveWrite(t *testing.T) {
 	dir := t.TempDir()
 	want := filepath.Join(dir, "gen.pcap")
 	runGen(t, genBin, "-w", want)
-	wantFrames, _ := readCapture(t, want)
+	wantFrames, _, _ := readCapture(t, want)
 	for _, format := range []string{"pcap", "pcapng"} {
 		got := filepath.Join(dir, "live."+format)
 		before := time.Now()
@@ -194,7 +196,7 @@ func TestLiveWrite(t *testing.T) {
 		if st := d.stop(t, syscall.SIGINT); st != 0 {
 			t.Fatalf("rocedump exit status %d: %s", st, d.stderr.String())
 		}
-		gotFrames, stamps := readCapture(t, got)
+		gotFrames, stamps, numbers := readCapture(t, got)
 		if len(gotFrames) != len(wantFrames) {
 			t.Fatalf("%s: %d frames of rocegen's, want %d", format, len(gotFrames), len(wantFrames))
 		}
@@ -204,6 +206,17 @@ func TestLiveWrite(t *testing.T) {
 			}
 			if stamps[i].Before(before) || stamps[i].After(time.Now()) {
 				t.Fatalf("%s: frame %d: timestamp %v not during the test", format, i+1, stamps[i])
+			}
+		}
+		// tshark reads the file as written: the frames' lengths and
+		// the kernel's timestamps, to the nanosecond.
+		fields := oracle.Tshark(t, got)
+		for i, n := range numbers {
+			f := fields[n-1]
+			ts, _ := f.First("frame.time_epoch")
+			ln, _ := f.First("frame.len")
+			if wantTS := fmt.Sprintf("%d.%09d", stamps[i].Unix(), stamps[i].Nanosecond()); ts != wantTS || ln != fmt.Sprint(len(gotFrames[i])) {
+				t.Fatalf("%s: frame %d: tshark says time %s, length %s; want %s, %d", format, n, ts, ln, wantTS, len(gotFrames[i]))
 			}
 		}
 		captured, received, dropped := closing(t, d.stderr.String())
