@@ -4,7 +4,7 @@ package capture
 
 import (
 	"encoding/binary"
-	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -27,6 +27,7 @@ type Handle struct {
 	rc       syscall.RawConn
 	iface    string
 	ifindex  int
+	mtu      int
 	loopback bool
 	closed   atomic.Bool
 
@@ -67,7 +68,7 @@ func Open(iface string, opt Options) (*Handle, error) {
 	if err != nil {
 		return nil, &Error{Iface: iface, Op: "socket", Err: err}
 	}
-	h := &Handle{iface: iface, ifindex: ifi.Index}
+	h := &Handle{iface: iface, ifindex: ifi.Index, mtu: ifi.MTU}
 	if err := h.setup(fd, ifi.Index, snap, opt); err != nil {
 		syscall.Close(fd)
 		return nil, err
@@ -124,7 +125,7 @@ func (h *Handle) setup(fd, ifindex, snap int, opt Options) error {
 		// before, ZeroCopyReadPacketData skips them).
 		syscall.SetsockoptInt(fd, syscall.SOL_PACKET, packetIgnoreOutgoing, 1)
 	case ll.Hatype != syscall.ARPHRD_ETHER:
-		return fail("link type", errors.New("hardware type "+itoa(int(ll.Hatype))+" is not Ethernet: "+ErrUnsupported.Error()))
+		return fail("link type", fmt.Errorf("hardware type %d is not Ethernet: %w", ll.Hatype, ErrUnsupported))
 	}
 	if !opt.NoPromiscuous && !opt.SendOnly {
 		mreq := packetMreq{ifindex: int32(ifindex), typ: syscall.PACKET_MR_PROMISC}
@@ -157,18 +158,6 @@ func htons(v uint16) uint16 {
 	var b [2]byte
 	binary.BigEndian.PutUint16(b[:], v)
 	return binary.NativeEndian.Uint16(b[:])
-}
-
-func itoa(v int) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + v%10)
-		if v /= 10; v == 0 {
-			return string(b[i:])
-		}
-	}
 }
 
 // LinkType returns layers.LinkTypeEthernet: Open opens only Ethernet
@@ -251,7 +240,8 @@ func (h *Handle) timestamp() time.Time {
 
 // WritePacketData sends the frame data, whole, on the interface. It
 // waits while the interface's queue is full (EAGAIN, ENOBUFS), for a
-// second at most.
+// second at most. A frame longer than the interface's MTU and Ethernet
+// header allow is refused with an error matching syscall.EMSGSIZE.
 func (h *Handle) WritePacketData(data []byte) error {
 	if len(data) == 0 {
 		return &Error{Iface: h.iface, Op: "write", Err: syscall.EINVAL}
@@ -281,7 +271,7 @@ func (h *Handle) WritePacketData(data []byte) error {
 	case 0:
 		return nil
 	case syscall.EMSGSIZE:
-		return &Error{Iface: h.iface, Op: "write", Err: errors.New("frame of " + itoa(len(data)) + " bytes is longer than the interface's MTU allows (EMSGSIZE)")}
+		return &Error{Iface: h.iface, Op: "write", Err: fmt.Errorf("frame of %d bytes does not fit the MTU of %d bytes: %w", len(data), h.mtu, h.werr)}
 	}
 	return &Error{Iface: h.iface, Op: "write", Err: h.werr}
 }

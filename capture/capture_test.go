@@ -5,7 +5,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"net"
 	"os"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -204,5 +208,23 @@ func TestNoAllocs(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("a write and a read allocate %v times", allocs)
+	}
+}
+
+// TestMTU: a frame the interface's MTU does not hold is refused, and
+// the error says so.
+func TestMTU(t *testing.T) {
+	link := vethtest.Pair(t)
+	ifi, err := net.InterfaceByName(link.Send)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := open(t, link.Send, capture.Options{SendOnly: true})
+	if err := tx.WritePacketData(testFrame(1, ifi.MTU+14)); err != nil {
+		t.Fatalf("a frame of MTU plus Ethernet header: %v", err)
+	}
+	err = tx.WritePacketData(testFrame(1, ifi.MTU+100))
+	if !errors.Is(err, syscall.EMSGSIZE) || !strings.Contains(err.Error(), "MTU of "+strconv.Itoa(ifi.MTU)) {
+		t.Errorf("a frame over the MTU: %v, want EMSGSIZE naming the MTU", err)
 	}
 }

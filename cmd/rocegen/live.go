@@ -78,6 +78,9 @@ func sendLive(iface string, loops int, cfg gen.Config, scenario string, g *gen.G
 			err = fmt.Errorf("%s: %w", scenario, err)
 		}
 		fmt.Fprintln(stderr, "rocegen:", err)
+		if errors.Is(err, syscall.EMSGSIZE) {
+			fmt.Fprintf(stderr, "rocegen: raise the MTU (ip link set dev %s mtu 9000) or lower -mtu\n", iface)
+		}
 		return 1
 	}
 	return 0
