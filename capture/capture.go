@@ -1,6 +1,16 @@
 package capture
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/google/gopacket"
+)
+
+// A Handle is a gopacket packet source, zero-copy too.
+var (
+	_ gopacket.PacketDataSource         = (*Handle)(nil)
+	_ gopacket.ZeroCopyPacketDataSource = (*Handle)(nil)
+)
 
 // DefaultSnaplen is the snapshot length Open uses when Options.Snaplen
 // is 0: 262144 bytes, tcpdump's default, more than any frame.
