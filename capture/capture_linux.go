@@ -32,18 +32,18 @@ type Handle struct {
 	closed   atomic.Bool
 
 	// Reading: recvmsg's arguments, built once, and its results.
-	buf             []byte
-	oob             []byte
-	from            syscall.RawSockaddrLinklayer
-	iov             syscall.Iovec
-	msg             syscall.Msghdr
-	recvFn          func(fd uintptr) bool
-	n, oobn         int
-	rerr            syscall.Errno
-	copied, copied2 []byte // ReadPacketData's copies, alternately
+	buf     []byte
+	oob     []byte
+	from    syscall.RawSockaddrLinklayer
+	iov     syscall.Iovec
+	msg     syscall.Msghdr
+	recvFn  func(fd uintptr) bool
+	n, oobn int
+	rerr    syscall.Errno
 
-	// Writing.
+	// Writing: sendto's destination, the frame and the result.
 	sendFn func(fd uintptr) bool
+	to     syscall.RawSockaddrLinklayer
 	out    []byte
 	werr   syscall.Errno
 
@@ -69,7 +69,7 @@ func Open(iface string, opt Options) (*Handle, error) {
 		return nil, &Error{Iface: iface, Op: "socket", Err: err}
 	}
 	h := &Handle{iface: iface, ifindex: ifi.Index, mtu: ifi.MTU}
-	if err := h.setup(fd, ifi.Index, snap, opt); err != nil {
+	if err := h.setup(fd, ifi.Index, opt); err != nil {
 		syscall.Close(fd)
 		return nil, err
 	}
@@ -87,11 +87,12 @@ func Open(iface string, opt Options) (*Handle, error) {
 	h.msg.Iovlen = 1
 	h.msg.Control = &h.oob[0]
 	h.recvFn, h.sendFn = h.recv, h.send
+	h.to = syscall.RawSockaddrLinklayer{Family: syscall.AF_PACKET, Ifindex: int32(ifi.Index)}
 	return h, nil
 }
 
 // setup sets the socket's options and binds it.
-func (h *Handle) setup(fd, ifindex, snap int, opt Options) error {
+func (h *Handle) setup(fd, ifindex int, opt Options) error {
 	fail := func(op string, err error) error { return &Error{Iface: h.iface, Op: op, Err: err} }
 	proto := htons(syscall.ETH_P_ALL)
 	if opt.SendOnly {
@@ -276,10 +277,17 @@ func (h *Handle) WritePacketData(data []byte) error {
 	return &Error{Iface: h.iface, Op: "write", Err: h.werr}
 }
 
-// send is the write callback of the poller.
+// send is the write callback of the poller. The frame goes to the
+// interface with its own EtherType as the protocol (what the kernel
+// takes for skb->protocol; the socket of SendOnly is bound to none).
 func (h *Handle) send(fd uintptr) bool {
+	h.to.Protocol = 0
+	if len(h.out) >= 14 {
+		h.to.Protocol = binary.NativeEndian.Uint16(h.out[12:14]) // already in network order in memory
+	}
 	for {
-		_, _, e := syscall.Syscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&h.out[0])), uintptr(len(h.out)))
+		_, _, e := syscall.Syscall6(syscall.SYS_SENDTO, fd, uintptr(unsafe.Pointer(&h.out[0])), uintptr(len(h.out)), 0,
+			uintptr(unsafe.Pointer(&h.to)), syscall.SizeofSockaddrLinklayer)
 		switch e {
 		case syscall.EINTR:
 			continue
