@@ -22,7 +22,7 @@ const defaultBufferKiB = 2048
 // liveConfig is what -i and its flags ask for.
 type liveConfig struct {
 	iface     string // -i: the interface; "" reads a file
-	snaplen   int    // -s: bytes kept of each frame; 0 is capture.DefaultSnaplen
+	snaplen   int    // -s: bytes kept of each frame (0: capture.DefaultSnaplen)
 	noPromisc bool   // -p
 	bufferKiB int    // -B: the socket's receive buffer
 	set       bool   // -s or -B given
@@ -52,8 +52,9 @@ func (v intValue) Set(s string) error {
 
 // register adds -i, -s, -p and -B to fs.
 func (l *liveConfig) register(fs *flag.FlagSet) {
-	fs.Var(&once{Value: stringValue{&l.iface}}, "i", "capture live on network `interface` IFACE (Linux; root or CAP_NET_RAW) instead of reading a file; stop with SIGINT (^C), SIGTERM or -c")
-	fs.Var(&once{Value: intValue{&l.snaplen, &l.set}}, "s", "-i: keep the first `SNAPLEN` bytes of each frame (default and 0: 262144, as tcpdump)")
+	fs.Var(&once{Value: stringValue{&l.iface}}, "i", "capture live on network interface `IFACE` (Linux; root or CAP_NET_RAW) instead of reading a file; stop with SIGINT (^C), SIGTERM or -c")
+	l.snaplen = capture.DefaultSnaplen
+	fs.Var(&once{Value: intValue{&l.snaplen, &l.set}}, "s", "-i: keep the first `SNAPLEN` bytes of each frame, as tcpdump (0: 262144)")
 	fs.BoolVar(&l.noPromisc, "p", false, "-i: do not put the interface in promiscuous mode")
 	l.bufferKiB = defaultBufferKiB
 	fs.Var(&once{Value: intValue{&l.bufferKiB, &l.set}}, "B", "-i: socket receive buffer in `KiB`, as tcpdump's -B; more rides out longer bursts without drops")

@@ -251,6 +251,39 @@ func TestLiveCount(t *testing.T) {
 	}
 }
 
+// TestLiveSnaplen: -s cuts each frame, which keeps its length on the
+// wire and decodes with its ICRC unchecked.
+func TestLiveSnaplen(t *testing.T) {
+	link := vethtest.Pair(t)
+	dumpBin, genBin := binaries(t)
+	d := startDump(t, dumpBin, "-i", link.Recv, "-s", "80", "-c", "3", "-qp", "0x200", "-json")
+	runGen(t, genBin, "-i", link.Send)
+	if st := d.wait(t); st != 0 {
+		t.Fatalf("exit status %d: %s", st, d.stderr.String())
+	}
+	if !strings.Contains(d.stderr.String(), "snapshot length 80 bytes") {
+		t.Errorf("listening line: %s", d.stderr.String())
+	}
+	ls := lines(d.stdout.String())
+	for i, l := range ls {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		// RDMA WRITE First (with its RETH), then Middle, at MTU 4096.
+		want := 4154.0
+		if i == 0 {
+			want = 4170
+		}
+		if m["frame.cap_len"] != float64(80) || m["frame.len"] != want || m["infiniband.invariant.crc.status"] != "unchecked" {
+			t.Errorf("line %d: cap_len %v, len %v, icrc %v; want 80, %v, unchecked", i+1, m["frame.cap_len"], m["frame.len"], m["infiniband.invariant.crc.status"], want)
+		}
+	}
+	if len(ls) != 3 {
+		t.Errorf("%d lines, want 3", len(ls))
+	}
+}
+
 // TestLiveStats: SIGTERM ends a -stats capture with the summary.
 func TestLiveStats(t *testing.T) {
 	link := vethtest.Pair(t)

@@ -111,7 +111,7 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	out := fs.String("w", "", "write the capture to this file, - for standard output (default: standard output,\nor "+defaultFile+" when standard output is a terminal)")
 	format := fs.String("format", "", "capture format, pcap or pcapng (default: pcapng for a .pcapng file name, else pcap)")
 	scenario := fs.String("scenario", "", "play the phases of this scenario file, one per line (key=value with the flag names)")
-	iface := fs.String("i", "", "send the frames on network `interface` IFACE (Linux; root or CAP_NET_RAW) at the times of their timestamps (see -rate) instead of writing a file")
+	iface := fs.String("i", "", "send the frames on network interface `IFACE` (Linux; root or CAP_NET_RAW) at the times of their timestamps (see -rate) instead of writing a file")
 	loops := fs.Int("loop", 1, "-i: send the scenario `N` times, the same frames each time (0: until SIGINT or SIGTERM)")
 	for _, o := range gen.Options() {
 		fs.Var(optionFlag{&cfg, o.Name}, o.Name, o.Usage)
