@@ -46,6 +46,7 @@ type Handle struct {
 	to     syscall.RawSockaddrLinklayer
 	out    []byte
 	werr   syscall.Errno
+	batch  *batch // WritePacketBatch's arguments, made on its first call
 
 	mu    sync.Mutex // guards stats
 	stats Stats
@@ -248,26 +249,39 @@ func (h *Handle) WritePacketData(data []byte) error {
 		return &Error{Iface: h.iface, Op: "write", Err: syscall.EINVAL}
 	}
 	h.out = data
+	err := h.write(h.sendFn)
+	h.out = nil
+	if err != nil {
+		return err
+	}
+	return h.writeErr(data)
+}
+
+// write calls the poller's write with fn, again while the kernel says
+// ENOBUFS (for a second at most); fn leaves its errno in h.werr.
+func (h *Handle) write(fn func(fd uintptr) bool) error {
 	var deadline time.Time
 	for {
-		err := h.rc.Write(h.sendFn)
-		if err != nil {
+		if err := h.rc.Write(fn); err != nil {
 			if h.closed.Load() {
 				err = os.ErrClosed
 			}
 			return &Error{Iface: h.iface, Op: "write", Err: err}
 		}
 		if h.werr != syscall.ENOBUFS {
-			break
+			return nil
 		}
 		if deadline.IsZero() {
 			deadline = time.Now().Add(time.Second)
 		} else if time.Now().After(deadline) {
-			break
+			return nil
 		}
 		runtime.Gosched()
 	}
-	h.out = nil
+}
+
+// writeErr returns the error of h.werr for the frame data, nil for none.
+func (h *Handle) writeErr(data []byte) error {
 	switch h.werr {
 	case 0:
 		return nil
@@ -277,14 +291,20 @@ func (h *Handle) WritePacketData(data []byte) error {
 	return &Error{Iface: h.iface, Op: "write", Err: h.werr}
 }
 
+// protocol returns the EtherType of a frame as the kernel takes a
+// packet socket's protocol: in network byte order in memory.
+func protocol(frame []byte) uint16 {
+	if len(frame) < 14 {
+		return 0
+	}
+	return binary.NativeEndian.Uint16(frame[12:14])
+}
+
 // send is the write callback of the poller. The frame goes to the
 // interface with its own EtherType as the protocol (what the kernel
 // takes for skb->protocol; the socket of SendOnly is bound to none).
 func (h *Handle) send(fd uintptr) bool {
-	h.to.Protocol = 0
-	if len(h.out) >= 14 {
-		h.to.Protocol = binary.NativeEndian.Uint16(h.out[12:14]) // already in network order in memory
-	}
+	h.to.Protocol = protocol(h.out)
 	for {
 		_, _, e := syscall.Syscall6(syscall.SYS_SENDTO, fd, uintptr(unsafe.Pointer(&h.out[0])), uintptr(len(h.out)), 0,
 			uintptr(unsafe.Pointer(&h.to)), syscall.SizeofSockaddrLinklayer)

@@ -39,6 +39,9 @@ func (h *Handle) ReadPacketData() ([]byte, gopacket.CaptureInfo, error) {
 // WritePacketData returns ErrUnsupported.
 func (h *Handle) WritePacketData(data []byte) error { return ErrUnsupported }
 
+// WritePacketBatch returns ErrUnsupported.
+func (h *Handle) WritePacketBatch(frames [][]byte) (int, error) { return 0, ErrUnsupported }
+
 // SetReadDeadline returns ErrUnsupported.
 func (h *Handle) SetReadDeadline(t time.Time) error { return ErrUnsupported }
 

@@ -228,3 +228,47 @@ func TestMTU(t *testing.T) {
 		t.Errorf("a frame over the MTU: %v, want EMSGSIZE naming the MTU", err)
 	}
 }
+
+// TestWriteBatch: WritePacketBatch sends every frame in order, more than
+// one system call's worth, allocating nothing; a frame the MTU does not
+// hold stops it there, with the count of those sent before.
+func TestWriteBatch(t *testing.T) {
+	link := vethtest.Pair(t)
+	rx := open(t, link.Recv, capture.Options{BufferSize: 8 << 20})
+	tx := open(t, link.Send, capture.Options{SendOnly: true})
+	const n = 150
+	frames := make([][]byte, n)
+	for i := range frames {
+		frames[i] = testFrame(i, 60+i*7)
+	}
+	if sent, err := tx.WritePacketBatch(frames); sent != n || err != nil {
+		t.Fatalf("sent %d of %d: %v", sent, n, err)
+	}
+	got, lengths, _ := readOurs(t, rx, n)
+	for i := range got {
+		if !bytes.Equal(got[i], frames[i]) || lengths[i] != len(frames[i]) {
+			t.Fatalf("frame %d differs from the one sent", i)
+		}
+	}
+	ifi, err := net.InterfaceByName(link.Send)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := [][]byte{testFrame(n, 100), testFrame(n+1, 100), testFrame(n+2, ifi.MTU+100), testFrame(n+3, 100)}
+	if sent, err := tx.WritePacketBatch(bad); sent != 2 || !errors.Is(err, syscall.EMSGSIZE) {
+		t.Errorf("a batch with a frame over the MTU third: sent %d, %v; want 2 and EMSGSIZE", sent, err)
+	}
+	got, _, _ = readOurs(t, rx, 2)
+	if !bytes.Equal(got[0], bad[0]) || !bytes.Equal(got[1], bad[1]) {
+		t.Error("the frames before the one refused did not arrive")
+	}
+	few := frames[:8]
+	allocs := testing.AllocsPerRun(50, func() {
+		if sent, err := tx.WritePacketBatch(few); sent != len(few) || err != nil {
+			t.Fatal(sent, err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("WritePacketBatch allocates %v times", allocs)
+	}
+}

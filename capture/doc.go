@@ -17,7 +17,8 @@
 // methods of gopacket's packet sources and pcap handles:
 // ReadPacketData, ZeroCopyReadPacketData, WritePacketData, LinkType,
 // Stats and Close, so it plugs into gopacket.NewPacketSource and into
-// dump.NewPacketSource.
+// dump.NewPacketSource; WritePacketBatch sends several frames in one
+// system call (sendmmsg).
 //
 // The socket is non-blocking and waits in the Go runtime's network
 // poller, so Close, from any goroutine, ends a read that is waiting:

@@ -47,6 +47,17 @@ func (s SendStats) BitsPerSecond() float64 { return float64(s.WireBits) / s.Elap
 // it at the line rate.
 func wireBits(n int) uint64 { return uint64(max(n+4, 64)+8+12) * 8 }
 
+// BatchWriter is a PacketWriter that also sends several frames in one
+// call (capture.Handle: one sendmmsg system call), returning how many it
+// sent and, when not all, the error of the first one it did not.
+type BatchWriter interface {
+	PacketWriter
+	WritePacketBatch(frames [][]byte) (int, error)
+}
+
+// sendBatch is the most frames Send hands a BatchWriter at once.
+const sendBatch = 32
+
 // Send sends the frames of the generators next returns to w at the times
 // of their timestamps, as tcpreplay replays a capture: the first frame at
 // once, every other one when its time after the first has come on the
@@ -54,50 +65,107 @@ func wireBits(n int) uint64 { return uint64(max(n+4, 64)+8+12) * 8 }
 // follow (Config.Rate or Config.PacketRate; at the default 100 Gb/s
 // the host, not the schedule, sets the pace). A frame that falls late
 // is sent at once and the schedule is kept, so lateness never
-// accumulates: a run holds its rate over its length. next is called once
-// per loop (SendOptions.Loops) and must return the same scenario each
-// time; each loop starts when the one before has left the wire free,
-// plus the first phase's Gap. Send returns what it sent and the first
-// error of next, of a Generator or of w.
+// accumulates: a run holds its rate over its length. Frames already due
+// together go to a BatchWriter in one call, up to 32, which lets a late
+// sender catch up sooner. next is called once per loop
+// (SendOptions.Loops) and must return the same scenario each time; each
+// loop starts when the one before has left the wire free, plus the first
+// phase's Gap. Send returns what it sent and the first error of next, of
+// a Generator or of w.
 func Send(w PacketWriter, next func() (*Generator, error), opt SendOptions) (SendStats, error) {
-	var st SendStats
-	p := NewPacer()
-	var offset, lead time.Duration // the loop's start on p's clock; the first frame's time in the first loop
-	done := func() (SendStats, error) {
-		st.Elapsed = max(p.Elapsed(), offset-lead)
-		return st, nil
+	s := sender{w: w, p: NewPacer()}
+	s.bw, _ = w.(BatchWriter)
+	err := s.run(next, opt)
+	if ferr := s.flush(); err == nil {
+		err = ferr
 	}
-	for ; opt.Loops == 0 || st.Loops < opt.Loops; st.Loops++ {
+	s.st.Elapsed = s.p.Elapsed()
+	if err == nil && !s.stopped {
+		s.st.Elapsed = max(s.st.Elapsed, s.offset-s.lead)
+	}
+	return s.st, err
+}
+
+// sender is the state of one Send.
+type sender struct {
+	w            PacketWriter
+	bw           BatchWriter // w, when it takes batches
+	p            *Pacer
+	st           SendStats
+	offset, lead time.Duration // the loop's start on p's clock; the first frame's time in the first loop
+	pending      [][]byte      // frames due, not yet sent: copies in bufs
+	bufs         [sendBatch][]byte
+	stopped      bool
+}
+
+// run plays the loops, leaving in s.pending the frames not yet sent.
+func (s *sender) run(next func() (*Generator, error), opt SendOptions) error {
+	for ; opt.Loops == 0 || s.st.Loops < opt.Loops; s.st.Loops++ {
 		g, err := next()
 		if err != nil {
-			return st, err
+			return err
 		}
 		for g.Next() {
 			at := g.Time().Sub(g.Start())
-			if st.Frames == 0 {
-				lead = at
+			if s.st.Frames == 0 && len(s.pending) == 0 {
+				s.lead = at
 			}
-			if !p.Wait(offset+at-lead, opt.Stop) {
-				return done()
+			due := s.offset + at - s.lead
+			if len(s.pending) > 0 && (len(s.pending) == cap(s.pending) || due > s.p.Elapsed()) {
+				if err := s.flush(); err != nil {
+					return err
+				}
 			}
-			frame := g.Frame()
-			if err := w.WritePacketData(frame); err != nil {
-				st.Elapsed = p.Elapsed()
-				return st, err
+			if len(s.pending) == 0 && !s.p.Wait(due, opt.Stop) {
+				s.stopped = true
+				return nil
 			}
-			st.Frames++
-			st.Bytes += len(frame)
-			st.WireBits += wireBits(len(frame))
+			s.add(g.Frame())
 		}
 		if err := g.Err(); err != nil {
-			st.Elapsed = p.Elapsed()
-			return st, err
+			return err
 		}
 		if g.Stats().Frames > 0 {
-			offset += g.Free().Sub(g.Start())
+			s.offset += g.Free().Sub(g.Start())
 		}
 	}
-	return done()
+	return nil
+}
+
+// add queues a copy of frame, which the Generator will reuse.
+func (s *sender) add(frame []byte) {
+	if s.pending == nil {
+		s.pending = make([][]byte, 0, sendBatch)
+		if s.bw == nil {
+			s.pending = make([][]byte, 0, 1) // one at a time
+		}
+	}
+	i := len(s.pending)
+	s.bufs[i] = append(s.bufs[i][:0], frame...)
+	s.pending = append(s.pending, s.bufs[i])
+}
+
+// flush sends the frames queued, counting those sent.
+func (s *sender) flush() error {
+	var err error
+	sent := len(s.pending)
+	if s.bw != nil && sent > 1 {
+		sent, err = s.bw.WritePacketBatch(s.pending)
+	} else {
+		for i, f := range s.pending {
+			if err = s.w.WritePacketData(f); err != nil {
+				sent = i
+				break
+			}
+		}
+	}
+	for _, f := range s.pending[:sent] {
+		s.st.Frames++
+		s.st.Bytes += len(f)
+		s.st.WireBits += wireBits(len(f))
+	}
+	s.pending = s.pending[:0]
+	return err
 }
 
 // Pacer waits for deadlines on one monotonic clock started by NewPacer.

@@ -158,3 +158,50 @@ func TestPacerStop(t *testing.T) {
 		t.Fatal("a deadline past did not return at once")
 	}
 }
+
+// batcher is a recorder that takes batches too.
+type batcher struct {
+	recorder
+	batches []int
+}
+
+func (b *batcher) WritePacketBatch(frames [][]byte) (int, error) {
+	b.batches = append(b.batches, len(frames))
+	for i, f := range frames {
+		if err := b.WritePacketData(f); err != nil {
+			return i, err
+		}
+	}
+	return len(frames), nil
+}
+
+// TestSendBatches: frames due together (at the default 100 Gb/s every
+// frame is due before the one before is sent) go to a BatchWriter in
+// batches of up to 32, in order; a failed batch counts what was sent.
+func TestSendBatches(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Op, cfg.Size, cfg.MTU = OpWrite, 64<<10, 256 // 256 WRITEs and an ACK
+	want := fileFrames(t, cfg)
+	next := func() (*Generator, error) { return New(cfg) }
+	var b batcher
+	st, err := Send(&b, next, SendOptions{Loops: 1})
+	if err != nil || st.Frames != len(want) {
+		t.Fatalf("%+v, %v; want %d frames", st, err, len(want))
+	}
+	for i := range want {
+		if !bytes.Equal(b.frames[i], want[i]) {
+			t.Fatalf("frame %d differs from the file's", i+1)
+		}
+	}
+	most := 0
+	for _, n := range b.batches {
+		most = max(most, n)
+	}
+	if most < 2 || most > 32 {
+		t.Errorf("batches %v: want some of 2 to 32 frames", b.batches)
+	}
+	b = batcher{recorder: recorder{fail: 40}}
+	if st, err := Send(&b, next, SendOptions{Loops: 1}); err == nil || st.Frames != 39 {
+		t.Errorf("failing writer: %+v, %v; want 39 frames and the error", st, err)
+	}
+}
