@@ -18,7 +18,9 @@
 //	}
 //	err = g.Err()
 //
-// or writes them all as a pcap or pcapng file with Write.
+// or writes them all as a pcap or pcapng file with Write, or sends them
+// on a live interface at the times of their timestamps with Send (a
+// Pacer keeps the schedule; see cmd/rocegen -i).
 //
 // # What the traffic looks like
 //

@@ -586,8 +586,7 @@ func (g *Generator) wirePS(n int) int64 {
 	if g.ph.slotPS > 0 {
 		return g.ph.slotPS
 	}
-	bits := uint64(max(n+4, 64)+8+12) * 8
-	return int64(bits * 1_000_000_000_000 / g.ph.rateBits)
+	return int64(wireBits(n) * 1_000_000_000_000 / g.ph.rateBits)
 }
 
 // build encodes the prepared frame, sent at ts.

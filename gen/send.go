@@ -36,15 +36,22 @@ type SendStats struct {
 	Elapsed time.Duration
 }
 
-// PacketsPerSecond returns Frames over Elapsed.
-func (s SendStats) PacketsPerSecond() float64 { return float64(s.Frames) / s.Elapsed.Seconds() }
+// PacketsPerSecond returns Frames over Elapsed (0 for no time).
+func (s SendStats) PacketsPerSecond() float64 { return perSecond(float64(s.Frames), s.Elapsed) }
 
 // BitsPerSecond returns WireBits over Elapsed: the rate on the wire,
 // to compare with Config.Rate.
-func (s SendStats) BitsPerSecond() float64 { return float64(s.WireBits) / s.Elapsed.Seconds() }
+func (s SendStats) BitsPerSecond() float64 { return perSecond(float64(s.WireBits), s.Elapsed) }
 
-// wireBits is a frame of n bytes on the wire, as Generator.wirePS counts
-// it at the line rate.
+func perSecond(v float64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return v / d.Seconds()
+}
+
+// wireBits is a frame of n bytes on the wire: with its FCS, at least 64
+// bytes, then the preamble and the inter-frame gap.
 func wireBits(n int) uint64 { return uint64(max(n+4, 64)+8+12) * 8 }
 
 // BatchWriter is a PacketWriter that also sends several frames in one
