@@ -1,6 +1,7 @@
 // Package dump prints captured Ethernet frames the way cmd/rocedump does:
 // one short text line per frame, or one JSON object per frame (JSON
 // Lines). Other tools reuse it to read pcap and pcapng files (Source),
+// or a live capture (NewPacketSource, as package capture gives one),
 // decode a frame once (Record.Decode) and format it (Record.AppendText,
 // Record.AppendJSON) into a reused buffer without allocating.
 //

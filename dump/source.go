@@ -93,6 +93,9 @@ type Source struct {
 	n     int       // packet records met, read or not
 	read  int       // frames returned
 	err   error     // a fatal error, returned again
+	// A packet source (NewPacketSource) instead of a file.
+	pkt gopacket.PacketDataSource
+	zc  gopacket.ZeroCopyPacketDataSource
 }
 
 // countReader counts the bytes read through it.
@@ -155,7 +158,10 @@ func (s *Source) Next() (data []byte, ci gopacket.CaptureInfo, linkType uint16, 
 	if s.err != nil {
 		return nil, ci, 0, s.err
 	}
-	if s.ng {
+	if s.pkt != nil {
+		data, ci, err = s.nextPacket()
+		linkType = s.lt
+	} else if s.ng {
 		data, ci, linkType, err = s.nextNg()
 	} else {
 		data, ci, err = s.nextPcap()

@@ -139,7 +139,13 @@ type Config struct {
 	Seed uint64
 	// Rate is the line rate the timestamps follow; each frame occupies
 	// the wire for its length plus FCS, preamble and inter-frame gap.
+	// It also converts PFC quanta to time.
 	Rate pfc.Speed
+	// PacketRate, when not 0, is a rate in packets per second the
+	// timestamps follow instead: each frame occupies the wire for
+	// 1/PacketRate seconds, whatever its length. Option "rate" sets it
+	// for a value ending in "pps" (100kpps), Rate otherwise.
+	PacketRate uint64
 	// Delay is the time between a packet and the response it causes
 	// (Acknowledge, READ response, ATOMIC Acknowledge, CNP, PFC), from 0
 	// to MaxDuration.
@@ -388,6 +394,35 @@ func checkStart(t time.Time) error {
 	return nil
 }
 
+// MaxPacketRate is the highest PacketRate: a frame a nanosecond.
+const MaxPacketRate = 1_000_000_000
+
+// setRate sets Rate, or PacketRate for a rate in packets per second.
+func (c *Config) setRate(v string) error {
+	if num, ok := strings.CutSuffix(strings.ToLower(v), "pps"); ok {
+		mult := 1.0
+		if n := len(num); n > 0 {
+			if m, ok := ppsUnits[num[n-1]]; ok {
+				mult, num = m, num[:n-1]
+			}
+		}
+		f, err := strconv.ParseFloat(num, 64)
+		if err != nil || f*mult < 1 || f*mult > MaxPacketRate || f*mult != math.Trunc(f*mult) {
+			return fmt.Errorf("bad packet rate %q: want 1pps to 1Gpps, a whole number of packets per second (k, M, G: powers of 1000)", v)
+		}
+		c.PacketRate = uint64(f * mult)
+		return nil
+	}
+	r, err := pfc.ParseSpeed(v)
+	if err != nil {
+		return fmt.Errorf("%w, or packets per second ending in pps (10kpps)", err)
+	}
+	c.Rate, c.PacketRate = r, 0
+	return nil
+}
+
+var ppsUnits = map[byte]float64{'k': 1e3, 'm': 1e6, 'g': 1e9}
+
 func hex(v uint64) string { return "0x" + strconv.FormatUint(v, 16) }
 
 var options = []Option{
@@ -522,9 +557,14 @@ var options = []Option{
 	{Name: "seed", Usage: "seed of every random choice: equal seeds give identical captures",
 		set: func(c *Config, v string) (err error) { c.Seed, err = parseUint(v, 64); return err },
 		get: func(c *Config) string { return strconv.FormatUint(c.Seed, 10) }},
-	{Name: "rate", Usage: "line rate the timestamps follow, bits per second (100G, 25G...)",
-		set: func(c *Config, v string) (err error) { c.Rate, err = pfc.ParseSpeed(v); return err },
-		get: func(c *Config) string { return strconv.FormatUint(uint64(c.Rate), 10) }},
+	{Name: "rate", Usage: "rate the timestamps follow (and rocegen -i sends at): bits per second on the wire, FCS, preamble and gap included\n(100G, 25Gbps, 2.5G: k, M, G, T are powers of 1000), or packets per second ending in pps (100kpps, 1Mpps, 5000pps)",
+		set: func(c *Config, v string) error { return c.setRate(v) },
+		get: func(c *Config) string {
+			if c.PacketRate > 0 {
+				return strconv.FormatUint(c.PacketRate, 10) + "pps"
+			}
+			return strconv.FormatUint(uint64(c.Rate), 10)
+		}},
 	{Name: "delay", Usage: "time from a packet to the response it causes (at most 1281h1m26.018427387s)",
 		set: func(c *Config, v string) (err error) { c.Delay, err = parseDuration(v, MaxDuration); return err },
 		get: func(c *Config) string { return c.Delay.String() }},
@@ -649,6 +689,9 @@ func (c *Config) check() error {
 	}
 	if c.Rate < 1e6 {
 		return configErr("line rate %d b/s", c.Rate)
+	}
+	if c.PacketRate > MaxPacketRate {
+		return configErr("packet rate %d pps", c.PacketRate)
 	}
 	var err error
 	if c.SrcIP, err = c.addr(c.SrcIP, c.SrcMAC, 1); err != nil {

@@ -18,7 +18,9 @@
 //	}
 //	err = g.Err()
 //
-// or writes them all as a pcap or pcapng file with Write.
+// or writes them all as a pcap or pcapng file with Write, or sends them
+// on a live interface at the times of their timestamps with Send (a
+// Pacer keeps the schedule; see cmd/rocegen -i).
 //
 // # What the traffic looks like
 //
@@ -70,7 +72,8 @@
 // Frames are laid out on one timeline at the line rate Rate, as a tap
 // that merges both directions would record them: each frame occupies the
 // wire for its length plus 4 bytes of FCS, 8 of preamble and 12 of
-// inter-frame gap. Requests are sent back to back; a response, CNP or PFC
+// inter-frame gap; with PacketRate set, each frame occupies 1/PacketRate
+// seconds instead. Requests are sent back to back; a response, CNP or PFC
 // frame becomes due Delay after the packet that caused it and goes out as
 // soon as the wire is free, ahead of further requests; a burst of READ
 // responses goes out back to back once due. The first frame is at Start

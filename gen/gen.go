@@ -162,6 +162,7 @@ type phase struct {
 	gapPS    int64
 	delayPS  int64
 	rateBits uint64
+	slotPS   int64 // the time of every frame at PacketRate; 0: its wire time at Rate
 }
 
 // event is a frame (or a burst of READ responses) waiting for its time.
@@ -328,6 +329,9 @@ func (ph *phase) setup(pi int, cfg Config, conns map[uint64]*qpState) {
 	ph.gapPS = int64(cfg.Gap) * 1000
 	ph.delayPS = int64(cfg.Delay) * 1000
 	ph.rateBits = uint64(cfg.Rate)
+	if cfg.PacketRate > 0 {
+		ph.slotPS = int64(1_000_000_000_000 / cfg.PacketRate)
+	}
 	if cfg.CNPInterval > 0 {
 		ph.pacer[fwd] = cnp.NewPacer(cfg.QPs, cfg.CNPInterval)
 		ph.pacer[rev] = cnp.NewPacer(cfg.QPs, cfg.CNPInterval)
@@ -438,6 +442,11 @@ func (g *Generator) Kind() Kind { return g.kind }
 
 // Time returns the timestamp of the frame Next generated.
 func (g *Generator) Time() time.Time { return g.start.Add(time.Duration(g.base + g.ts/1000)) }
+
+// Free returns the time the frame Next generated leaves the wire free:
+// its timestamp plus its time on the wire at the phase's rate. The next
+// frame is at Free or later.
+func (g *Generator) Free() time.Time { return g.start.Add(time.Duration(g.base + g.now/1000)) }
 
 // Start returns the time the capture starts: the first phase's Start.
 // Every frame is at Start or later.
@@ -571,10 +580,13 @@ func (g *Generator) prepare(dir int, q *qpState) *ib.Packet {
 }
 
 // wirePS returns how long a frame of n bytes occupies the wire: the frame,
-// its FCS, the preamble and the inter-frame gap.
+// its FCS, the preamble and the inter-frame gap at the line rate, or the
+// slot of every frame at the packet rate.
 func (g *Generator) wirePS(n int) int64 {
-	bits := uint64(max(n+4, 64)+8+12) * 8
-	return int64(bits * 1_000_000_000_000 / g.ph.rateBits)
+	if g.ph.slotPS > 0 {
+		return g.ph.slotPS
+	}
+	return int64(wireBits(n) * 1_000_000_000_000 / g.ph.rateBits)
 }
 
 // build encodes the prepared frame, sent at ts.

@@ -6,6 +6,7 @@
 //
 //	rocedump [flags] [-r] FILE [flags]
 //	rocedump [flags] < FILE
+//	rocedump [flags] -i IFACE [-s SNAPLEN] [-p] [-B KiB]
 //
 // FILE "-" or no FILE reads standard input (a terminal there is refused
 // with a hint). Flags may follow the file, as with tcpdump. -h lists the
@@ -73,6 +74,19 @@
 //	            (default: the number of CPUs for a file, 1 for a pipe,
 //	            whose frames then show as they arrive); the output is
 //	            the same whatever N
+//	-i IFACE    capture live on a network interface instead of reading a
+//	            file (Linux packet sockets; root or CAP_NET_RAW), with
+//	            every filter and output mode; frames are read one at a
+//	            time (-j 1 unless given) and each line shows as its frame
+//	            arrives. SIGINT or SIGTERM stops it cleanly (-stats
+//	            printed, the -w file complete); standard error then gets
+//	            tcpdump's "N packets captured", "N packets received by
+//	            filter" and "N packets dropped by kernel"
+//	-s SNAPLEN  -i: keep the first SNAPLEN bytes of each frame (default
+//	            and 0: 262144); the original length is kept
+//	-p          -i: leave the interface out of promiscuous mode
+//	-B KiB      -i: the socket's receive buffer (default 2048, 2 MiB, as
+//	            tcpdump's)
 //
 // The output flags shape text lines: they are refused with -json, -stats
 // and -w.
@@ -121,6 +135,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return status
 	}
+	if c.live.iface != "" {
+		return runLive(c, stdout, stderr)
+	}
 	if (c.file == "" || c.file == "-") && cli.TerminalStdin(stdin, stderr, "rocedump", "give a capture file (rocedump FILE) or pipe one in (tcpdump -w - | rocedump)") {
 		return 2
 	}
@@ -143,15 +160,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if prog != nil {
 		c.opt.Progress = prog.update
 	}
+	st, err := scan(c, src, in, stdout, prog)
+	return exitStatus(stderr, name, st, err)
+}
+
+// scan is the work on an open source: the frames printed, written (-w)
+// or summarized (-stats) to stdout. prog may be nil.
+func scan(c config, src *dump.Source, in io.Reader, stdout io.Writer, prog *progress) (dump.Stats, error) {
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	var st dump.Stats
+	var err error
 	if c.out != "" {
 		st, err = writeCapture(c, src, in, w, stdout)
-		prog.clear()
-		if err != nil && st.Frames == 0 && errors.Is(err, errOutput) {
-			fmt.Fprintln(stderr, "rocedump:", err)
-			return 2
-		}
 	} else if c.stats {
 		an := flow.New(flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed, CNPInterval: c.cnpInterval, PFCStorm: c.pfcStorm})
 		st, err = dump.Scan(src, c.opt, func(r *dump.Record) error { an.AddRecord(r); return nil })
@@ -160,13 +180,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			err = werr
 		}
 	} else {
-		st, err = dump.Dump(w, src, c.opt)
-		prog.clear()
+		st, err = dump.Dump(c.live.lines(w), src, c.opt)
 	}
+	prog.clear()
 	if ferr := w.Flush(); err == nil && ferr != nil {
 		err = ferr
 	}
-	return exitStatus(stderr, name, st, err)
+	return st, err
 }
 
 // config is what the command line asks for.
@@ -180,9 +200,10 @@ type config struct {
 	file                  string // the capture; "" or "-" is standard input
 	out                   string // -w: the capture to write ("-": standard output)
 	format                dump.Format
+	live                  liveConfig // -i: a live capture
 }
 
-const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-v] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-r] [FILE|-] [flags]"
+const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-v] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-i IFACE [-s SNAPLEN] [-p] [-B KiB] | [-r] FILE|-] [flags]"
 
 // parseFlags reads the command line. It reports ok false, having said
 // why on stderr, when the command line is unusable or asked for help:
@@ -214,6 +235,7 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 	workers := oneInt("j", 0, "decode with `N` goroutines (0: the number of CPUs for a file, 1 for a pipe)")
 	text := outputFlags(cmd)
 	display := addDisplayFlags(fs, oneString)
+	c.live.register(cmd)
 	fail := func(format string, a ...any) (config, int, bool) { return c, cmd.Fail(format, a...), false }
 	// Flags after the file, as tcpdump takes them: rocedump FILE -qp 5.
 	pos, status, ok := cmd.Parse(args)
@@ -271,6 +293,9 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 		return fail("unexpected argument %q: the capture is already -r %q", pos[0], c.file)
 	case len(pos) == 1:
 		c.file = pos[0]
+	}
+	if msg := c.live.check(c.file); msg != "" {
+		return fail("%s", msg)
 	}
 	return c, 0, true
 }
@@ -383,6 +408,10 @@ func writeSummary(w io.Writer, rep *flow.Report, st dump.Stats, jsonOut bool) er
 // the exit status: 1 for frames that did not decode or a read or write
 // error, 2 for frames of a link type rocedump does not decode.
 func exitStatus(stderr io.Writer, name string, st dump.Stats, err error) int {
+	if err != nil && st.Frames == 0 && errors.Is(err, errOutput) {
+		fmt.Fprintln(stderr, "rocedump:", err)
+		return 2
+	}
 	status := 0
 	if st.Malformed > 0 {
 		fmt.Fprintf(stderr, "rocedump: %s: %d of %d frames did not decode\n", name, st.Malformed, st.Frames)

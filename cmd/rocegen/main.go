@@ -9,6 +9,7 @@
 // Usage:
 //
 //	rocegen [flags] [-w FILE] [-format pcap|pcapng] [-scenario FILE|-]
+//	rocegen [flags] -i IFACE [-loop N] [-scenario FILE]
 //
 // With no flags at all rocegen writes the default scenario: one RC RDMA
 // WRITE of 64 KiB at MTU 4096 over RoCEv2/IPv4 (16 WRITE packets, First,
@@ -44,6 +45,19 @@
 // 2262 in pcapng), -delay and -gap at most 1281h1m26.018427387s (53 days).
 // A capture that would run past the last time its format holds, or a
 // phase longer than 106 days, stops with an error rather than wrap.
+//
+// With -i IFACE (Linux packet sockets; root or CAP_NET_RAW) rocegen sends
+// the frames it would write on the interface instead, in the same order,
+// each when its timestamp falls due after the first frame's, as tcpreplay
+// replays a capture; the timestamps follow -rate, which is thus the
+// sending rate: bits per second on the wire with FCS, preamble and
+// inter-frame gap counted (25G, 25Gbps; the default 100G is faster than
+// a host sends, so as fast as possible), or packets per second ending in
+// pps (100kpps). Deadlines are absolute: a late frame goes at once and
+// the schedule holds. -loop N sends the scenario N times, the same frames
+// each time (0: until SIGINT or SIGTERM, which stop it cleanly). The
+// achieved rate goes to standard error: frames, bytes, seconds, packets
+// per second and bits per second on the wire.
 //
 // The same seed and settings give byte-identical files. rocegen reports
 // what it wrote on standard error. Exit status: 0 on success, 2 for bad
@@ -109,6 +123,8 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	out := cmd.String("w", "", "write the capture to this file, - for standard output (default: standard output,\nor "+defaultFile+" when standard output is a terminal)")
 	format := cmd.String("format", "", "capture format, pcap or pcapng (default: pcapng for a .pcapng file name, else pcap)")
 	scenario := cmd.String("scenario", "", "play the phases of this scenario file, one per line (key=value with the flag names); - reads standard input")
+	iface := cmd.String("i", "", "send the frames on network interface `IFACE` (Linux; root or CAP_NET_RAW) at the times of their timestamps (see -rate) instead of writing a file")
+	loops := cmd.Int("loop", 1, "-i: send the scenario `N` times, the same frames each time (0: until SIGINT or SIGTERM)")
 	for _, o := range gen.Options() {
 		cmd.Once(optionFlag{&cfg, o.Name}, o.Name, o.Usage)
 	}
@@ -120,6 +136,10 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 		return st
 	}
 	if *scenario == "-" && cli.TerminalStdin(stdin, stderr, "rocegen", "pipe the scenario in (rocegen -scenario - < phases.txt) or name its file (-scenario FILE)") {
+		return 2
+	}
+	if msg := liveCheck(*iface, *loops, *out, *format, *scenario); msg != "" {
+		fmt.Fprintln(stderr, "rocegen:", msg)
 		return 2
 	}
 	name := *out
@@ -147,6 +167,9 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	if err != nil {
 		fmt.Fprintln(stderr, "rocegen:", err)
 		return 2
+	}
+	if *iface != "" {
+		return sendLive(*iface, *loops, cfg, *scenario, g, closeScenario, stderr)
 	}
 	n, err := writeCapture(name, stdout, g, ff)
 	if err != nil {

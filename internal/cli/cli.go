@@ -75,9 +75,14 @@ func (c *Command) Once(v flag.Value, name, usage string) {
 // String defines a string flag that may be given once.
 func (c *Command) String(name, value, usage string) *string {
 	p := new(string)
+	c.StringVar(p, name, value, usage)
+	return p
+}
+
+// StringVar defines a string flag that may be given once, held in *p.
+func (c *Command) StringVar(p *string, name, value, usage string) {
 	*p = value
 	c.Once(stringValue{p}, name, usage)
-	return p
 }
 
 // Int defines an int flag (decimal, 0x hex) that may be given once.
