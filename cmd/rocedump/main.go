@@ -132,7 +132,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	var st dump.Stats
-	if c.out != "" {
+	if c.parquet != "" {
+		capture, path := parquetCapture(c)
+		st, err = writeParquet(c, src, in, capture, path, stdout)
+		prog.clear()
+		if err != nil && st.Frames == 0 && errors.Is(err, errParquet) {
+			fmt.Fprintln(stderr, "rocedump:", err)
+			return 2
+		}
+	} else if c.out != "" {
 		st, err = writeCapture(c, src, in, w, stdout)
 		prog.clear()
 		if err != nil && st.Frames == 0 && errors.Is(err, errOutput) {
@@ -167,6 +175,7 @@ type config struct {
 	file                  string // the capture; "" or "-" is standard input
 	out                   string // -w: the capture to write ("-": standard output)
 	format                dump.Format
+	parquet               string // -parquet: the Parquet file or directory to write
 }
 
 // once is a flag that takes one value: given twice, it is refused.
@@ -201,7 +210,7 @@ func (v stringValue) String() string {
 }
 func (v stringValue) Set(s string) error { *v.p = s; return nil }
 
-const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-v] [-speed S] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-r] [FILE|-] [flags]"
+const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-v] [-speed S] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-parquet OUT] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-r] [FILE|-] [flags]"
 
 // parseFlags reads the command line. It reports ok false, having said
 // why on stderr, when the command line is unusable or asked for help:
@@ -252,6 +261,7 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 	pfcStorm := oneDuration("pfc-storm", flow.DefaultPFCStorm, "-stats: flag a PFC priority paused without a break for longer than this `time`")
 	workers := oneInt("j", 0, "decode with `N` goroutines (0: the number of CPUs for a file, 1 for a pipe)")
 	display := addDisplayFlags(fs, oneString)
+	pq := addParquetFlags(oneString)
 	fs.Usage = func() {} // parse errors and -h are answered below
 	fail := func(format string, a ...any) (config, int, bool) {
 		fmt.Fprintf(stderr, "rocedump: "+format+"\n", a...)
@@ -311,6 +321,9 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 		if c.out == "" {
 			return fail("-F says the format of the -w file: give -w FILE")
 		}
+	}
+	if err := pq.apply(&c); err != nil {
+		return fail("%v", err)
 	}
 	c.file = *file
 	switch {

@@ -1,0 +1,264 @@
+// Package parquetrows writes the frames of a capture as a Parquet file:
+// one row per frame, one column per field of dump's field table
+// (dump.Fields), named exactly as rocedump's JSON keys, plus the capture
+// file's name. It is what `rocedump -parquet` writes; it is the only
+// package of the module besides the command that imports a Parquet
+// library (github.com/parquet-go/parquet-go), so that users of ib,
+// rocev2, dump and the other packages do not compile one.
+//
+// # Schema
+//
+// The schema comes from the field table alone: a field added to the
+// table is a column with no change here. Every column is optional: a
+// frame that lacks a field (where its JSON object has no such key) holds
+// a null there. The columns, in the order of the JSON keys, with
+// frame.file (FileColumn) after frame.number:
+//
+//	field type (dump.FieldType)          Parquet column
+//	unsigned of N bits                   INT32 UINT_8 (N ≤ 8), INT32 UINT_16 (N ≤ 16), INT32 UINT_32 (N ≤ 32), INT64 UINT_64
+//	64-bit hex and 64-bit (reth.va,      INT64 UINT_64, the exact value (JSON writes these as strings,
+//	atomiceth.va, swapdt, cmpdt,           "0x..." or decimal, for JavaScript's 53-bit numbers;
+//	origremdt)                             Parquet readers have exact unsigned 64-bit integers)
+//	bool                                 BOOLEAN
+//	time (frame.time_epoch)              INT64 TIMESTAMP(NANOS, isAdjustedToUTC=true)
+//	string, IPv4, IPv6, MAC, bytes       BYTE_ARRAY STRING, the text JSON writes (dictionary encoded)
+//	frame.file                           BYTE_ARRAY STRING, the capture's name as given to the Writer
+//
+// DuckDB reads these as UTINYINT, USMALLINT, UINTEGER, UBIGINT, BOOLEAN,
+// TIMESTAMP_NS and VARCHAR; Spark as ShortType, IntegerType, LongType,
+// DecimalType(20,0), BooleanType, TimestampNTZType or TimestampType
+// (Spark 3.4 and later read nanosecond timestamps with
+// spark.sql.legacy.parquet.nanosAsLong=false as microseconds) and
+// StringType. Column names hold dots: quote them ("frame.number" in SQL,
+// `frame.number` in Spark).
+//
+// Every file written with the same build of the module has the same
+// schema, whatever the capture holds, so that a directory of them reads
+// as one table (DuckDB's read_parquet('DIR/*.parquet'), Spark's
+// spark.read.parquet(DIR)).
+//
+// # Memory
+//
+// Rows are handed to the Parquet writer in batches and a row group is
+// flushed to the output every RowGroupRows rows, so that memory does not
+// grow with the number of frames. Pages are compressed with Snappy.
+package parquetrows
+
+import (
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+
+	"github.com/roce-go/roce/dump"
+)
+
+// FileColumn is the column that names the capture a row comes from. It
+// is not a field of the table (a frame does not know its file) unless
+// the table gains one of that name; either way the Writer's file name
+// fills it.
+const FileColumn = "frame.file"
+
+// RowGroupRows is the number of rows of a row group: the Writer holds at
+// most this many rows, encoded, before writing them out.
+const RowGroupRows = 1 << 16
+
+// batchRows is the number of rows handed to the Parquet writer at a time.
+const batchRows = 256
+
+// column is one column of the schema.
+type column struct {
+	name  string
+	field *dump.Field // nil: FileColumn
+	kind  parquet.Kind
+}
+
+var (
+	once    sync.Once
+	schema  *parquet.Schema
+	columns []column // in the schema's leaf order (column index)
+)
+
+// Schema returns the Parquet schema of the files the Writer writes. It
+// is built once, from dump.Fields, and shared.
+func Schema() *parquet.Schema {
+	once.Do(build)
+	return schema
+}
+
+// node returns the Parquet node of a column of type t and width bits.
+func node(f *dump.Field) parquet.Node {
+	switch f.Type {
+	case dump.FieldUint:
+		switch {
+		case f.Bits <= 8:
+			return parquet.Uint(8)
+		case f.Bits <= 16:
+			return parquet.Uint(16)
+		case f.Bits <= 32:
+			return parquet.Uint(32)
+		}
+		return parquet.Uint(64)
+	case dump.FieldHex64, dump.FieldDec64:
+		return parquet.Uint(64)
+	case dump.FieldBool:
+		return parquet.Leaf(parquet.BooleanType)
+	case dump.FieldTime:
+		return parquet.TimestampAdjusted(parquet.Nanosecond, false)
+	}
+	return parquet.Encoded(parquet.String(), &parquet.RLEDictionary)
+}
+
+func build() {
+	fileNode := parquet.Encoded(parquet.String(), &parquet.RLEDictionary)
+	var g orderedGroup
+	var fs []*dump.Field
+	add := func(name string, n parquet.Node, f *dump.Field) {
+		g = append(g, groupField{Node: parquet.Optional(n), name: name})
+		fs = append(fs, f)
+	}
+	table := dump.Fields()
+	hasFile := false
+	for i := range table {
+		hasFile = hasFile || table[i].Name == FileColumn
+	}
+	for i := range table {
+		f := &table[i]
+		switch {
+		case f.Name == FileColumn:
+			add(FileColumn, fileNode, nil)
+			continue
+		}
+		add(f.Name, node(f), f)
+		if f.Name == "frame.number" && !hasFile {
+			add(FileColumn, fileNode, nil)
+		}
+	}
+	schema = parquet.NewSchema("rocedump", g)
+	columns = make([]column, len(g))
+	for i, gf := range g {
+		leaf, ok := schema.Lookup(gf.name)
+		if !ok || leaf.ColumnIndex != i {
+			panic(fmt.Sprintf("parquetrows: column %s is not leaf %d", gf.name, i))
+		}
+		columns[i] = column{name: gf.name, field: fs[i], kind: leaf.Node.Type().Kind()}
+	}
+}
+
+// Writer writes the frames of one capture as one Parquet file.
+type Writer struct {
+	pw    *parquet.Writer
+	file  []byte
+	rows  []parquet.Row // a batch, reused
+	n     int           // rows of the batch in use
+	arena []byte        // the text values of the batch
+	err   error
+}
+
+// Options are the Writer's settings; the zero value is the default.
+type Options struct {
+	// Compression is the pages' codec: nil for Snappy; parquet-go's
+	// &parquet.Zstd, &parquet.Uncompressed, ...
+	Compression compress.Codec
+}
+
+// NewWriter returns a Writer of a Parquet file to w, whose FileColumn
+// holds file (the capture's name) in every row. Close writes the
+// file's footer; it does not close w.
+func NewWriter(w io.Writer, file string, o Options) *Writer {
+	codec := o.Compression
+	if codec == nil {
+		codec = &parquet.Snappy
+	}
+	s := Schema()
+	pw := parquet.NewWriter(w, s,
+		parquet.Compression(codec),
+		parquet.MaxRowsPerRowGroup(RowGroupRows),
+		parquet.CreatedBy("rocedump (github.com/roce-go/roce)", "", ""),
+	)
+	rows := make([]parquet.Row, batchRows)
+	for i := range rows {
+		rows[i] = make(parquet.Row, len(columns))
+	}
+	return &Writer{pw: pw, file: []byte(file), rows: rows, arena: make([]byte, 0, 64<<10)}
+}
+
+// Write adds r as a row. The Record may be reused once Write returns.
+// Write allocates nothing in steady state, except for the error text of
+// a malformed frame.
+func (w *Writer) Write(r *dump.Record) error {
+	if w.err != nil {
+		return w.err
+	}
+	row := w.rows[w.n]
+	for i := range columns {
+		row[i] = w.value(&columns[i], i, r)
+	}
+	w.n++
+	if w.n == len(w.rows) {
+		return w.flush()
+	}
+	return nil
+}
+
+// value is column c's value in r, at column index i.
+func (w *Writer) value(c *column, i int, r *dump.Record) parquet.Value {
+	f := c.field
+	if f == nil {
+		return parquet.ByteArrayValue(w.file).Level(0, 1, i)
+	}
+	var v dump.Value
+	ok := false
+	if f.Uint != nil {
+		v.U, ok = f.Uint(r)
+	} else {
+		v, ok = f.Get(r)
+	}
+	if !ok {
+		return parquet.NullValue().Level(0, 0, i)
+	}
+	var pv parquet.Value
+	switch {
+	case f.Type == dump.FieldTime:
+		pv = parquet.Int64Value(v.Sec*1e9 + int64(v.U))
+	case f.Type == dump.FieldBool:
+		pv = parquet.BooleanValue(v.U != 0)
+	case c.kind == parquet.Int32:
+		pv = parquet.Int32Value(int32(uint32(v.U)))
+	case c.kind == parquet.Int64:
+		pv = parquet.Int64Value(int64(v.U))
+	default:
+		start := len(w.arena)
+		w.arena = f.AppendValue(w.arena, v)
+		pv = parquet.ByteArrayValue(w.arena[start:len(w.arena):len(w.arena)])
+	}
+	return pv.Level(0, 1, i)
+}
+
+// flush hands the batch to the Parquet writer, which copies it.
+func (w *Writer) flush() error {
+	if w.n > 0 {
+		if _, err := w.pw.WriteRows(w.rows[:w.n]); err != nil {
+			w.err = fmt.Errorf("roce: parquet: %w", err)
+		}
+	}
+	w.n, w.arena = 0, w.arena[:0]
+	return w.err
+}
+
+// Close writes the rows not yet written and the file's footer.
+func (w *Writer) Close() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	if err := w.pw.Close(); err != nil {
+		w.err = fmt.Errorf("roce: parquet: %w", err)
+		return w.err
+	}
+	w.err = errClosed
+	return nil
+}
+
+var errClosed = fmt.Errorf("roce: parquet: writer closed")
