@@ -14,23 +14,33 @@
 // a null there. The columns, in the order of the JSON keys, with
 // frame.file (FileColumn) after frame.number:
 //
-//	field type (dump.FieldType)          Parquet column
-//	unsigned of N bits                   INT32 UINT_8 (N ≤ 8), INT32 UINT_16 (N ≤ 16), INT32 UINT_32 (N ≤ 32), INT64 UINT_64
-//	64-bit hex and 64-bit (reth.va,      INT64 UINT_64, the exact value (JSON writes these as strings,
-//	atomiceth.va, swapdt, cmpdt,           "0x..." or decimal, for JavaScript's 53-bit numbers;
-//	origremdt)                             Parquet readers have exact unsigned 64-bit integers)
-//	bool                                 BOOLEAN
-//	time (frame.time_epoch)              INT64 TIMESTAMP(NANOS, isAdjustedToUTC=true)
-//	string, IPv4, IPv6, MAC, bytes       BYTE_ARRAY STRING, the text JSON writes (dictionary encoded)
-//	frame.file                           BYTE_ARRAY STRING, the capture's name as given to the Writer
+//	field type (dump.FieldType)     Parquet column
+//	unsigned of N bits              INT32 UINT_8 (N ≤ 8), UINT_16 (N ≤ 16), UINT_32 (N ≤ 32); INT64 UINT_64 above
+//	64-bit hex, 64-bit              INT64 UINT_64: the exact value
+//	bool                            BOOLEAN
+//	time (frame.time_epoch)         INT64 TIMESTAMP(NANOS, isAdjustedToUTC=false): nanoseconds since 1970 UTC
+//	string, IPv4, IPv6, MAC, bytes  BYTE_ARRAY STRING, the text JSON writes (dictionary encoded)
+//	frame.file                      BYTE_ARRAY STRING, the capture's name as given to NewWriter
 //
-// DuckDB reads these as UTINYINT, USMALLINT, UINTEGER, UBIGINT, BOOLEAN,
-// TIMESTAMP_NS and VARCHAR; Spark as ShortType, IntegerType, LongType,
-// DecimalType(20,0), BooleanType, TimestampNTZType or TimestampType
-// (Spark 3.4 and later read nanosecond timestamps with
-// spark.sql.legacy.parquet.nanosAsLong=false as microseconds) and
-// StringType. Column names hold dots: quote them ("frame.number" in SQL,
-// `frame.number` in Spark).
+// The 64-bit fields (infiniband.reth.va, infiniband.atomiceth.va,
+// swapdt, cmpdt, infiniband.atomicacketh.origremdt) are strings in JSON
+// ("0x" and hex digits for the addresses, decimal for the data), since
+// JavaScript's numbers hold 53 bits; Parquet readers have exact unsigned
+// 64-bit integers, so here they are numbers, whatever base JSON writes
+// them in.
+//
+// The capture time is UTC, but the column says isAdjustedToUTC=false:
+// DuckDB (1.5) reads a UTC-adjusted nanosecond timestamp as TIMESTAMP
+// WITH TIME ZONE, whose microseconds drop the nanoseconds, and a
+// non-adjusted one as TIMESTAMP_NS, which keeps them. Read it as UTC.
+//
+// DuckDB reads the columns as UTINYINT, USMALLINT, UINTEGER, UBIGINT,
+// BOOLEAN, TIMESTAMP_NS and VARCHAR. Spark reads the unsigned ones as
+// ShortType, IntegerType, LongType and DecimalType(20,0) (exact), and
+// the nanosecond timestamp only with
+// spark.sql.legacy.parquet.nanosAsLong=true, as a LongType of
+// nanoseconds. Column names hold dots: quote them ("frame.number" in
+// SQL, `frame.number` in Spark).
 //
 // Every file written with the same build of the module has the same
 // schema, whatever the capture holds, so that a directory of them reads
