@@ -76,19 +76,23 @@ const FileColumn = "frame.file"
 const RowGroupRows = 1 << 16
 
 // batchRows is the number of rows handed to the Parquet writer at a time.
-const batchRows = 256
+const batchRows = 512
 
 // column is one column of the schema.
 type column struct {
 	name  string
 	field *dump.Field // nil: FileColumn
 	kind  parquet.Kind
+	proto int              // the field's protocol, an index in protocols
+	null  parquet.Value    // the column's NULL
+	flags [2]parquet.Value // a FieldBool column's false and true
 }
 
 var (
-	once    sync.Once
-	schema  *parquet.Schema
-	columns []column // in the schema's leaf order (column index)
+	once      sync.Once
+	schema    *parquet.Schema
+	columns   []column // in the schema's leaf order (column index)
+	protocols []dump.Protocol
 )
 
 // Schema returns the Parquet schema of the files the Writer writes. It
@@ -153,18 +157,56 @@ func build() {
 		if !ok || leaf.ColumnIndex != i {
 			panic(fmt.Sprintf("parquetrows: column %s is not leaf %d", gf.name, i))
 		}
-		columns[i] = column{name: gf.name, field: fs[i], kind: leaf.Node.Type().Kind()}
+		columns[i] = column{name: gf.name, field: fs[i], kind: leaf.Node.Type().Kind(),
+			proto: protocolIndex(gf.name), null: parquet.NullValue().Level(0, 0, i),
+			flags: [2]parquet.Value{parquet.BooleanValue(false).Level(0, 1, i), parquet.BooleanValue(true).Level(0, 1, i)}}
 	}
 }
 
+// protocolIndex returns the index in protocols of the protocol a field
+// belongs to (dump.FieldProtocol), adding it when it is not there yet.
+// A frame that lacks a protocol lacks its fields, so that Write asks a
+// frame for each protocol once, not for each of its fields.
+func protocolIndex(field string) int {
+	name := dump.FieldProtocol(field)
+	for i, p := range protocols {
+		if p.Name == name {
+			return i
+		}
+	}
+	p, ok := dump.LookupProtocol(name)
+	if !ok {
+		panic("parquetrows: no protocol " + name)
+	}
+	protocols = append(protocols, *p)
+	return len(protocols) - 1
+}
+
 // Writer writes the frames of one capture as one Parquet file.
+//
+// Write copies each frame's values into a batch, column by column; a
+// full batch goes to a goroutine that encodes it, column by column,
+// while Write fills the next one, and writes a row group out every
+// RowGroupRows rows.
 type Writer struct {
 	pw    *parquet.Writer
 	file  []byte
-	rows  []parquet.Row // a batch, reused
-	n     int           // rows of the batch in use
-	arena []byte        // the text values of the batch
+	cur   *batch
+	free  chan *batch // batches encoded, to fill again
+	full  chan *batch // batches filled, to encode
+	done  chan error  // the encoder's end
 	err   error
+	rows  int // rows in the row group being written (the encoder's)
+	state int // 0 open, 1 closed
+	// present says, for the frame being written, which protocols it has.
+	present [64]bool
+}
+
+// batch is rows in columns: cols[c][i] is column c's value of row i.
+type batch struct {
+	cols  [][]parquet.Value
+	n     int
+	arena []byte // the text values
 }
 
 // Options are the Writer's settings; the zero value is the default.
@@ -185,39 +227,82 @@ func NewWriter(w io.Writer, file string, o Options) *Writer {
 	s := Schema()
 	pw := parquet.NewWriter(w, s,
 		parquet.Compression(codec),
-		parquet.MaxRowsPerRowGroup(RowGroupRows),
 		parquet.CreatedBy("rocedump (github.com/roce-go/roce)", "", ""),
 	)
-	rows := make([]parquet.Row, batchRows)
-	for i := range rows {
-		rows[i] = make(parquet.Row, len(columns))
+	wr := &Writer{pw: pw, file: []byte(file), free: make(chan *batch, 2), full: make(chan *batch, 1), done: make(chan error, 1)}
+	for i := 0; i < 2; i++ {
+		b := &batch{cols: make([][]parquet.Value, len(columns)), arena: make([]byte, 0, 64<<10)}
+		for c := range b.cols {
+			b.cols[c] = make([]parquet.Value, batchRows)
+		}
+		wr.free <- b
 	}
-	return &Writer{pw: pw, file: []byte(file), rows: rows, arena: make([]byte, 0, 64<<10)}
+	wr.cur = <-wr.free
+	go wr.encode()
+	return wr
+}
+
+// encode writes the batches it is handed until full is closed, then
+// reports the first error on done.
+func (w *Writer) encode() {
+	var err error
+	cws := w.pw.ColumnWriters()
+	for b := range w.full {
+		if err == nil {
+			err = w.encodeBatch(cws, b)
+		}
+		b.n, b.arena = 0, b.arena[:0]
+		w.free <- b
+	}
+	w.done <- err
+}
+
+func (w *Writer) encodeBatch(cws []*parquet.ColumnWriter, b *batch) error {
+	for c, cw := range cws {
+		if _, err := cw.WriteRowValues(b.cols[c][:b.n]); err != nil {
+			return err
+		}
+	}
+	if w.rows += b.n; w.rows >= RowGroupRows {
+		w.rows = 0
+		return w.pw.Flush()
+	}
+	return nil
 }
 
 // Write adds r as a row. The Record may be reused once Write returns.
 // Write allocates nothing in steady state, except for the error text of
 // a malformed frame.
 func (w *Writer) Write(r *dump.Record) error {
-	if w.err != nil {
-		return w.err
+	if w.state != 0 {
+		return errClosed
 	}
-	row := w.rows[w.n]
-	for i := range columns {
-		row[i] = w.value(&columns[i], i, r)
+	b := w.cur
+	present := w.present[:len(protocols)]
+	for i := range protocols {
+		present[i] = protocols[i].Present(r)
 	}
-	w.n++
-	if w.n == len(w.rows) {
-		return w.flush()
+	for c := range columns {
+		col := &columns[c]
+		if present[col.proto] {
+			b.value(&b.cols[c][b.n], col, c, r, w.file)
+		} else {
+			b.cols[c][b.n] = col.null
+		}
+	}
+	if b.n++; b.n == batchRows {
+		w.full <- b
+		w.cur = <-w.free
 	}
 	return nil
 }
 
-// value is column c's value in r, at column index i.
-func (w *Writer) value(c *column, i int, r *dump.Record) parquet.Value {
+// value sets *dst to column c's value in r, at column index i.
+func (w *batch) value(dst *parquet.Value, c *column, i int, r *dump.Record, file []byte) {
 	f := c.field
 	if f == nil {
-		return parquet.ByteArrayValue(w.file).Level(0, 1, i)
+		*dst = parquet.ByteArrayValue(file).Level(0, 1, i)
+		return
 	}
 	var v dump.Value
 	ok := false
@@ -227,14 +312,16 @@ func (w *Writer) value(c *column, i int, r *dump.Record) parquet.Value {
 		v, ok = f.Get(r)
 	}
 	if !ok {
-		return parquet.NullValue().Level(0, 0, i)
+		*dst = c.null
+		return
 	}
 	var pv parquet.Value
 	switch {
 	case f.Type == dump.FieldTime:
 		pv = parquet.Int64Value(v.Sec*1e9 + int64(v.U))
 	case f.Type == dump.FieldBool:
-		pv = parquet.BooleanValue(v.U != 0)
+		*dst = c.flags[v.U&1]
+		return
 	case c.kind == parquet.Int32:
 		pv = parquet.Int32Value(int32(uint32(v.U)))
 	case c.kind == parquet.Int64:
@@ -244,30 +331,25 @@ func (w *Writer) value(c *column, i int, r *dump.Record) parquet.Value {
 		w.arena = f.AppendValue(w.arena, v)
 		pv = parquet.ByteArrayValue(w.arena[start:len(w.arena):len(w.arena)])
 	}
-	return pv.Level(0, 1, i)
-}
-
-// flush hands the batch to the Parquet writer, which copies it.
-func (w *Writer) flush() error {
-	if w.n > 0 {
-		if _, err := w.pw.WriteRows(w.rows[:w.n]); err != nil {
-			w.err = fmt.Errorf("roce: parquet: %w", err)
-		}
-	}
-	w.n, w.arena = 0, w.arena[:0]
-	return w.err
+	*dst = pv.Level(0, 1, i)
 }
 
 // Close writes the rows not yet written and the file's footer.
 func (w *Writer) Close() error {
-	if err := w.flush(); err != nil {
-		return err
+	if w.state != 0 {
+		return errClosed
+	}
+	w.state = 1
+	if w.cur.n > 0 {
+		w.full <- w.cur
+	}
+	close(w.full)
+	if err := <-w.done; err != nil {
+		return fmt.Errorf("roce: parquet: %w", err)
 	}
 	if err := w.pw.Close(); err != nil {
-		w.err = fmt.Errorf("roce: parquet: %w", err)
-		return w.err
+		return fmt.Errorf("roce: parquet: %w", err)
 	}
-	w.err = errClosed
 	return nil
 }
 
