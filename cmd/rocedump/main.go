@@ -43,6 +43,13 @@
 //	            output. Frames of several link types need pcapng
 //	-F FORMAT   the format of the -w file: pcap or pcapng (default:
 //	            pcapng for a name ending in .pcapng, pcap otherwise)
+//	-parquet OUT  write the frames that pass -Y, -qp, -opcode and -c as a
+//	            Parquet file instead of printing them: one row per frame,
+//	            one typed, nullable column per JSON key, named as the key,
+//	            and frame.file, the capture's name (package
+//	            github.com/roce-go/roce/dump/parquetrows gives the types);
+//	            OUT a directory (existing, or ending in /): OUT/NAME.parquet
+//	            for each capture; "-" is standard output
 //	-stats      print a per-flow and per-priority summary instead of the
 //	            frames (package github.com/roce-go/roce/flow explains it);
 //	            like tshark -Y with -z, the flows are those of the frames
