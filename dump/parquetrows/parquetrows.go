@@ -57,6 +57,7 @@ package parquetrows
 import (
 	"fmt"
 	"io"
+	"math"
 	"sync"
 
 	"github.com/parquet-go/parquet-go"
@@ -82,11 +83,24 @@ const batchRows = 512
 type column struct {
 	name  string
 	field *dump.Field // nil: FileColumn
-	kind  parquet.Kind
-	proto int              // the field's protocol, an index in protocols
-	null  parquet.Value    // the column's NULL
-	flags [2]parquet.Value // a FieldBool column's false and true
+	how   how
+	uint  func(r *dump.Record) (uint64, bool) // the value of a flag or integer column
+	proto int                                 // the field's protocol, an index in protocols
+	null  parquet.Value                       // the column's NULL
+	flags [2]parquet.Value                    // a FieldBool column's false and true
 }
+
+// how says how a column's value is made.
+type how uint8
+
+const (
+	howText  how = iota // Field.AppendValue's text
+	howFile             // the Writer's file name
+	howFlag             // a BOOLEAN
+	howInt32            // an unsigned integer of up to 32 bits
+	howInt64            // one of 64 bits
+	howTime             // a timestamp
+)
 
 var (
 	once      sync.Once
@@ -157,9 +171,40 @@ func build() {
 		if !ok || leaf.ColumnIndex != i {
 			panic(fmt.Sprintf("parquetrows: column %s is not leaf %d", gf.name, i))
 		}
-		columns[i] = column{name: gf.name, field: fs[i], kind: leaf.Node.Type().Kind(),
+		columns[i] = column{name: gf.name, field: fs[i],
+			how: howOf(fs[i], leaf.Node.Type().Kind()), uint: uintOf(fs[i]),
 			proto: protocolIndex(gf.name), null: parquet.NullValue().Level(0, 0, i),
 			flags: [2]parquet.Value{parquet.BooleanValue(false).Level(0, 1, i), parquet.BooleanValue(true).Level(0, 1, i)}}
+	}
+}
+
+func howOf(f *dump.Field, kind parquet.Kind) how {
+	switch {
+	case f == nil:
+		return howFile
+	case f.Type == dump.FieldTime:
+		return howTime
+	case f.Type == dump.FieldBool:
+		return howFlag
+	case kind == parquet.Int32:
+		return howInt32
+	case kind == parquet.Int64:
+		return howInt64
+	}
+	return howText
+}
+
+// uintOf returns the field's Uint getter, or one made of its Get.
+func uintOf(f *dump.Field) func(r *dump.Record) (uint64, bool) {
+	switch {
+	case f == nil:
+		return nil
+	case f.Uint != nil:
+		return f.Uint
+	}
+	return func(r *dump.Record) (uint64, bool) {
+		v, ok := f.Get(r)
+		return v.U, ok
 	}
 }
 
@@ -299,40 +344,46 @@ func (w *Writer) Write(r *dump.Record) error {
 
 // value sets *dst to column c's value in r, at column index i.
 func (w *batch) value(dst *parquet.Value, c *column, i int, r *dump.Record, file []byte) {
-	f := c.field
-	if f == nil {
+	switch c.how {
+	case howFile:
 		*dst = parquet.ByteArrayValue(file).Level(0, 1, i)
 		return
-	}
-	var v dump.Value
-	ok := false
-	if f.Uint != nil {
-		v.U, ok = f.Uint(r)
-	} else {
-		v, ok = f.Get(r)
-	}
-	if !ok {
-		*dst = c.null
+	case howFlag, howInt32, howInt64:
+		u, ok := c.uint(r)
+		switch {
+		case !ok:
+			*dst = c.null
+		case c.how == howFlag:
+			*dst = c.flags[u&1]
+		case c.how == howInt32:
+			*dst = parquet.Int32Value(int32(uint32(u))).Level(0, 1, i)
+		default:
+			*dst = parquet.Int64Value(int64(u)).Level(0, 1, i)
+		}
 		return
 	}
-	var pv parquet.Value
+	v, ok := c.field.Get(r)
 	switch {
-	case f.Type == dump.FieldTime:
-		pv = parquet.Int64Value(v.Sec*1e9 + int64(v.U))
-	case f.Type == dump.FieldBool:
-		*dst = c.flags[v.U&1]
-		return
-	case c.kind == parquet.Int32:
-		pv = parquet.Int32Value(int32(uint32(v.U)))
-	case c.kind == parquet.Int64:
-		pv = parquet.Int64Value(int64(v.U))
+	case !ok:
+		*dst = c.null
+	case c.how == howTime:
+		if v.Sec < minSec || v.Sec > maxSec {
+			*dst = c.null // beyond int64 nanoseconds: years before 1678 or after 2262
+			return
+		}
+		*dst = parquet.Int64Value(v.Sec*1e9+int64(v.U)).Level(0, 1, i)
 	default:
 		start := len(w.arena)
-		w.arena = f.AppendValue(w.arena, v)
-		pv = parquet.ByteArrayValue(w.arena[start:len(w.arena):len(w.arena)])
+		w.arena = c.field.AppendValue(w.arena, v)
+		*dst = parquet.ByteArrayValue(w.arena[start:len(w.arena):len(w.arena)]).Level(0, 1, i)
 	}
-	*dst = pv.Level(0, 1, i)
 }
+
+// The seconds a TIMESTAMP(NANOS) holds.
+const (
+	maxSec = math.MaxInt64/1_000_000_000 - 1
+	minSec = -maxSec
+)
 
 // Close writes the rows not yet written and the file's footer.
 func (w *Writer) Close() error {
