@@ -321,6 +321,14 @@ func fLRH(name string, bits uint8, get func(l *ib.LRH) uint64) Field {
 // fETH is a field of extended header h; typ FieldUint, FieldHex64,
 // FieldDec64 or FieldBytes (4 bytes).
 func fETH(name string, h ib.Header, typ FieldType, bits uint8, hex bool, get func(p *ib.Packet) uint64) Field {
+	if typ == FieldUint {
+		return numeric(name, typ, bits, hex, func(r *Record) (uint64, bool) {
+			if p := r.packet(h); p != nil {
+				return get(p), true
+			}
+			return 0, false
+		})
+	}
 	return Field{Name: name, Type: typ, Bits: bits, Hex: hex, Get: func(r *Record) (Value, bool) {
 		p := r.packet(h)
 		switch {
@@ -386,38 +394,38 @@ func fTag(pre, key, also string) Field {
 	if key == "dei" {
 		typ, bits = FieldBool, 0
 	}
-	return Field{Name: pre + key, Type: typ, Bits: bits, Also: also, Get: func(r *Record) (Value, bool) {
+	f := numeric(pre+key, typ, bits, false, func(r *Record) (uint64, bool) {
 		t := r.tag(pre)
 		switch {
 		case t == nil:
-			return none()
+			return 0, false
 		case key == "priority":
-			return u(uint64(t.PCP))
+			return uint64(t.PCP), true
 		case key == "dei":
-			return flag(t.DEI)
+			return b2u(t.DEI), true
 		}
-		return u(uint64(t.ID))
-	}}
+		return uint64(t.ID), true
+	})
+	f.Also = also
+	return f
 }
 
 func fSLL(name string, bits uint8, hex bool, get func(s *SLL) (uint64, bool)) Field {
-	return Field{Name: name, Type: FieldUint, Bits: bits, Hex: hex, Get: func(r *Record) (Value, bool) {
+	return numeric(name, FieldUint, bits, hex, func(r *Record) (uint64, bool) {
 		if s := r.sll(); s != nil {
-			if v, ok := get(s); ok {
-				return u(v)
-			}
+			return get(s)
 		}
-		return none()
-	}}
+		return 0, false
+	})
 }
 
 func fMACC(name string, op pfc.Opcode, bits uint8, hex bool, get func(m *pfc.MACControl) uint64) Field {
-	return Field{Name: name, Type: FieldUint, Bits: bits, Hex: hex, Get: func(r *Record) (Value, bool) {
+	return numeric(name, FieldUint, bits, hex, func(r *Record) (uint64, bool) {
 		if m := r.macc(op); m != nil {
-			return u(get(m))
+			return get(m), true
 		}
-		return none()
-	}}
+		return 0, false
+	})
 }
 
 func fMAC(name, also string, get func(e hdr.Ethernet) [6]byte) Field {

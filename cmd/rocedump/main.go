@@ -56,6 +56,13 @@
 //	            output. Frames of several link types need pcapng
 //	-F FORMAT   the format of the -w file: pcap or pcapng (default:
 //	            pcapng for a name ending in .pcapng, pcap otherwise)
+//	-parquet OUT  write the frames that pass -Y, -qp, -opcode and -c as a
+//	            Parquet file instead of printing them: one row per frame,
+//	            one typed, nullable column per JSON key, named as the key,
+//	            and frame.file, the capture's name (package
+//	            github.com/roce-go/roce/dump/parquetrows gives the types);
+//	            OUT a directory (existing, or ending in /): OUT/NAME.parquet
+//	            for each capture; "-" is standard output
 //	-stats      print a per-flow and per-priority summary instead of the
 //	            frames (package github.com/roce-go/roce/flow explains it);
 //	            like tshark -Y with -z, the flows are those of the frames
@@ -161,6 +168,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		c.opt.Progress = prog.update
 	}
 	st, err := scan(c, src, in, stdout, prog)
+	if err != nil && st.Frames == 0 && errors.Is(err, errParquet) { // OUT could not be made
+		fmt.Fprintln(stderr, "rocedump:", err)
+		return 2
+	}
 	return exitStatus(stderr, name, st, err)
 }
 
@@ -170,7 +181,11 @@ func scan(c config, src *dump.Source, in io.Reader, stdout io.Writer, prog *prog
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	var st dump.Stats
 	var err error
-	if c.out != "" {
+	if c.parquet != "" {
+		capture, path := parquetCapture(c)
+		st, err = writeParquet(c, src, in, capture, path, stdout)
+		prog.clear()
+	} else if c.out != "" {
 		st, err = writeCapture(c, src, in, w, stdout)
 	} else if c.stats {
 		an := flow.New(flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed, CNPInterval: c.cnpInterval, PFCStorm: c.pfcStorm})
@@ -201,9 +216,10 @@ type config struct {
 	out                   string // -w: the capture to write ("-": standard output)
 	format                dump.Format
 	live                  liveConfig // -i: a live capture
+	parquet               string     // -parquet: the Parquet file or directory to write
 }
 
-const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-v] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-i IFACE [-s SNAPLEN] [-p] [-B KiB] | [-r] FILE|-] [flags]"
+const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-v] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-parquet OUT] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-i IFACE [-s SNAPLEN] [-p] [-B KiB] | [-r] FILE|-] [flags]"
 
 // parseFlags reads the command line. It reports ok false, having said
 // why on stderr, when the command line is unusable or asked for help:
@@ -236,6 +252,7 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 	text := outputFlags(cmd)
 	display := addDisplayFlags(fs, oneString)
 	c.live.register(cmd)
+	pq := addParquetFlags(oneString)
 	fail := func(format string, a ...any) (config, int, bool) { return c, cmd.Fail(format, a...), false }
 	// Flags after the file, as tcpdump takes them: rocedump FILE -qp 5.
 	pos, status, ok := cmd.Parse(args)
@@ -283,6 +300,9 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 	}
 	if text.set() && (c.opt.JSON || c.stats || c.out != "") {
 		return fail("-e, -q, -x, -X, -t... and -nano format the text lines: not with -json, -stats or -w")
+	}
+	if err := pq.apply(&c); err != nil {
+		return fail("%v", err)
 	}
 	c.file = *file
 	if st := cmd.Stray(pos, 1, "one capture file at most"); st != 0 {

@@ -1,0 +1,407 @@
+// Package parquetrows writes the frames of a capture as a Parquet file:
+// one row per frame, one column per field of dump's field table
+// (dump.Fields), named exactly as rocedump's JSON keys, plus the capture
+// file's name. It is what `rocedump -parquet` writes; it is the only
+// package of the module besides the command that imports a Parquet
+// library (github.com/parquet-go/parquet-go), so that users of ib,
+// rocev2, dump and the other packages do not compile one.
+//
+// # Schema
+//
+// The schema comes from the field table alone: a field added to the
+// table is a column with no change here. Every column is optional: a
+// frame that lacks a field (where its JSON object has no such key) holds
+// a null there. The columns, in the order of the JSON keys, with
+// frame.file (FileColumn) after frame.number:
+//
+//	field type (dump.FieldType)     Parquet column
+//	unsigned of N bits              INT32 UINT_8 (N ≤ 8), UINT_16 (N ≤ 16), UINT_32 (N ≤ 32); INT64 UINT_64 above
+//	64-bit hex, 64-bit              INT64 UINT_64: the exact value
+//	bool                            BOOLEAN
+//	time (frame.time_epoch)         INT64 TIMESTAMP(NANOS, isAdjustedToUTC=false): nanoseconds since 1970 UTC
+//	string, IPv4, IPv6, MAC, bytes  BYTE_ARRAY STRING, the text JSON writes (dictionary encoded)
+//	frame.file                      BYTE_ARRAY STRING, the capture's name as given to NewWriter
+//
+// The 64-bit fields (infiniband.reth.va, infiniband.atomiceth.va,
+// swapdt, cmpdt, infiniband.atomicacketh.origremdt) are strings in JSON
+// ("0x" and hex digits for the addresses, decimal for the data), since
+// JavaScript's numbers hold 53 bits; Parquet readers have exact unsigned
+// 64-bit integers, so here they are numbers, whatever base JSON writes
+// them in.
+//
+// The capture time is UTC, but the column says isAdjustedToUTC=false:
+// DuckDB (1.5) reads a UTC-adjusted nanosecond timestamp as TIMESTAMP
+// WITH TIME ZONE, whose microseconds drop the nanoseconds, and a
+// non-adjusted one as TIMESTAMP_NS, which keeps them. Read it as UTC.
+//
+// DuckDB reads the columns as UTINYINT, USMALLINT, UINTEGER, UBIGINT,
+// BOOLEAN, TIMESTAMP_NS and VARCHAR. Spark reads the unsigned ones as
+// ShortType, IntegerType, LongType and DecimalType(20,0) (exact), and
+// the nanosecond timestamp only with
+// spark.sql.legacy.parquet.nanosAsLong=true, as a LongType of
+// nanoseconds. Column names hold dots: quote them ("frame.number" in
+// SQL, `frame.number` in Spark).
+//
+// Every file written with the same build of the module has the same
+// schema, whatever the capture holds, so that a directory of them reads
+// as one table (DuckDB's read_parquet('DIR/*.parquet'), Spark's
+// spark.read.parquet(DIR)).
+//
+// # Memory
+//
+// Rows are handed to the Parquet writer in batches and a row group is
+// flushed to the output every RowGroupRows rows, so that memory does not
+// grow with the number of frames. Pages are compressed with Snappy.
+package parquetrows
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sync"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+
+	"github.com/roce-go/roce/dump"
+)
+
+// FileColumn is the column that names the capture a row comes from. It
+// is not a field of the table (a frame does not know its file) unless
+// the table gains one of that name; either way the Writer's file name
+// fills it.
+const FileColumn = "frame.file"
+
+// RowGroupRows is the number of rows of a row group: the Writer holds at
+// most this many rows, encoded, before writing them out.
+const RowGroupRows = 1 << 16
+
+// batchRows is the number of rows handed to the Parquet writer at a time.
+const batchRows = 512
+
+// column is one column of the schema.
+type column struct {
+	name  string
+	field *dump.Field // nil: FileColumn
+	how   how
+	uint  func(r *dump.Record) (uint64, bool) // the value of a flag or integer column
+	proto int                                 // the field's protocol, an index in protocols
+	null  parquet.Value                       // the column's NULL
+	flags [2]parquet.Value                    // a FieldBool column's false and true
+}
+
+// how says how a column's value is made.
+type how uint8
+
+const (
+	howText  how = iota // Field.AppendValue's text
+	howFile             // the Writer's file name
+	howFlag             // a BOOLEAN
+	howInt32            // an unsigned integer of up to 32 bits
+	howInt64            // one of 64 bits
+	howTime             // a timestamp
+)
+
+var (
+	once      sync.Once
+	schema    *parquet.Schema
+	columns   []column // in the schema's leaf order (column index)
+	protocols []dump.Protocol
+)
+
+// Schema returns the Parquet schema of the files the Writer writes. It
+// is built once, from dump.Fields, and shared.
+func Schema() *parquet.Schema {
+	once.Do(build)
+	return schema
+}
+
+// node returns the Parquet node of a column of type t and width bits.
+func node(f *dump.Field) parquet.Node {
+	switch f.Type {
+	case dump.FieldUint:
+		switch {
+		case f.Bits <= 8:
+			return parquet.Uint(8)
+		case f.Bits <= 16:
+			return parquet.Uint(16)
+		case f.Bits <= 32:
+			return parquet.Uint(32)
+		}
+		return parquet.Uint(64)
+	case dump.FieldHex64, dump.FieldDec64:
+		return parquet.Uint(64)
+	case dump.FieldBool:
+		return parquet.Leaf(parquet.BooleanType)
+	case dump.FieldTime:
+		return parquet.TimestampAdjusted(parquet.Nanosecond, false)
+	}
+	return parquet.Encoded(parquet.String(), &parquet.RLEDictionary)
+}
+
+func build() {
+	fileNode := parquet.Encoded(parquet.String(), &parquet.RLEDictionary)
+	var g orderedGroup
+	var fs []*dump.Field
+	add := func(name string, n parquet.Node, f *dump.Field) {
+		g = append(g, groupField{Node: parquet.Optional(n), name: name})
+		fs = append(fs, f)
+	}
+	table := dump.Fields()
+	hasFile := false
+	for i := range table {
+		hasFile = hasFile || table[i].Name == FileColumn
+	}
+	for i := range table {
+		f := &table[i]
+		switch {
+		case f.Name == FileColumn:
+			add(FileColumn, fileNode, nil)
+			continue
+		}
+		add(f.Name, node(f), f)
+		if f.Name == "frame.number" && !hasFile {
+			add(FileColumn, fileNode, nil)
+		}
+	}
+	schema = parquet.NewSchema("rocedump", g)
+	columns = make([]column, len(g))
+	for i, gf := range g {
+		leaf, ok := schema.Lookup(gf.name)
+		if !ok || leaf.ColumnIndex != i {
+			panic(fmt.Sprintf("parquetrows: column %s is not leaf %d", gf.name, i))
+		}
+		columns[i] = column{name: gf.name, field: fs[i],
+			how: howOf(fs[i], leaf.Node.Type().Kind()), uint: uintOf(fs[i]),
+			proto: protocolIndex(gf.name), null: parquet.NullValue().Level(0, 0, i),
+			flags: [2]parquet.Value{parquet.BooleanValue(false).Level(0, 1, i), parquet.BooleanValue(true).Level(0, 1, i)}}
+	}
+}
+
+func howOf(f *dump.Field, kind parquet.Kind) how {
+	switch {
+	case f == nil:
+		return howFile
+	case f.Type == dump.FieldTime:
+		return howTime
+	case f.Type == dump.FieldBool:
+		return howFlag
+	case kind == parquet.Int32:
+		return howInt32
+	case kind == parquet.Int64:
+		return howInt64
+	}
+	return howText
+}
+
+// uintOf returns the field's Uint getter, or one made of its Get.
+func uintOf(f *dump.Field) func(r *dump.Record) (uint64, bool) {
+	switch {
+	case f == nil:
+		return nil
+	case f.Uint != nil:
+		return f.Uint
+	}
+	return func(r *dump.Record) (uint64, bool) {
+		v, ok := f.Get(r)
+		return v.U, ok
+	}
+}
+
+// protocolIndex returns the index in protocols of the protocol a field
+// belongs to (dump.FieldProtocol), adding it when it is not there yet.
+// A frame that lacks a protocol lacks its fields, so that Write asks a
+// frame for each protocol once, not for each of its fields.
+func protocolIndex(field string) int {
+	name := dump.FieldProtocol(field)
+	for i, p := range protocols {
+		if p.Name == name {
+			return i
+		}
+	}
+	p, ok := dump.LookupProtocol(name)
+	if !ok {
+		panic("parquetrows: no protocol " + name)
+	}
+	protocols = append(protocols, *p)
+	return len(protocols) - 1
+}
+
+// Writer writes the frames of one capture as one Parquet file.
+//
+// Write copies each frame's values into a batch, column by column; a
+// full batch goes to a goroutine that encodes it, column by column,
+// while Write fills the next one, and writes a row group out every
+// RowGroupRows rows.
+type Writer struct {
+	pw    *parquet.Writer
+	file  []byte
+	cur   *batch
+	free  chan *batch // batches encoded, to fill again
+	full  chan *batch // batches filled, to encode
+	done  chan error  // the encoder's end
+	err   error
+	rows  int // rows in the row group being written (the encoder's)
+	state int // 0 open, 1 closed
+	// present says, for the frame being written, which protocols it has.
+	present [64]bool
+}
+
+// batch is rows in columns: cols[c][i] is column c's value of row i.
+type batch struct {
+	cols  [][]parquet.Value
+	n     int
+	arena []byte // the text values
+}
+
+// Options are the Writer's settings; the zero value is the default.
+type Options struct {
+	// Compression is the pages' codec: nil for Snappy; parquet-go's
+	// &parquet.Zstd, &parquet.Uncompressed, ...
+	Compression compress.Codec
+}
+
+// NewWriter returns a Writer of a Parquet file to w, whose FileColumn
+// holds file (the capture's name) in every row. Close writes the
+// file's footer; it does not close w.
+func NewWriter(w io.Writer, file string, o Options) *Writer {
+	codec := o.Compression
+	if codec == nil {
+		codec = &parquet.Snappy
+	}
+	s := Schema()
+	pw := parquet.NewWriter(w, s,
+		parquet.Compression(codec),
+		parquet.CreatedBy("rocedump (github.com/roce-go/roce)", "", ""),
+	)
+	wr := &Writer{pw: pw, file: []byte(file), free: make(chan *batch, 2), full: make(chan *batch, 1), done: make(chan error, 1)}
+	for i := 0; i < 2; i++ {
+		b := &batch{cols: make([][]parquet.Value, len(columns)), arena: make([]byte, 0, 64<<10)}
+		for c := range b.cols {
+			b.cols[c] = make([]parquet.Value, batchRows)
+		}
+		wr.free <- b
+	}
+	wr.cur = <-wr.free
+	go wr.encode()
+	return wr
+}
+
+// encode writes the batches it is handed until full is closed, then
+// reports the first error on done.
+func (w *Writer) encode() {
+	var err error
+	cws := w.pw.ColumnWriters()
+	for b := range w.full {
+		if err == nil {
+			err = w.encodeBatch(cws, b)
+		}
+		b.n, b.arena = 0, b.arena[:0]
+		w.free <- b
+	}
+	w.done <- err
+}
+
+func (w *Writer) encodeBatch(cws []*parquet.ColumnWriter, b *batch) error {
+	for c, cw := range cws {
+		if _, err := cw.WriteRowValues(b.cols[c][:b.n]); err != nil {
+			return err
+		}
+	}
+	if w.rows += b.n; w.rows >= RowGroupRows {
+		w.rows = 0
+		return w.pw.Flush()
+	}
+	return nil
+}
+
+// Write adds r as a row. The Record may be reused once Write returns.
+// Write allocates nothing in steady state, except for the error text of
+// a malformed frame.
+func (w *Writer) Write(r *dump.Record) error {
+	if w.state != 0 {
+		return errClosed
+	}
+	b := w.cur
+	present := w.present[:len(protocols)]
+	for i := range protocols {
+		present[i] = protocols[i].Present(r)
+	}
+	for c := range columns {
+		col := &columns[c]
+		if present[col.proto] {
+			b.value(&b.cols[c][b.n], col, c, r, w.file)
+		} else {
+			b.cols[c][b.n] = col.null
+		}
+	}
+	if b.n++; b.n == batchRows {
+		w.full <- b
+		w.cur = <-w.free
+	}
+	return nil
+}
+
+// value sets *dst to column c's value in r, at column index i.
+func (w *batch) value(dst *parquet.Value, c *column, i int, r *dump.Record, file []byte) {
+	switch c.how {
+	case howFile:
+		*dst = parquet.ByteArrayValue(file).Level(0, 1, i)
+		return
+	case howFlag, howInt32, howInt64:
+		u, ok := c.uint(r)
+		switch {
+		case !ok:
+			*dst = c.null
+		case c.how == howFlag:
+			*dst = c.flags[u&1]
+		case c.how == howInt32:
+			*dst = parquet.Int32Value(int32(uint32(u))).Level(0, 1, i)
+		default:
+			*dst = parquet.Int64Value(int64(u)).Level(0, 1, i)
+		}
+		return
+	}
+	v, ok := c.field.Get(r)
+	switch {
+	case !ok:
+		*dst = c.null
+	case c.how == howTime:
+		if v.Sec < minSec || v.Sec > maxSec {
+			*dst = c.null // beyond int64 nanoseconds: years before 1678 or after 2262
+			return
+		}
+		*dst = parquet.Int64Value(v.Sec*1e9+int64(v.U)).Level(0, 1, i)
+	default:
+		start := len(w.arena)
+		w.arena = c.field.AppendValue(w.arena, v)
+		*dst = parquet.ByteArrayValue(w.arena[start:len(w.arena):len(w.arena)]).Level(0, 1, i)
+	}
+}
+
+// The seconds a TIMESTAMP(NANOS) holds.
+const (
+	maxSec = math.MaxInt64/1_000_000_000 - 1
+	minSec = -maxSec
+)
+
+// Close writes the rows not yet written and the file's footer.
+func (w *Writer) Close() error {
+	if w.state != 0 {
+		return errClosed
+	}
+	w.state = 1
+	if w.cur.n > 0 {
+		w.full <- w.cur
+	}
+	close(w.full)
+	if err := <-w.done; err != nil {
+		return fmt.Errorf("roce: parquet: %w", err)
+	}
+	if err := w.pw.Close(); err != nil {
+		return fmt.Errorf("roce: parquet: %w", err)
+	}
+	return nil
+}
+
+var errClosed = fmt.Errorf("roce: parquet: writer closed")

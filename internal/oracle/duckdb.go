@@ -1,0 +1,101 @@
+package oracle
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// DuckDBNodeVersion is the version of the npm package @duckdb/node-api
+// (DuckDB 1.5.6, prebuilt for Node) that the tests query Parquet files
+// with. It has no engines constraint; it runs on Node 20.
+const DuckDBNodeVersion = "1.5.6-r.1"
+
+// DuckDBNodeEnv names the environment variable that gives the directory
+// @duckdb/node-api is installed in (.ci/run sets it).
+const DuckDBNodeEnv = "ROCE_DUCKDB_NODE"
+
+//go:embed duckdb.cjs
+var duckdbScript []byte
+
+// DuckDBResult is one query's result: column names, DuckDB type names
+// (UINTEGER, TIMESTAMP_NS, ...) and rows of values as JSON (64-bit
+// integers as decimal strings).
+type DuckDBResult struct {
+	Columns []string            `json:"columns"`
+	Types   []string            `json:"types"`
+	Rows    [][]json.RawMessage `json:"rows"`
+}
+
+// DuckDBDir returns the directory @duckdb/node-api is installed in: the
+// one $ROCE_DUCKDB_NODE names, or one in the user's cache directory,
+// installed there with npm when absent. It skips the test (fails it
+// under CI) when node, npm or the package are missing.
+func DuckDBDir(t testing.TB) string {
+	t.Helper()
+	Need(t, "node")
+	has := func(dir string) bool {
+		_, err := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api", "package.json"))
+		return err == nil
+	}
+	if dir := os.Getenv(DuckDBNodeEnv); dir != "" {
+		if !has(dir) {
+			missing(t, "$"+DuckDBNodeEnv+"="+dir+" holds no node_modules/@duckdb/node-api")
+		}
+		return dir
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		missing(t, err.Error())
+	}
+	dir := filepath.Join(cache, "roce", "duckdb-node-"+DuckDBNodeVersion)
+	if has(dir) {
+		return dir
+	}
+	npm := Need(t, "npm")
+	cmd := exec.Command(npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "@duckdb/node-api@"+DuckDBNodeVersion)
+	if out, err := cmd.CombinedOutput(); err != nil || !has(dir) {
+		missing(t, "npm install @duckdb/node-api@"+DuckDBNodeVersion+": "+string(out))
+	}
+	return dir
+}
+
+func missing(t testing.TB, why string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("oracle DuckDB (npm @duckdb/node-api) is missing in CI: %s", why)
+	}
+	t.Skipf("oracle DuckDB (npm @duckdb/node-api@%s) not available: %s", DuckDBNodeVersion, why)
+}
+
+// DuckDB runs the queries, in order, in one in-memory DuckDB database
+// and returns their results.
+func DuckDB(t testing.TB, queries ...string) []DuckDBResult {
+	t.Helper()
+	dir := DuckDBDir(t)
+	script := filepath.Join(t.TempDir(), "duckdb.cjs")
+	if err := os.WriteFile(script, duckdbScript, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := json.Marshal(queries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", script, dir)
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("duckdb: %v\n%s", err, stderr.String())
+	}
+	var res []DuckDBResult
+	if err := json.Unmarshal(out, &res); err != nil || len(res) != len(queries) {
+		t.Fatalf("duckdb: %d results for %d queries: %v", len(res), len(queries), err)
+	}
+	return res
+}
