@@ -98,7 +98,7 @@ type FlowReport struct {
 	// negotiated for its requests, where its PSN analysis starts.
 	CMStartPSN *uint32 `json:"cm_start_psn,omitempty"`
 	Stats      `json:"stats"`
-	Key       Key `json:"-"`
+	Key        Key `json:"-"`
 }
 
 // OpcodeCount is how many packets of one opcode a flow carried. Opcode
