@@ -460,11 +460,12 @@ func (r *CMReport) writeText(b *strings.Builder) {
 		if c.RDMACMSrc != "" {
 			fmt.Fprintf(b, "  rdma-cm %s port %d > %s port %d\n", c.RDMACMSrc, c.RDMACMSrcPort, c.RDMACMDst, c.Port)
 		}
-		fmt.Fprintf(b, "  %s comm 0x%08x qp 0x%s start-psn 0x%s", c.Src, c.SrcCommID, hex24(c.SrcQP), hex24(c.SrcPSN))
+		fmt.Fprintf(b, "  %s comm 0x%08x qp 0x%s", c.Src, c.SrcCommID, hex24(c.SrcQP))
 		if c.Replied {
-			fmt.Fprintf(b, "; %s comm 0x%08x qp 0x%s start-psn 0x%s", c.Dst, c.DstCommID, hex24(c.DstQP), hex24(c.DstPSN))
+			fmt.Fprintf(b, " start-psn 0x%s", hex24(c.SrcPSN))
+			fmt.Fprintf(b, "; %s comm 0x%08x qp 0x%s", c.Dst, c.DstCommID, hex24(c.DstQP))
 		}
-		b.WriteString("\n  messages ")
+		fmt.Fprintf(b, " start-psn 0x%s\n  messages ", hex24(c.DstPSN))
 		c.Messages.writeText(b)
 	}
 	for _, h := range r.Hosts {

@@ -89,6 +89,17 @@ func (o optionFlag) String() string {
 	return o.cfg.Get(o.name)
 }
 
+// IsBoolFlag says that the option is a switch (-cm), given without a
+// value.
+func (o optionFlag) IsBoolFlag() bool {
+	for _, g := range gen.Options() {
+		if g.Name == o.name {
+			return g.Bool
+		}
+	}
+	return false
+}
+
 // Set sets the option; its error leaves out the option's name, which the
 // flag package's message already gives.
 func (o optionFlag) Set(v string) error {
@@ -167,8 +178,12 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	if name == "-" {
 		where = "standard output"
 	}
-	fmt.Fprintf(stderr, "rocegen: wrote %d frames, %d bytes (%s) to %s: %d requests, %d responses, %d CE marks, %d CNPs, %d PFC, %d bad ICRC\n",
-		n, s.Bytes, ff, where, s.Requests, s.Responses, s.CE, s.CNPs, s.PFC, s.BadICRC)
+	cm := ""
+	if s.CM > 0 {
+		cm = fmt.Sprintf(", %d CM", s.CM)
+	}
+	fmt.Fprintf(stderr, "rocegen: wrote %d frames, %d bytes (%s) to %s: %d requests, %d responses, %d CE marks, %d CNPs, %d PFC, %d bad ICRC%s\n",
+		n, s.Bytes, ff, where, s.Requests, s.Responses, s.CE, s.CNPs, s.PFC, s.BadICRC, cm)
 	return 0
 }
 
