@@ -2,7 +2,6 @@ package flow
 
 import (
 	"fmt"
-	"net/netip"
 	"strings"
 	"time"
 
@@ -107,7 +106,6 @@ type conn struct {
 	n            [numCMMsgs]uint64
 	first, last  time.Time
 	flows        [2]*state // A>B to qpB, B>A to qpA
-	index        int       // position in cmTable.list
 }
 
 // commKey names a connection as one host knows it: by its own
@@ -239,7 +237,7 @@ func (a *Analyzer) cmREQ(p *Packet, r *mad.REQ) *conn {
 		return nil
 	}
 	c := &conn{a: p.Src, b: p.Dst, commA: r.LocalCommID, qpA: r.LocalQPN, psnB: r.StartingPSN,
-		service: r.ServiceID, state: CMRequested, first: p.Time, index: len(t.list)}
+		service: r.ServiceID, state: CMRequested, first: p.Time}
 	c.hasIPCM = r.IPCM(&c.ipcm)
 	c.ipcm.ConsumerPrivateData = nil // it aliases the packet
 	t.byComm[ck] = c
@@ -255,9 +253,6 @@ func (t *cmTable) evictPending() {
 		if c.state == CMRequested && !c.hasREP {
 			delete(t.byComm, commKey{c.a, c.b, c.commA})
 			t.list = append(t.list[:i], t.list[i+1:]...)
-			for _, d := range t.list[i:] {
-				d.index--
-			}
 			t.pending--
 			t.evicted++
 			return
@@ -428,15 +423,13 @@ func (c *conn) report() CMConnection {
 		cr.PortSpace, cr.Port = ps.String(), int(port)
 	}
 	if c.hasIPCM {
-		cr.RDMACMSrc, cr.RDMACMDst, cr.RDMACMSrcPort = addrText(c.ipcm.Src()), addrText(c.ipcm.Dst()), int(c.ipcm.SrcPort)
+		cr.RDMACMSrc, cr.RDMACMDst, cr.RDMACMSrcPort = c.ipcm.Src().String(), c.ipcm.Dst().String(), int(c.ipcm.SrcPort)
 	}
 	if c.state == CMRejected {
 		cr.RejectReason, cr.RejectCode, cr.Rejected = c.reason.String(), int(c.reason), rejectedNames[c.rejected&3]
 	}
 	return cr
 }
-
-func addrText(a netip.Addr) string { return a.String() }
 
 // isCM reports whether p may carry a CM MAD: a UD SEND Only to QP 1.
 func isCM(p *Packet) bool {
