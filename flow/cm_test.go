@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/gopacket"
 	"github.com/stretchr/testify/assert"
@@ -298,4 +299,62 @@ func TestCMAllocs(t *testing.T) {
 	assert.Zero(t, n, "allocations per pass over a CM connection's frames")
 	r := an.Report()
 	assert.EqualValues(t, 202, r.CM.Connections[0].Messages.REQ)
+}
+
+// TestCMNativeIB reads the three CM connections of the native InfiniBand
+// ERF capture (LID-routed, service IDs outside RDMA-CM's) as tshark
+// decodes their REQ and REP, and checks the connections the analysis
+// reports: hosts by LID, communication IDs, QPs, start PSNs, service ID,
+// established after the RTU.
+func TestCMNativeIB(t *testing.T) {
+	const name = "ib_native_erf_dag_smp_ipoib_cm.pcap"
+	ts := oracle.TsharkFields(t, corpus.Path("captures", name), []string{"infiniband.lrh.slid", "infiniband.lrh.dlid",
+		"infiniband.mad.mgmtclass", "infiniband.mad.attributeid", "infiniband.cm.req", "infiniband.cm.req.localqpn",
+		"infiniband.cm.req.startpsn", "infiniband.cm.req.serviceid", "infiniband.cm.rep", "infiniband.cm.rep.remotecommid",
+		"infiniband.cm.rep.localqpn", "infiniband.cm.rep.startpsn", "infiniband.cm.rtu.localcommid", "infiniband.cm.rtu.remotecommid"})
+	var want []flow.CMConnection
+	for _, f := range ts {
+		if v := f["infiniband.mad.mgmtclass"]; len(v) == 0 || num(t, f, "infiniband.mad.mgmtclass") != 7 {
+			continue
+		}
+		lid := func(k string) string { return fmt.Sprintf("lid 0x%04x", num(t, f, k)) }
+		switch num(t, f, "infiniband.mad.attributeid") {
+		case 0x10:
+			sid, err := strconv.ParseUint(f["infiniband.cm.req.serviceid"][0], 0, 64)
+			require.NoError(t, err)
+			want = append(want, flow.CMConnection{Src: lid("infiniband.lrh.slid"), Dst: lid("infiniband.lrh.dlid"),
+				State: "requested", ServiceID: fmt.Sprintf("0x%016x", sid), SrcCommID: num(t, f, "infiniband.cm.req"),
+				SrcQP: num(t, f, "infiniband.cm.req.localqpn"), DstPSN: num(t, f, "infiniband.cm.req.startpsn"),
+				Messages: flow.CMCounts{REQ: 1}})
+		case 0x13:
+			for i := range want {
+				if c := &want[i]; c.SrcCommID == num(t, f, "infiniband.cm.rep.remotecommid") {
+					c.Replied, c.DstCommID = true, num(t, f, "infiniband.cm.rep")
+					c.DstQP, c.SrcPSN = num(t, f, "infiniband.cm.rep.localqpn"), num(t, f, "infiniband.cm.rep.startpsn")
+					c.Messages.REP++
+				}
+			}
+		case 0x14:
+			for i := range want {
+				if c := &want[i]; c.SrcCommID == num(t, f, "infiniband.cm.rtu.localcommid") && c.DstCommID == num(t, f, "infiniband.cm.rtu.remotecommid") {
+					c.State = "established"
+					c.Messages.RTU++
+				}
+			}
+		}
+	}
+	require.Len(t, want, 3, "tshark shows three REQs")
+	an := flow.New(flow.Config{})
+	var rec dump.Record
+	for i, b := range corpus.Capture(t, name) {
+		rec.Decode(i+1, gopacket.CaptureInfo{Length: len(b), CaptureLength: len(b)}, dump.LinkTypeERF, b)
+		an.AddRecord(&rec)
+	}
+	r := an.Report()
+	require.NotNil(t, r.CM)
+	require.Len(t, r.CM.Connections, len(want))
+	for i, got := range r.CM.Connections {
+		got.First, got.Last = time.Time{}, time.Time{}
+		assert.Equal(t, want[i], got)
+	}
 }
