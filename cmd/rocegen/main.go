@@ -22,7 +22,9 @@
 // -encap, -qps, -messages, -vlan, -pcp, -dscp, -ecn, -ce-every,
 // -ce-fraction, -cnp-interval, -pfc-every, -pfc-prio, -pfc-quanta,
 // -bad-icrc, -seed, -rate and more (rocegen -h lists them with their
-// defaults). A scenario file (-scenario) plays several phases one after
+// defaults). -cm wraps each RC or UC connection in the RDMA-CM handshake
+// (REQ, REP, RTU before the data, DREQ, DREP after; -cm-port sets the
+// service port, default 7471, -cm-reject a REJ reason instead). A scenario file (-scenario) plays several phases one after
 // the other: one phase per line, key=value with the flag names, each line
 // starting from the command-line settings:
 //
