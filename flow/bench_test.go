@@ -34,6 +34,9 @@ func BenchmarkAddRecord(b *testing.B) {
 		set  func(c *gen.Config)
 	}{
 		{"write-1K-qps4", func(c *gen.Config) { c.Op, c.Size, c.QPs, c.Messages, c.MTU = gen.OpWrite, 1024, 4, 500, 1024 }},
+		{"write-1K-qps4-cm", func(c *gen.Config) {
+			c.Op, c.Size, c.QPs, c.Messages, c.MTU, c.CM = gen.OpWrite, 1024, 4, 500, 1024, true
+		}},
 		{"read-4K-qps64", func(c *gen.Config) { c.Op, c.Size, c.QPs, c.Messages, c.MTU = gen.OpRead, 4096, 64, 20, 1024 }},
 		{"write-ce", func(c *gen.Config) {
 			c.Op, c.Size, c.QPs, c.Messages, c.MTU, c.CEEvery = gen.OpWrite, 1024, 4, 500, 1024, 7

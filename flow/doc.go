@@ -54,6 +54,45 @@
 // the packets of any further flow are counted together in Report.Other,
 // without PSN analysis, so memory stays flat whatever the capture.
 //
+// # Connections from CM
+//
+// A connection set up by the communication manager (RDMA-CM, and any
+// other user of IBTA's CM) names its QPs and PSNs in its MADs, UD SEND
+// Only packets to QP 1 that package mad decodes. The Analyzer reads them
+// as they pass:
+//
+//   - a REQ from host A to host B opens a connection: A's communication
+//     ID (LocalCommID) and QP (LocalQPN), the service ID (with its
+//     RDMA-CM port space and port), the IP-CM private data (the
+//     RDMA-CM source and destination addresses and source port) and
+//     its StartingPSN;
+//   - the REP from B whose RemoteCommID is A's ID gives B's ID, B's QP
+//     and its StartingPSN. The connection's flows are then known: A's
+//     packets to B's QP and B's packets to A's QP. They are peers from
+//     their first packet (no PSN evidence needed, and no other flow is
+//     tried), and the PSN analysis of each starts at the PSN the CM
+//     negotiated for its requests: a first request past it is a gap.
+//     A's requests start at the REP's StartingPSN and B's at the REQ's:
+//     each message carries the PSN its sender expects to receive (IBTA
+//     Vol 1, 12.6.5 and 12.6.8; the rxe captures in testdata show A's
+//     first RDMA WRITE at the REP's StartingPSN);
+//   - RTU, MRA, REJ, DREQ and DREP find their connection by the
+//     sender's communication ID (LocalCommID, toward that peer) or the
+//     receiver's (RemoteCommID).
+//
+// A connection is "requested" from its REQ, "established" after the RTU
+// or the first packet on one of its flows after the REP, "disconnected"
+// after a DREQ or DREP, "rejected" after a REJ (with the reason's IBTA
+// name, mad.RejectReason, and the message rejected). Report.CM lists the
+// connections in the order of their REQs, with the messages of each, and
+// counts the CM messages (REQ, REP, RTU, REJ, MRA, DREQ, DREP, other) per
+// host pair, both directions together. State is bounded: at most
+// Config.MaxCMConnections connections (REQs beyond are counted as
+// untracked) and Config.MaxCMPending REQs waiting for their REP or REJ
+// (a newer one evicts the oldest). A CM message costs a MAD decode and a
+// map lookup and, once its connection exists, allocates nothing; data
+// packets pay one pointer test.
+//
 // # Counters
 //
 // Frames and bytes (frame length on the wire) count every packet.
@@ -191,6 +230,21 @@
 //	  ce 0 fecn 0 becn 0 cnps 0 cnps-to-sender 0 icrc-bad 0
 //	  peer 10.0.0.1 > 10.0.0.2 qp 0x000022
 //	pfc 02:00:00:00:00:0b prio 3: frames 4 xoff 3 xon 1 quanta 132070 (676.198µs at 100Gb/s) paused 205.12µs longest 200µs
+//
+// A capture with CM connections adds, after the flows, one block per
+// connection and one line per host pair (the rxe capture in testdata):
+//
+//	cm 192.168.65.5 > 192.168.65.4 service 0x0000000001061d2f port 7471 (TCP port space): disconnected
+//	  rdma-cm 192.168.65.5 port 37847 > 192.168.65.4 port 7471
+//	  192.168.65.5 comm 0x34cfb552 qp 0x000011 start-psn 0x8c84dd; 192.168.65.4 comm 0xa980e2d3 qp 0x000011 start-psn 0xe1a47d
+//	  messages req 1 rep 1 rtu 1 rej 0 dreq 1 drep 1
+//	cm hosts 192.168.65.5 <> 192.168.65.4: req 1 rep 1 rtu 1 rej 0 dreq 1 drep 1
+//
+// "start-psn" is the first PSN of that side's requests; a rejected
+// connection reads "rejected (Consumer Reject, reason 28, REQ
+// rejected)". The flows of a connection end their psn line with "from cm
+// start 0x8c84dd" and their peer line with "(cm)"; in JSON, PairedBy
+// ("cm" or "psn") and CMStartPSN, and Report.CM.
 //
 // "from qp" is the QP that sends the flow's packets, when known (SrcQP).
 // The reads, atomics, retransmitted, naks and latency lines appear only

@@ -136,6 +136,13 @@ type Config struct {
 	// PFCStorm is the continuous pause of one priority beyond which the
 	// priority is flagged as in a storm. 0 means DefaultPFCStorm.
 	PFCStorm time.Duration
+	// MaxCMConnections caps the CM connections tracked (REQs beyond it
+	// are counted in CMReport.Untracked); 0 means
+	// DefaultMaxCMConnections. MaxCMPending caps the REQs waiting for
+	// their REP or REJ: a REQ beyond it evicts the oldest (counted in
+	// CMReport.Evicted); 0 means DefaultMaxCMPending.
+	MaxCMConnections int
+	MaxCMPending     int
 }
 
 // Analyzer accumulates per-flow and per-priority statistics, one packet
@@ -155,7 +162,8 @@ type Analyzer struct {
 	pfcList []*pfcSource
 	base    time.Time // time origin of pause accounting
 	hasBase bool
-	pkt     Packet // reused by AddRecord
+	pkt     Packet   // reused by AddRecord
+	cm      *cmTable // the CM connections, from the first CM MAD on
 }
 
 type pairKey struct{ Src, Dst Addr }
@@ -188,6 +196,8 @@ type state struct {
 	misses    uint32   // pairing attempts that found no candidate
 	ambiguous int      // request flows the responses fit, when several
 	sport     uint16   // the UDP source port of every packet of the flow, or 0 (none, or several)
+	conn      *conn    // the CM connection whose REP names this flow
+	cmStart   bool     // the PSN analysis started at the PSN the CM negotiated
 
 	cong congestion
 	lat  [numLatencies]*hist // allocated on a kind's first sample
@@ -209,6 +219,12 @@ func New(cfg Config) *Analyzer {
 	}
 	if cfg.PFCStorm <= 0 {
 		cfg.PFCStorm = DefaultPFCStorm
+	}
+	if cfg.MaxCMConnections <= 0 {
+		cfg.MaxCMConnections = DefaultMaxCMConnections
+	}
+	if cfg.MaxCMPending <= 0 {
+		cfg.MaxCMPending = DefaultMaxCMPending
 	}
 	return &Analyzer{
 		cfg:    cfg,
@@ -234,6 +250,12 @@ func (a *Analyzer) Add(p *Packet) {
 	}
 	now := p.Time.UnixNano()
 	op := p.IB.BTH.OpCode
+	if c := f.conn; c != nil && c.state == CMRequested {
+		c.state = CMEstablished // the first data after the REP
+	}
+	if isCM(p) {
+		a.cmPacket(p)
+	}
 	if op == ib.OpCNP {
 		f.s.CNPs++
 		if f != &a.other {
@@ -345,6 +367,9 @@ func (a *Analyzer) newFlow(k Key, p *Packet) *state {
 	pk := pairKey{k.Src, k.Dst}
 	f.samePair = a.pairs[pk]
 	a.pairs[pk] = f
+	if a.cm != nil {
+		a.cmFlow(f)
+	}
 	return f
 }
 

@@ -50,12 +50,15 @@ func (a *Analyzer) response(f *state, p *Packet, now int64) {
 		}
 	}
 	f.resps++
-	if f.peer == nil {
+	if f.peer == nil && f.conn == nil { // a CM connection's flows wait for their peer
 		a.pair(f, h.PSN)
 	}
 	if f.peer == nil {
 		f.queue(rs)
 		return
+	}
+	if f.conn != nil {
+		s.Answers = true
 	}
 	f.peer.answer(&rs)
 }
@@ -108,7 +111,7 @@ func (a *Analyzer) pair(f *state, psn uint32) {
 	// evidence too (all), and of each the ones on f's UDP source port.
 	var any, all, anyPort, allPort tally
 	for c := a.pairs[pairKey{f.key.Dst, f.key.Src}]; c != nil; c = c.samePair {
-		if c.peer != nil || c == f || c.transport != f.transport || !c.req.owns(psn) {
+		if c.peer != nil || c.conn != nil || c == f || c.transport != f.transport || !c.req.owns(psn) {
 			continue
 		}
 		port := f.sport != 0 && c.sport == f.sport

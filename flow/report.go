@@ -90,8 +90,15 @@ type FlowReport struct {
 	// request flows own every PSN its responses carried: the capture
 	// cannot tell which one they answer (see the package documentation).
 	Ambiguous int `json:"ambiguous,omitempty"`
-	Stats     `json:"stats"`
-	Key       Key `json:"-"`
+	// PairedBy says how the peer was found: "cm" (the flows of a
+	// connection whose REQ and REP name both QPs) or "psn" (the
+	// responses' PSNs).
+	PairedBy string `json:"paired_by,omitempty"`
+	// CMStartPSN is, for a flow of a CM connection, the first PSN the CM
+	// negotiated for its requests, where its PSN analysis starts.
+	CMStartPSN *uint32 `json:"cm_start_psn,omitempty"`
+	Stats      `json:"stats"`
+	Key        Key `json:"-"`
 }
 
 // OpcodeCount is how many packets of one opcode a flow carried. Opcode
@@ -166,6 +173,9 @@ type Report struct {
 	CNPInterval time.Duration `json:"cnp_interval_ns"`
 	PFCStorm    time.Duration `json:"pfc_storm_ns"`
 	Totals      *Totals       `json:"totals,omitempty"` // set by the caller
+	// CM is what the communication manager's MADs told: the connections
+	// and the messages per host pair; nil when the capture has none.
+	CM *CMReport `json:"cm,omitempty"`
 }
 
 // Report summarizes everything added so far. It can be called more than
@@ -189,6 +199,9 @@ func (a *Analyzer) Report() *Report {
 	}
 	for _, src := range a.pfcList {
 		r.PFC = append(r.PFC, src.report(a.cfg.PFCStorm)...)
+	}
+	if a.cm != nil {
+		r.CM = a.cm.report()
 	}
 	return r
 }
@@ -223,7 +236,17 @@ func (f *state) report() FlowReport {
 		fr.SrcQP = &q
 	}
 	if f.peer != nil {
-		fr.Peer = keyString(f.peer.key)
+		fr.Peer, fr.PairedBy = keyString(f.peer.key), "psn"
+		if f.conn != nil && f.peer.conn == f.conn {
+			fr.PairedBy = "cm"
+		}
+	}
+	if f.conn != nil {
+		start := f.conn.psnA
+		if f.key.Src != f.conn.a {
+			start = f.conn.psnB
+		}
+		fr.CMStartPSN = &start
 	}
 	for _, o := range f.ops[:f.nops] {
 		fr.Opcodes = append(fr.Opcodes, OpcodeCount{int(o.op), o.op.String(), o.n})
@@ -270,6 +293,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Other != nil {
 		r.Other.writeText(&b)
 	}
+	if r.CM != nil {
+		r.CM.writeText(&b)
+	}
 	for _, p := range r.PFC {
 		prio := strconv.Itoa(p.Priority)
 		if p.Priority == 8 {
@@ -301,7 +327,11 @@ func (f *FlowReport) writeText(b *strings.Builder) {
 		fmt.Fprintf(b, " [%s %d]", o.Name, o.Count)
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(b, "  psn gaps %d missing %d duplicates %d out-of-order %d\n", s.PSNGaps, s.PSNMissing, s.Duplicates, s.OutOfOrder)
+	fmt.Fprintf(b, "  psn gaps %d missing %d duplicates %d out-of-order %d", s.PSNGaps, s.PSNMissing, s.Duplicates, s.OutOfOrder)
+	if f.CMStartPSN != nil {
+		fmt.Fprintf(b, " from cm start 0x%s", hex24(*f.CMStartPSN))
+	}
+	b.WriteString("\n")
 	if s.Reads+s.ReadResponsesUnmatched+s.Atomics+s.AtomicAcksUnmatched > 0 {
 		fmt.Fprintf(b, "  reads %d matched %d incomplete %d unanswered %d unmatched-responses %d\n",
 			s.Reads, s.ReadsMatched, s.ReadsIncomplete, s.ReadsUnanswered, s.ReadResponsesUnmatched)
@@ -338,7 +368,11 @@ func (f *FlowReport) writeText(b *strings.Builder) {
 	}
 	b.WriteString("\n")
 	if f.Peer != "" {
-		fmt.Fprintf(b, "  peer %s\n", f.Peer)
+		fmt.Fprintf(b, "  peer %s", f.Peer)
+		if f.PairedBy == "cm" {
+			b.WriteString(" (cm)")
+		}
+		b.WriteString("\n")
 	}
 	if f.Ambiguous > 0 {
 		fmt.Fprintf(b, "  unpaired: its responses fit %d request flows\n", f.Ambiguous)

@@ -156,6 +156,25 @@ type Config struct {
 	// phases after the first, see NewScenario).
 	Start time.Time
 	Gap   time.Duration
+	// CM, on RC and UC, wraps the phase's connections in the RDMA-CM
+	// handshake: before the first data every queue pair connects (REQ,
+	// REP, RTU), after the last frame it disconnects (DREQ, DREP), each
+	// message a CM MAD in a UD SEND Only from QP 1 to QP 1 (DETH Q_Key
+	// 0x80010000). The REQ names the requester's QP (LocalQPN), the
+	// RDMA-CM service (TCP port space, port CMPort) and the IP-CM
+	// addresses; the REP the responder's QP and, as StartingPSN, the
+	// first PSN of the requester's requests (the REQ's StartingPSN is the
+	// first PSN of the responder's own requests, drawn from the seed), as
+	// Linux sets them (see the package documentation).
+	CM bool
+	// CMPort is the port of the RDMA-CM service ID; 0 means
+	// DefaultCMPort (7471).
+	CMPort uint16
+	// CMReject, when not 0, makes the responder answer every REQ of the
+	// phase with a REJ of this reason (IBTA Vol 1, Table 105: 28 is
+	// Consumer Reject, 8 Invalid Service ID); the phase then sends no
+	// data. It needs CM.
+	CMReject uint16
 }
 
 // The limits of the generator's clock. Every frame's time lies between
@@ -222,6 +241,7 @@ func DefaultConfig() Config {
 type Option struct {
 	Name  string // "op", "size", "mtu", ...
 	Usage string // one line for a flag's help
+	Bool  bool   // a switch: given without a value, it means "true"
 	set   func(c *Config, v string) error
 	get   func(c *Config) string
 }
@@ -584,6 +604,22 @@ var options = []Option{
 	{Name: "gap", Usage: "idle time before the phase (scenario lines; at most 1281h1m26.018427387s)",
 		set: func(c *Config, v string) (err error) { c.Gap, err = parseDuration(v, MaxDuration); return err },
 		get: func(c *Config) string { return c.Gap.String() }},
+	{Name: "cm", Bool: true, Usage: "RC/UC: connect each queue pair with RDMA-CM (REQ, REP, RTU) before the data, disconnect (DREQ, DREP) after",
+		set: func(c *Config, v string) error {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return fmt.Errorf("bad switch %q (want true or false)", v)
+			}
+			c.CM = b
+			return nil
+		},
+		get: func(c *Config) string { return strconv.FormatBool(c.CM) }},
+	{Name: "cm-port", Usage: "port of the RDMA-CM service ID, TCP port space (0: 7471)",
+		set: func(c *Config, v string) error { n, err := parseUint(v, 16); c.CMPort = uint16(n); return err },
+		get: func(c *Config) string { return strconv.Itoa(int(c.CMPort)) }},
+	{Name: "cm-reject", Usage: "with -cm: reject every connection with this REJ reason (28 Consumer Reject); no data",
+		set: func(c *Config, v string) error { n, err := parseUint(v, 16); c.CMReject = uint16(n); return err },
+		get: func(c *Config) string { return strconv.Itoa(int(c.CMReject)) }},
 }
 
 // ErrConfig is wrapped by every error New returns for a configuration it
@@ -686,6 +722,12 @@ func (c *Config) check() error {
 	}
 	if c.PFCPrio < 0 || c.PFCPrio > 7 {
 		return configErr("PFC priority %d", c.PFCPrio)
+	}
+	if c.CM && c.Transport != ib.RC && c.Transport != ib.UC {
+		return configErr("cm: RDMA-CM connects RC and UC queue pairs, not %v", c.Transport)
+	}
+	if c.CMReject != 0 && !c.CM {
+		return configErr("cm-reject needs cm")
 	}
 	if c.Rate < 1e6 {
 		return configErr("line rate %d b/s", c.Rate)

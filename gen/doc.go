@@ -67,6 +67,28 @@
 // BadICRC flips one ICRC bit in a fraction of the RoCE frames after they
 // are built (the traffic continues as if they had arrived).
 //
+// # RDMA-CM
+//
+// With Config.CM (rocegen -cm), on RC and UC, every queue pair of a phase
+// connects before the phase's first data and disconnects after its last
+// frame, as RDMA-CM does: REQ from the requester, REP from the
+// responder, RTU; then DREQ and DREP. Each is a CM MAD (built with
+// package mad) in a UD SEND Only from QP 1 to QP 1 with DETH Q_Key
+// 0x80010000, AckReq set, consecutive PSNs per direction; the messages
+// of one connection go one after the other, Delay apart. The REQ carries
+// the requester's QP (LocalQPN), the RDMA-CM service ID of the TCP port
+// space and CMPort (7471 by default), the IP-CM private data (the
+// requester's and responder's addresses, a source port drawn from the
+// seed), the P_Key, path MTU, primary path GIDs, hop limit and SL; the
+// REP the responder's QP and, as StartingPSN, the first PSN of the
+// requester's requests. Each side's StartingPSN is the PSN it expects
+// to receive, as Linux's CM fills it in: the REQ's is the first PSN of
+// the responder's own requests (drawn from the seed; the generator's
+// responder sends none). Communication and transaction IDs are drawn
+// from the seed. With CMReject the responder answers each REQ with a REJ
+// of that reason, and the phase sends no data. A later phase that uses
+// the same queue pairs connects them again.
+//
 // # Timing
 //
 // Frames are laid out on one timeline at the line rate Rate, as a tap

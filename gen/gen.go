@@ -30,9 +30,10 @@ const (
 	KindReadResponse             // an RDMA READ Response (also the answer to a FLUSH)
 	KindCNP                      // a RoCEv2 congestion notification packet
 	KindPFC                      // an 802.1Qbb PFC frame
+	KindCM                       // an RDMA-CM message: a CM MAD in a UD SEND Only to QP 1 (Config.CM)
 )
 
-var kindNames = [...]string{"request", "ack", "atomic-ack", "read-response", "cnp", "pfc"}
+var kindNames = [...]string{"request", "ack", "atomic-ack", "read-response", "cnp", "pfc", "cm"}
 
 // String returns the kind's name: "request", "ack", "cnp"...
 func (k Kind) String() string {
@@ -51,6 +52,7 @@ type Stats struct {
 	CE        int // data packets marked CE
 	CNPs      int // KindCNP frames (fewer than CE when paced)
 	PFC       int // KindPFC frames
+	CM        int // KindCM frames
 	BadICRC   int // RoCE frames written with a wrong ICRC
 }
 
@@ -141,6 +143,7 @@ type qpState struct {
 	value         uint64 // the remote 64-bit word the atomics work on
 	flow          uint32 // flow label (RoCEv1 and IPv6)
 	srcPort       uint16 // UDP source port, both directions
+	cm            cmConn // the CM connection, with Config.CM
 }
 
 // Directions of a frame.
@@ -218,6 +221,7 @@ type Generator struct {
 	limit      int64
 	limitLast  bool // limit is LastTime's, not the clock's
 	dataCount  int
+	cm         cmState // the CM stages of the phase (cm.go)
 	cnpOpt     cnp.Options
 	ipID       [2]uint16
 
@@ -388,7 +392,10 @@ func (g *Generator) Next() bool {
 		if g.done || g.err != nil {
 			return false
 		}
-		ringAt, activeAt, reqAt := int64(never), int64(never), int64(never)
+		ringAt, activeAt, reqAt, cmAt := int64(never), int64(never), int64(never), int64(never)
+		if g.cm.i < g.cm.n {
+			cmAt = max(g.now, g.cm.due)
+		}
 		if g.size > 0 {
 			if h := &g.ring[g.head]; h.kind != KindReadResponse || !g.hasActive {
 				ringAt = max(g.now, h.at)
@@ -397,11 +404,14 @@ func (g *Generator) Next() bool {
 		if g.hasActive {
 			activeAt = g.now
 		}
-		if g.ph != nil && (g.reqI < g.reqN || g.msg < g.msgs) {
+		if g.ph != nil && (g.reqI < g.reqN || g.msg < g.msgs) && !g.cmOpening() {
 			reqAt = max(g.now, g.pauseUntil)
 		}
-		next := min(ringAt, activeAt, reqAt)
+		next := min(ringAt, activeAt, reqAt, cmAt)
 		if next == never {
+			if g.ph != nil && g.cmEnd() {
+				continue
+			}
 			if !g.nextPhase() {
 				g.done = true
 				return false
@@ -413,6 +423,8 @@ func (g *Generator) Next() bool {
 			return false
 		}
 		switch {
+		case cmAt == next:
+			g.emitCM(cmAt)
 		case ringAt == next:
 			ev := &g.ring[g.head]
 			g.head = (g.head + 1) & (len(g.ring) - 1)
@@ -534,6 +546,7 @@ func (g *Generator) nextPhase() bool {
 	g.reqI, g.reqN = 0, 0
 	g.dataCount = 0
 	g.now = after(g.now, g.ph.gapPS)
+	g.cmBegin()
 	return true
 }
 
@@ -616,6 +629,8 @@ func (g *Generator) finish(b []byte, ts int64, kind Kind) {
 		g.stats.CNPs++
 	case KindPFC:
 		g.stats.PFC++
+	case KindCM:
+		g.stats.CM++
 	}
 }
 

@@ -23,7 +23,9 @@
 // -encap, -qps, -messages, -vlan, -pcp, -dscp, -ecn, -ce-every,
 // -ce-fraction, -cnp-interval, -pfc-every, -pfc-prio, -pfc-quanta,
 // -bad-icrc, -seed, -rate and more (rocegen -h lists them with their
-// defaults). A scenario file (-scenario) plays several phases one after
+// defaults). -cm wraps each RC or UC connection in the RDMA-CM handshake
+// (REQ, REP, RTU before the data, DREQ, DREP after; -cm-port sets the
+// service port, default 7471, -cm-reject a REJ reason instead). A scenario file (-scenario) plays several phases one after
 // the other: one phase per line, key=value with the flag names, each line
 // starting from the command-line settings:
 //
@@ -101,6 +103,17 @@ func (o optionFlag) String() string {
 		return ""
 	}
 	return o.cfg.Get(o.name)
+}
+
+// IsBoolFlag says that the option is a switch (-cm), given without a
+// value.
+func (o optionFlag) IsBoolFlag() bool {
+	for _, g := range gen.Options() {
+		if g.Name == o.name {
+			return g.Bool
+		}
+	}
+	return false
 }
 
 // Set sets the option; its error leaves out the option's name, which the
@@ -190,8 +203,12 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	if name == "-" {
 		where = "standard output"
 	}
-	fmt.Fprintf(stderr, "rocegen: wrote %d frames, %d bytes (%s) to %s: %d requests, %d responses, %d CE marks, %d CNPs, %d PFC, %d bad ICRC\n",
-		n, s.Bytes, ff, where, s.Requests, s.Responses, s.CE, s.CNPs, s.PFC, s.BadICRC)
+	cm := ""
+	if s.CM > 0 {
+		cm = fmt.Sprintf(", %d CM", s.CM)
+	}
+	fmt.Fprintf(stderr, "rocegen: wrote %d frames, %d bytes (%s) to %s: %d requests, %d responses, %d CE marks, %d CNPs, %d PFC, %d bad ICRC%s\n",
+		n, s.Bytes, ff, where, s.Requests, s.Responses, s.CE, s.CNPs, s.PFC, s.BadICRC, cm)
 	return 0
 }
 
