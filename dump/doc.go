@@ -68,6 +68,7 @@
 // booleans, addresses are text. Keys always come in this order:
 //
 //	frame.number                    number  position in the capture, from 1
+//	frame.file                      string  the capture's name, when Options.File is set (rocedump with several captures; not a Wireshark field)
 //	frame.time_epoch                number  capture time, seconds since 1970 UTC, 9 decimals (absent for a pcapng Simple Packet Block, which has none)
 //	frame.len                       number  length of the frame on the wire
 //	frame.cap_len                   number  bytes captured

@@ -47,6 +47,10 @@ type Options struct {
 	// goroutine: use it for input that arrives slowly (a pipe from a
 	// live capture).
 	Workers int
+	// File, if set, names the capture in each JSON object
+	// ("frame.file", after "frame.number"), for output that joins
+	// several captures; Record.File holds it.
+	File string
 }
 
 // ProgressEvery is how many frames Scan reads between two calls of
@@ -257,7 +261,7 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 	}
 	var st Stats
 	var rec Record
-	rec.Location, rec.Speed = opt.Location, opt.Speed
+	rec.Location, rec.Speed, rec.File = opt.Location, opt.Speed, opt.File
 	for {
 		if opt.Count > 0 && st.Matched >= opt.Count {
 			return st, nil

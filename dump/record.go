@@ -107,6 +107,9 @@ type Record struct {
 
 	// Location is the time zone of the text timestamps; nil means UTC.
 	Location *time.Location
+	// File, if set, is the name of the capture, written in JSON as
+	// "frame.file" (see Options.File); Decode leaves it as it is.
+	File string
 
 	// The formatted "15:04:05." of the second clockSec in clockLoc.
 	clock    [16]byte

@@ -166,6 +166,11 @@ type Report struct {
 	CNPInterval time.Duration `json:"cnp_interval_ns"`
 	PFCStorm    time.Duration `json:"pfc_storm_ns"`
 	Totals      *Totals       `json:"totals,omitempty"` // set by the caller
+	// File names the capture summarized, Files the captures summarized
+	// together (rocedump -per-file and -stats with several captures);
+	// set by the caller.
+	File  string   `json:"file,omitempty"`
+	Files []string `json:"files,omitempty"`
 }
 
 // Report summarizes everything added so far. It can be called more than

@@ -5,6 +5,7 @@
 // Usage:
 //
 //	rocedump [flags] [-r] FILE [flags]
+//	rocedump [flags] FILE|DIR... [flags]
 //	rocedump [flags] < FILE
 //
 // FILE "-" or no FILE reads standard input (a terminal there is refused
@@ -48,7 +49,23 @@
 //	-j N        decode with N goroutines, reading ahead in batches
 //	            (default: the number of CPUs for a file, 1 for a pipe,
 //	            whose frames then show as they arrive); the output is
-//	            the same whatever N
+//	            the same whatever N. With several captures, up to N of
+//	            them are decoded at once
+//	-R          read the directories given recursively
+//	-per-file   with -stats and several captures: one summary per
+//	            capture instead of one for all
+//	-timeline F write a congestion timeline of the captures to the
+//	            HTML page F (instead of printing the frames)
+//	-timeline-flows N  flows the timeline draws, the N with the most
+//	            bytes (default 8)
+//
+// Several captures (FILE..., directories: their files named *.pcap,
+// *.pcapng, *.cap, tcpdump's rotated *.pcapN, each possibly .gz, in
+// name order; with -R their subdirectories too) print one after another
+// in the order given, each preceded in text by a line "==> FILE <==",
+// and in JSON with the key "frame.file" naming the capture; frame
+// numbers count from 1 in each capture. -stats summarizes them as one
+// capture merged by time (see dump.Merge), -per-file each apart.
 //
 // Link types: Ethernet, Linux cooked captures v1 and v2 (tcpdump -i any),
 // and ERF records of native InfiniBand (type 21) or Ethernet (type 2).
@@ -94,6 +111,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c, status, ok := parseFlags(args, stderr)
 	if !ok {
 		return status
+	}
+	if c.multi() {
+		return runMulti(c, stdin, stdout, stderr)
 	}
 	if f, isFile := stdin.(*os.File); c.file == "" && isFile && tty.IsTerminal(f) {
 		fmt.Fprintln(stderr, "rocedump: standard input is a terminal: give a capture file (rocedump FILE) or pipe one in (tcpdump -w - | rocedump)")
@@ -153,6 +173,7 @@ type config struct {
 	// none); pfcStorm the pause that makes a PFC storm.
 	cnpInterval, pfcStorm time.Duration
 	file                  string // the capture; "" or "-" is standard input
+	many                  // several captures, -per-file, -timeline (multi.go)
 	out                   string // -w: the capture to write ("-": standard output)
 	format                dump.Format
 }
@@ -189,7 +210,7 @@ func (v stringValue) String() string {
 }
 func (v stringValue) Set(s string) error { *v.p = s; return nil }
 
-const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-speed S] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-r] [FILE|-] [flags]"
+const usageLine = "usage: rocedump [-json] [-stats [-per-file]] [-timeline OUT.html [-timeline-flows N]] [-utc] [-speed S] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-R] [-r] [FILE|DIR...|-] [flags]"
 
 // parseFlags reads the command line. It reports ok false, having said
 // why on stderr, when the command line is unusable or asked for help:
@@ -239,6 +260,7 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 	cnpInterval := oneDuration("cnp-interval", cnp.DefaultInterval, "-stats: least `time` between two CNPs to one QP; closer ones are pacing violations (0: no pacing)")
 	pfcStorm := oneDuration("pfc-storm", flow.DefaultPFCStorm, "-stats: flag a PFC priority paused without a break for longer than this `time`")
 	workers := oneInt("j", 0, "decode with `N` goroutines (0: the number of CPUs for a file, 1 for a pipe)")
+	c.many.flags(fs, oneString, oneInt)
 	fs.Usage = func() {} // parse errors and -h are answered below
 	fail := func(format string, a ...any) (config, int, bool) {
 		fmt.Fprintf(stderr, "rocedump: "+format+"\n", a...)
@@ -255,9 +277,6 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 		rest := fs.Args()[1:]
 		if len(rest) == 0 {
 			break
-		}
-		if !strings.HasPrefix(rest[0], "-") || rest[0] == "-" {
-			return fail("unexpected argument %q after %q: one capture file at most", rest[0], pos[0])
 		}
 		if err := fs.Parse(rest); err != nil {
 			return parseFailed(fs, err, stderr)
@@ -297,13 +316,14 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 		}
 	}
 	c.file = *file
-	switch {
-	case len(pos) > 1:
-		return fail("unexpected argument %q: one capture file at most", pos[1])
-	case len(pos) == 1 && c.file != "":
-		return fail("unexpected argument %q: the capture is already -r %q", pos[0], c.file)
-	case len(pos) == 1:
+	if c.file != "" {
+		pos = append([]string{c.file}, pos...)
+	}
+	if len(pos) > 0 {
 		c.file = pos[0]
+	}
+	if msg := c.many.check(&c, pos); msg != "" {
+		return fail("%s", msg)
 	}
 	return c, 0, true
 }
