@@ -15,7 +15,9 @@ type MergeInput struct {
 // match each capture's filter in time order, as one capture would hold
 // them after a chronological merge (mergecap without -a): the frame with
 // the earliest timestamp first, and of frames with the same timestamp
-// the one of the capture given first; within a capture, frames keep
+// the one of the capture given last, as mergecap (Wireshark 4.0) orders
+// them, so that Merge and an analysis of mergecap's output agree frame
+// for frame; within a capture, frames keep
 // their order, so a capture whose timestamps go back in time is taken as
 // it is (its later frames wait until their turn). fn is told which
 // capture (the index in in) the Record comes from; Record.Number is its
@@ -113,14 +115,14 @@ func (m *mergeIn) advance() {
 	}
 }
 
-// before orders the next frames of two captures: by time, then by
-// capture.
+// before orders the next frames of two captures: by time, then the
+// later capture first (mergecap's order).
 func (m *mergeIn) before(o *mergeIn) bool {
 	t, u := m.b.slots[m.i].ts, o.b.slots[o.i].ts
 	if !t.Equal(u) {
 		return t.Before(u)
 	}
-	return m.idx < o.idx
+	return m.idx > o.idx
 }
 
 // mergeHeap is a binary min-heap of captures by their next frame.

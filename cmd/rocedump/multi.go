@@ -101,9 +101,21 @@ func isCaptureName(name string) bool {
 // as given, whatever their names. Problems are returned as messages.
 func expand(args []string, recursive bool) (files []string, problems []string) {
 	for _, a := range args {
+		if a == "-" {
+			files = append(files, a)
+			continue
+		}
 		fi, err := os.Stat(a)
-		if a == "-" || err != nil || !fi.IsDir() {
-			files = append(files, a) // opening it says what is wrong
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			problems = append(problems, fmt.Sprintf("%s: %v", a, err))
+			continue
+		}
+		if !fi.IsDir() {
+			files = append(files, a)
 			continue
 		}
 		n := len(files)
@@ -392,8 +404,9 @@ func (r *relay) goLive() error {
 
 // spoolMemory is how much output of a capture waiting for its turn is
 // kept in memory; beyond it, the output goes to a temporary file
-// (removed as soon as it is created: nothing is left behind).
-const spoolMemory = 8 << 20
+// (removed as soon as it is created: nothing is left behind). A
+// variable for the tests.
+var spoolMemory = 8 << 20
 
 // spool holds output in memory, then in a temporary file.
 type spool struct {
