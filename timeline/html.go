@@ -13,16 +13,16 @@ import (
 
 // The page's geometry, in SVG user units (pixels at 100%).
 const (
-	pageWidth  = 1400
-	plotLeft   = 320 // room for the row labels
-	plotRight  = pageWidth - 30
-	plotWidth  = plotRight - plotLeft
-	legendH    = 34
-	flowH      = 84 // a flow's row: marks band and throughput
-	marksBand  = 30 // the top of a flow's row, where its marks go
-	pauseH     = 26
-	rowGap     = 8
-	axisH      = 44
+	pageWidth = 1400
+	plotLeft  = 320 // room for the row labels
+	plotRight = pageWidth - 30
+	plotWidth = plotRight - plotLeft
+	legendH   = 34
+	flowH     = 84 // a flow's row: marks band and throughput
+	marksBand = 30 // the top of a flow's row, where its marks go
+	pauseH    = 26
+	rowGap    = 8
+	axisH     = 44
 )
 
 // markStyle names each kind of mark in the legend and gives the height

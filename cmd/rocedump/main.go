@@ -173,7 +173,7 @@ type config struct {
 	// none); pfcStorm the pause that makes a PFC storm.
 	cnpInterval, pfcStorm time.Duration
 	file                  string // the capture; "" or "-" is standard input
-	many                  // several captures, -per-file, -timeline (multi.go)
+	many                         // several captures, -per-file, -timeline (multi.go)
 	out                   string // -w: the capture to write ("-": standard output)
 	format                dump.Format
 }

@@ -122,7 +122,6 @@ func runOut(t *testing.T, args ...string) string {
 	return out
 }
 
-
 // TestDirectories: a directory gives its capture files by name, in name
 // order; -R its subdirectories too; files named on the command line are
 // read whatever their names; an empty directory and a missing file are
