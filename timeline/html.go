@@ -242,7 +242,7 @@ func (p *Page) axis(b *bufio.Writer, top, bottom int) {
 	for v := int64(0); v <= span; v += step {
 		x := plotLeft + float64(v)/float64(span)*plotWidth
 		fmt.Fprintf(b, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", x, top, x, bottom+4)
-		fmt.Fprintf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, bottom+18, html.EscapeString(offsetLabel(v, step)))
+		fmt.Fprintf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, bottom+18, html.EscapeString(offsetLabel(v, step, span)))
 	}
 	fmt.Fprintf(b, "<text class=\"small\" x=\"%d\" y=\"%d\" text-anchor=\"end\">time since %s UTC</text>\n</g>\n",
 		plotRight, bottom+36, p.Start.Format("2006-01-02 15:04:05.000000000"))

@@ -55,27 +55,40 @@ func tickStep(span int64) int64 {
 	return niceWidths[len(niceWidths)-1]
 }
 
-// units of time, largest first, for labels.
-var units = []struct {
+// unit is a unit of time for labels.
+type unit struct {
 	d    int64
 	name string
-}{
+}
+
+// units of time, largest first, for labels.
+var units = []unit{
 	{int64(24 * time.Hour), "d"}, {int64(time.Hour), "h"}, {int64(time.Minute), "min"},
 	{int64(time.Second), "s"}, {int64(time.Millisecond), "ms"}, {int64(time.Microsecond), "µs"}, {1, "ns"},
 }
 
-// offsetLabel writes the time v nanoseconds after the start of the axis
-// for an axis of the given step: below a minute in the largest unit the
-// step reaches, with the decimals the step needs ("0", "250 µs",
-// "1.5 ms"); from a minute on as a clock does ("1 h 30 min").
-func offsetLabel(v, step int64) string {
+// unitFor returns the largest unit from ns to s that v reaches.
+func unitFor(v int64) unit {
+	for _, u := range units[3:] {
+		if v >= u.d {
+			return u
+		}
+	}
+	return units[len(units)-1]
+}
+
+// offsetLabel writes the time v nanoseconds after the start of an axis
+// of the given span and step: below a minute in the unit the span
+// reaches, with the decimals the step needs ("0", "0.25 ms", "1.50 ms");
+// from a minute on as a clock does ("1 h 30 min").
+func offsetLabel(v, step, span int64) string {
 	if v == 0 {
 		return "0"
 	}
-	if step >= int64(time.Minute) || step >= int64(time.Second) && v >= int64(time.Minute) {
+	if span >= int64(time.Minute) {
 		return clockLabel(v)
 	}
-	return durationText(time.Duration(v), time.Duration(step))
+	return durationIn(v, unitFor(span), step)
 }
 
 // clockLabel writes v as days, hours, minutes and seconds, leaving out
@@ -91,38 +104,34 @@ func clockLabel(v int64) string {
 	return strings.Join(parts, " ")
 }
 
-// durationText writes d in the largest unit from ns to s that res reaches,
-// with the decimals res needs: durationText(1500*time.Microsecond,
-// 500*time.Microsecond) is "1.5 ms"; durationText(d, 0) picks the unit from
-// d itself, with up to three significant decimals.
+// durationIn writes v nanoseconds in unit u with the decimals needed to
+// show multiples of res (at most 9).
+func durationIn(v int64, u unit, res int64) string {
+	dec := 0
+	for r := res % u.d; r != 0 && dec < 9; dec++ {
+		r = r * 10 % u.d
+	}
+	return strconv.FormatFloat(float64(v)/float64(u.d), 'f', dec, 64) + " " + u.name
+}
+
+// durationText writes d in the largest unit from ns to s it reaches,
+// with the decimals needed to show multiples of res, or with res 0 those
+// d itself needs, at most three: durationText(1500*time.Microsecond, 0)
+// is "1.5 ms".
 func durationText(d, res time.Duration) string {
-	if res <= 0 {
-		res = d
+	sign := ""
+	if d < 0 {
+		sign, d = "-", -d
 	}
-	if res <= 0 {
-		return "0"
+	u := unitFor(int64(max(d, res)))
+	if res > 0 {
+		return sign + durationIn(int64(d), u, int64(res))
 	}
-	neg := d < 0
-	if neg {
-		d = -d
+	s := durationIn(int64(d), u, int64(d))
+	if i := strings.IndexByte(s, '.'); i >= 0 && strings.IndexByte(s, ' ')-i > 4 {
+		s = strconv.FormatFloat(float64(d)/float64(u.d), 'f', 3, 64) + " " + u.name
 	}
-	for _, u := range units[3:] {
-		if int64(res) >= u.d || u.d == 1 {
-			dec := 0
-			for r := int64(res) % u.d; r != 0 && dec < 9; dec++ {
-				r = r * 10 % u.d
-			}
-			if res == d {
-				dec = min(dec, 3)
-			}
-			s := strconv.FormatFloat(float64(d)/float64(u.d), 'f', dec, 64)
-			if neg {
-				s = "-" + s
-			}
-			return s + " " + u.name
-		}
-	}
-	return ""
+	return sign + s
 }
 
 // rateText writes a throughput in bits per second: "12.5 Gb/s".
