@@ -62,8 +62,12 @@ func (p *Page) WriteHTML(w io.Writer) error {
 	fmt.Fprintf(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title>\n<style>%s</style></head><body>\n",
 		e("RoCE congestion timeline: "+strings.Join(p.Files, ", ")), css)
 	fmt.Fprintf(b, "<h1>RoCE congestion timeline</h1>\n<p class=\"meta\">%s</p>\n", e(captionFiles(p.Files)))
+	if p.Frames == 0 {
+		b.WriteString("<p class=\"meta\">no frames</p>\n</body></html>\n")
+		return b.Flush()
+	}
 	fmt.Fprintf(b, "<p class=\"meta\">%d frames from %s to %s UTC (%s); bins of %s; throughput is frame bytes on the wire per bin</p>\n",
-		p.Frames, p.Start.Format("2006-01-02 15:04:05.000000000"), p.End.Format("15:04:05.000000000"),
+		p.Frames, p.Start.Format("2006-01-02 15:04:05.000000000"), p.End.Format("2006-01-02 15:04:05.000000000"),
 		durationText(p.Span, 0), durationText(p.Bin, p.Bin))
 	for _, l := range p.notes() {
 		fmt.Fprintf(b, "<p class=\"meta\">%s</p>\n", e(l))

@@ -137,20 +137,22 @@ type pauseRow struct {
 // marks per flow and kind, MaxPauses intervals per priority. It is not
 // safe for concurrent use.
 type Timeline struct {
-	cfg    Config
-	an     *flow.Analyzer
-	cur    *dump.Record
-	file   string
-	line   []byte
-	t0     int64 // the first frame's time, ns since 1970
-	tEnd   int64 // the latest frame time
-	has0   bool
-	width  int64 // bin width, ns: 1, 2, 10, 20, 100, ...
-	flows  map[flow.Key]*series
-	order  []*series
-	pauses map[pauseKey]*pauseRow
-	porder []*pauseRow
-	files  []string
+	cfg      Config
+	an       *flow.Analyzer
+	cur      *dump.Record
+	file     string
+	line     []byte
+	t0       int64 // the first frame's time, ns since 1970
+	tEnd     int64 // the latest frame time
+	has0     bool
+	width    int64 // bin width, ns: 1, 2, 10, 20, 100, ...
+	flows    map[flow.Key]*series
+	order    []*series
+	pauses   map[pauseKey]*pauseRow
+	porder   []*pauseRow
+	files    []string // the captures, in order of first frame
+	seenFile map[string]bool
+	lastFile string
 
 	frames                   uint64           // frames added
 	beyondFrames, beyondByte uint64           // frames and bytes of flows beyond MaxFlows
@@ -169,7 +171,8 @@ func New(cfg Config) *Timeline {
 	def(&cfg.MaxMarks, DefaultMaxMarks)
 	def(&cfg.MaxPauses, DefaultMaxPauses)
 	def(&cfg.MaxPFC, DefaultMaxPFC)
-	t := &Timeline{cfg: cfg, width: 1, flows: make(map[flow.Key]*series), pauses: make(map[pauseKey]*pauseRow)}
+	t := &Timeline{cfg: cfg, width: 1, flows: make(map[flow.Key]*series), pauses: make(map[pauseKey]*pauseRow),
+		seenFile: make(map[string]bool)}
 	fc := cfg.Flow
 	fc.Events = t.event
 	t.an = flow.New(fc)
@@ -186,7 +189,7 @@ func (t *Timeline) Analyzer() *flow.Analyzer { return t.an }
 // a frame earlier than the first one counts in the first bin.
 func (t *Timeline) AddRecord(r *dump.Record, file string) {
 	t.frames++
-	if len(t.files) == 0 || t.files[len(t.files)-1] != file {
+	if file != t.lastFile {
 		t.noteFile(file)
 	}
 	now := r.Time.UnixNano()
@@ -204,12 +207,11 @@ func (t *Timeline) AddRecord(r *dump.Record, file string) {
 
 // noteFile remembers the names of the captures, in order of first frame.
 func (t *Timeline) noteFile(file string) {
-	for _, f := range t.files {
-		if f == file {
-			return
-		}
+	t.lastFile = file
+	if !t.seenFile[file] {
+		t.seenFile[file] = true
+		t.files = append(t.files, file)
 	}
-	t.files = append(t.files, file)
 }
 
 // count adds a packet of flow k to its bins.

@@ -112,12 +112,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return status
 	}
-	if c.multi() {
-		return runMulti(c, stdin, stdout, stderr)
-	}
 	if f, isFile := stdin.(*os.File); c.file == "" && isFile && tty.IsTerminal(f) {
 		fmt.Fprintln(stderr, "rocedump: standard input is a terminal: give a capture file (rocedump FILE) or pipe one in (tcpdump -w - | rocedump)")
 		return 2
+	}
+	if c.multi() {
+		return runMulti(c, stdin, stdout, stderr)
 	}
 	in, size, name, closeIn, err := openInput(c.file, stdin)
 	if err != nil {

@@ -138,7 +138,11 @@ func expand(args []string, recursive bool) (files []string, problems []string) {
 		if err != nil {
 			problems = append(problems, err.Error())
 		} else if len(files) == n {
-			problems = append(problems, fmt.Sprintf("%s: no capture files (*.pcap, *.pcapng, *.cap, .gz)%s", a, map[bool]string{false: "; -R reads subdirectories", true: ""}[recursive]))
+			hint := ""
+			if !recursive {
+				hint = "; -R reads subdirectories"
+			}
+			problems = append(problems, fmt.Sprintf("%s: no capture files (*.pcap, *.pcapng, *.cap, .gz)%s", a, hint))
 		}
 	}
 	return files, problems
