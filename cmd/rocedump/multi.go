@@ -285,9 +285,14 @@ func runEach(c config, files []string, jobs int, stdin io.Reader, w io.Writer, s
 	for i, f := range files {
 		all[i] = &job{file: f, out: &relay{out: w}, done: make(chan struct{})}
 	}
+	// A capture starts once one of inFlight slots is free and it is
+	// among the 2*inFlight captures from the one being printed on: the
+	// captures done ahead of their turn, and their spools, stay few.
+	win := newWindow(2 * inFlight)
 	go func() {
 		slots := make(chan struct{}, inFlight)
-		for _, j := range all {
+		for i, j := range all {
+			win.wait(i)
 			slots <- struct{}{}
 			go func() {
 				defer func() { <-slots }()
@@ -296,7 +301,8 @@ func runEach(c config, files []string, jobs int, stdin io.Reader, w io.Writer, s
 		}
 	}()
 	status := 0
-	for _, j := range all {
+	for i, j := range all {
+		win.advance(i)
 		err := j.out.goLive()
 		<-j.done
 		if err == nil {
@@ -370,6 +376,37 @@ func (j *job) run(c config, stdin io.Reader, header bool, count int) int {
 	return st.Matched
 }
 
+// window lets the captures from the one being printed to size after it
+// start.
+type window struct {
+	mu         sync.Mutex
+	cond       sync.Cond
+	head, size int
+}
+
+func newWindow(size int) *window {
+	w := &window{size: size}
+	w.cond.L = &w.mu
+	return w
+}
+
+// wait blocks until capture i is in the window.
+func (w *window) wait(i int) {
+	w.mu.Lock()
+	for i >= w.head+w.size {
+		w.cond.Wait()
+	}
+	w.mu.Unlock()
+}
+
+// advance moves the window to start at capture head.
+func (w *window) advance(head int) {
+	w.mu.Lock()
+	w.head = head
+	w.mu.Unlock()
+	w.cond.Broadcast()
+}
+
 // relay is the output of one capture of several: spooled until the
 // capture's turn comes (goLive), then written straight through.
 type relay struct {
@@ -408,19 +445,34 @@ func (r *relay) goLive() error {
 
 // spoolMemory is how much output of a capture waiting for its turn is
 // kept in memory; beyond it, the output goes to a temporary file
-// (removed as soon as it is created: nothing is left behind). A
-// variable for the tests.
+// (removed as soon as it is created: nothing is left behind). At most
+// 2*N captures (-j N) hold a spool at once. A variable for the tests.
 var spoolMemory = 8 << 20
+
+// spoolChunk is the size of the pieces of memory a spool holds, taken
+// from and given back to chunks, so that the captures waiting in turn
+// reuse the same memory.
+const spoolChunk = 1 << 20
+
+var chunks = sync.Pool{New: func() any { return new([spoolChunk]byte) }}
 
 // spool holds output in memory, then in a temporary file.
 type spool struct {
-	mem  []byte
+	mem  []*[spoolChunk]byte
+	n    int // bytes in mem
 	file *os.File
 }
 
 func (s *spool) Write(p []byte) (int, error) {
-	if s.file == nil && len(s.mem)+len(p) <= spoolMemory {
-		s.mem = append(s.mem, p...)
+	if s.file == nil && s.n+len(p) <= spoolMemory {
+		for rest := p; len(rest) > 0; {
+			if s.n == len(s.mem)*spoolChunk {
+				s.mem = append(s.mem, chunks.Get().(*[spoolChunk]byte))
+			}
+			c := copy(s.mem[s.n/spoolChunk][s.n%spoolChunk:], rest)
+			s.n += c
+			rest = rest[c:]
+		}
 		return len(p), nil
 	}
 	if s.file == nil {
@@ -430,18 +482,29 @@ func (s *spool) Write(p []byte) (int, error) {
 		}
 		os.Remove(f.Name())
 		s.file = f
-		if _, err := f.Write(s.mem); err != nil {
+		if err := s.drain(f); err != nil {
 			return 0, err
 		}
-		s.mem = nil
 	}
 	return s.file.Write(p)
 }
 
+// drain writes the memory held to w and gives it back.
+func (s *spool) drain(w io.Writer) error {
+	var err error
+	for i, c := range s.mem {
+		if n := min(s.n-i*spoolChunk, spoolChunk); err == nil {
+			_, err = w.Write(c[:n])
+		}
+		chunks.Put(c)
+	}
+	s.mem, s.n = nil, 0
+	return err
+}
+
 // writeTo writes what the spool holds to w and empties it.
 func (s *spool) writeTo(w io.Writer) error {
-	_, err := w.Write(s.mem)
-	s.mem = nil
+	err := s.drain(w)
 	if s.file != nil {
 		if _, serr := s.file.Seek(0, io.SeekStart); serr != nil && err == nil {
 			err = serr
