@@ -18,6 +18,7 @@ import (
 
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
+	"github.com/roce-go/roce/timeline"
 )
 
 // many is what the command line says about several captures, -per-file
@@ -35,7 +36,7 @@ func (m *many) flags(fs *flag.FlagSet, oneString func(name, value, usage string)
 	m.recursive = fs.Bool("R", false, "read directories recursively")
 	m.perFile = fs.Bool("per-file", false, "with -stats and several captures: one summary per capture")
 	m.timeline = oneString("timeline", "", "write a congestion timeline to the HTML page `OUT.html` instead of printing the frames")
-	m.timelineFlows = oneInt("timeline-flows", 8, "the timeline draws the `N` flows with the most bytes")
+	m.timelineFlows = oneInt("timeline-flows", timeline.DefaultFlows, "the timeline draws the `N` flows with the most bytes")
 }
 
 // check takes the captures given and says what is wrong with the
