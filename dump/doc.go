@@ -2,7 +2,8 @@
 // one short text line per frame, or one JSON object per frame (JSON
 // Lines). Other tools reuse it to read pcap and pcapng files (Source),
 // decode a frame once (Record.Decode) and format it (Record.AppendText,
-// Record.AppendJSON) into a reused buffer without allocating.
+// Record.AppendJSON) into a reused buffer without allocating, and to
+// read several captures as one, merged by time (Merge).
 //
 // # Text lines
 //
