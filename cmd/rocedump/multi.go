@@ -283,13 +283,14 @@ func runEach(c config, files []string, jobs int, stdin io.Reader, w io.Writer, s
 	inFlight := min(jobs, len(files))
 	c.opt.Workers = max(jobs/inFlight, 1)
 	all := make([]*job, len(files))
+	limit := max(spoolBudget/inFlight, spoolLeast)
 	for i, f := range files {
-		all[i] = &job{file: f, out: &relay{out: w}, done: make(chan struct{})}
+		all[i] = &job{file: f, out: &relay{out: w, spool: spool{limit: limit}}, done: make(chan struct{})}
 	}
 	// A capture starts once one of inFlight slots is free and it is
-	// among the 2*inFlight captures from the one being printed on: the
+	// among the inFlight+1 captures from the one being printed on: the
 	// captures done ahead of their turn, and their spools, stay few.
-	win := newWindow(2 * inFlight)
+	win := newWindow(inFlight + 1)
 	go func() {
 		slots := make(chan struct{}, inFlight)
 		for i, j := range all {
@@ -444,11 +445,13 @@ func (r *relay) goLive() error {
 	return r.err
 }
 
-// spoolMemory is how much output of a capture waiting for its turn is
-// kept in memory; beyond it, the output goes to a temporary file
-// (removed as soon as it is created: nothing is left behind). At most
-// 2*N captures (-j N) hold a spool at once. A variable for the tests.
-var spoolMemory = 8 << 20
+// spoolBudget is how much output the captures decoded ahead of their
+// turn keep in memory together, spoolLeast the least each one keeps;
+// beyond it, a capture's output goes to a temporary file (removed as soon
+// as it is created: nothing is left behind). At most N captures (-j N)
+// wait with a spool at once, each keeping max(spoolBudget/N, spoolLeast).
+// Variables for the tests.
+var spoolBudget, spoolLeast = 64 << 20, 8 << 20
 
 // spoolChunk is the size of the pieces of memory a spool holds, taken
 // from and given back to chunks, so that the captures waiting in turn
@@ -459,13 +462,14 @@ var chunks = sync.Pool{New: func() any { return new([spoolChunk]byte) }}
 
 // spool holds output in memory, then in a temporary file.
 type spool struct {
-	mem  []*[spoolChunk]byte
-	n    int // bytes in mem
-	file *os.File
+	mem   []*[spoolChunk]byte
+	n     int // bytes in mem
+	limit int // bytes mem may hold
+	file  *os.File
 }
 
 func (s *spool) Write(p []byte) (int, error) {
-	if s.file == nil && s.n+len(p) <= spoolMemory {
+	if s.file == nil && s.n+len(p) <= s.limit {
 		for rest := p; len(rest) > 0; {
 			if s.n == len(s.mem)*spoolChunk {
 				s.mem = append(s.mem, chunks.Get().(*[spoolChunk]byte))

@@ -56,10 +56,10 @@ func captureSets(t *testing.T) map[string][]string {
 // are byte-identical whatever -j, with output spooled in memory or in a
 // temporary file while a capture waits for its turn.
 func TestMultiJobs(t *testing.T) {
-	defer func(n int) { spoolMemory = n }(spoolMemory)
+	defer func(b, l int) { spoolBudget, spoolLeast = b, l }(spoolBudget, spoolLeast)
 	for dir, paths := range captureSets(t) {
 		for _, spool := range []int{8 << 20, 4 << 10} {
-			spoolMemory = spool
+			spoolBudget, spoolLeast = spool, spool
 			for _, args := range [][]string{{}, {"-json"}, {"-stats"}, {"-stats", "-json"}, {"-stats", "-per-file"},
 				{"-stats", "-per-file", "-json"}, {"-c", "5000"}, {"-json", "-opcode", "cnp"}} {
 				for _, in := range [][]string{{dir}, paths} {
