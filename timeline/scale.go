@@ -117,11 +117,15 @@ func durationIn(v int64, u unit, res int64) string {
 // durationText writes d in the largest unit from ns to s it reaches,
 // with the decimals needed to show multiples of res, or with res 0 those
 // d itself needs, at most three: durationText(1500*time.Microsecond, 0)
-// is "1.5 ms".
+// is "1.5 ms". From a minute on (with res 0 or whole seconds) it writes
+// d as a clock does, to the second: "1 h 30 min".
 func durationText(d, res time.Duration) string {
 	sign := ""
 	if d < 0 {
 		sign, d = "-", -d
+	}
+	if d >= time.Minute && (res == 0 || res%time.Second == 0) {
+		return sign + clockLabel(int64(d))
 	}
 	u := unitFor(int64(max(d, res)))
 	if res > 0 {

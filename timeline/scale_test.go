@@ -98,6 +98,8 @@ func TestLabels(t *testing.T) {
 		{1234567, 0, "1.235 ms"},
 		{10 * time.Microsecond, 10 * time.Microsecond, "10 µs"},
 		{2083 * time.Microsecond, 0, "2.083 ms"},
+		{500 * 24 * time.Hour, 500 * 24 * time.Hour, "500 d"},
+		{90*time.Minute + 1500*time.Millisecond, 0, "1 h 30 min 1 s"},
 	} {
 		if got := durationText(tc.d, tc.res); got != tc.want {
 			t.Errorf("durationText(%v, %v) = %q, want %q", tc.d, tc.res, got, tc.want)
