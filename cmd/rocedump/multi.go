@@ -311,11 +311,11 @@ func runEach(c config, files []string, jobs int, stdin io.Reader, w io.Writer, s
 			err = j.out.err
 		}
 		stderr.Write(j.errs.Bytes())
-		status = max(status, j.status)
-		if err != nil {
+		if err != nil && j.status == 0 { // not already reported by the job
 			fmt.Fprintln(stderr, "rocedump:", err)
-			status = max(status, 1)
+			j.status = 1
 		}
+		status = max(status, j.status)
 	}
 	return status
 }
