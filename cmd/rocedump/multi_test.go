@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -245,5 +246,31 @@ func TestTimelineCommand(t *testing.T) {
 	}
 	if st, out, _ := runCmd(t, nil, "-timeline", page, paths[0]); st != 0 || out != "" {
 		t.Errorf("-timeline alone: status %d, stdout %q; want 0 and nothing", st, out)
+	}
+}
+
+// failAfter is an output that takes n bytes, then fails.
+type failAfter struct{ n int }
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		k := f.n
+		f.n = 0
+		return k, errors.New("disk full")
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+// TestMultiWriteError: an output that fails ends with status 1 and the
+// error on standard error, whatever -j.
+func TestMultiWriteError(t *testing.T) {
+	_, paths := genSet(t, 3)
+	for _, j := range []string{"1", "2"} {
+		var errb bytes.Buffer
+		st := run(append([]string{"-j", j, "-json"}, paths...), nil, &failAfter{n: 1 << 20}, &errb)
+		if st != 1 || !strings.Contains(errb.String(), "disk full") {
+			t.Errorf("-j %s: status %d, stderr %q; want 1 and the error", j, st, errb.String())
+		}
 	}
 }
