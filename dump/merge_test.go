@@ -2,6 +2,8 @@ package dump_test
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -120,4 +122,32 @@ func open(t *testing.T, path string) *dump.Source {
 		t.Fatal(err)
 	}
 	return src
+}
+
+// TestMergeCut: a capture cut short in the middle of a record ends with
+// io.ErrUnexpectedEOF after its whole records; the other captures are
+// read to their end.
+func TestMergeCut(t *testing.T) {
+	good := "../testdata/captures/rocev2_ipv4_rdmacm_write_read_rxe_a.pcap"
+	b, err := os.ReadFile("../testdata/captures/rocev2_ipv4_rdmacm_write_read_rxe_b.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.pcap")
+	if err := os.WriteFile(cut, b[:len(b)-10], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := []dump.MergeInput{{Source: open(t, cut)}, {Source: open(t, good)}}
+	stats, errs, err := dump.Merge(in, 2, 0, func(int, *dump.Record) error { return nil })
+	// rxe_b holds 16 frames, rxe_a 12 (testdata/captures/README.md).
+	if err != nil || !errors.Is(errs[0], io.ErrUnexpectedEOF) || errs[1] != nil || stats[0].Frames != 15 || stats[1].Frames != 12 {
+		t.Errorf("%v; errors %v; frames %d and %d, want 15 (the last cut) and 12", err, errs, stats[0].Frames, stats[1].Frames)
+	}
+	// fn's error stops the merge.
+	stop := errors.New("stop")
+	n := 0
+	in = []dump.MergeInput{{Source: open(t, good)}, {Source: open(t, good)}}
+	if _, _, err := dump.Merge(in, 2, 0, func(int, *dump.Record) error { n++; return stop }); err != stop || n != 1 {
+		t.Errorf("fn's error: %v after %d frames", err, n)
+	}
 }
