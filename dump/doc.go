@@ -3,7 +3,8 @@
 // Lines). Other tools reuse it to read pcap and pcapng files (Source),
 // or a live capture (NewPacketSource, as package capture gives one),
 // decode a frame once (Record.Decode) and format it (Record.AppendText,
-// Record.AppendJSON) into a reused buffer without allocating.
+// Record.AppendJSON) into a reused buffer without allocating, and to
+// read several captures as one, merged by time (Merge).
 //
 // # Text lines
 //
@@ -117,6 +118,7 @@
 // booleans, addresses are text. Keys always come in this order:
 //
 //	frame.number                    number  position in the capture, from 1
+//	frame.file                      string  the capture's name, when Options.File is set (rocedump with several captures; not a Wireshark field)
 //	frame.time_epoch                number  capture time, seconds since 1970 UTC, 9 decimals (absent for a pcapng Simple Packet Block, which has none)
 //	frame.len                       number  length of the frame on the wire
 //	frame.cap_len                   number  bytes captured

@@ -60,6 +60,10 @@ type Options struct {
 	// goroutine: use it for input that arrives slowly (a pipe from a
 	// live capture).
 	Workers int
+	// File, if set, names the capture in each JSON object
+	// ("frame.file", after "frame.number"), for output that joins
+	// several captures; Record.File holds it.
+	File string
 }
 
 // ProgressEvery is how many frames Scan reads between two calls of
@@ -271,7 +275,7 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 	var st Stats
 	var rec Record
 	var ref timeRef
-	rec.Location, rec.Speed, rec.Text = opt.Location, opt.Speed, opt.Text
+	rec.Location, rec.Speed, rec.Text, rec.File = opt.Location, opt.Speed, opt.Text, opt.File
 	for {
 		if opt.Count > 0 && st.Matched >= opt.Count {
 			return st, nil

@@ -14,6 +14,10 @@ import (
 func (r *Record) AppendJSON(b []byte) []byte {
 	b = append(b, `{"frame.number":`...)
 	b = strconv.AppendInt(b, int64(r.Number), 10)
+	if r.File != "" {
+		b = append(b, `,"frame.file":`...)
+		b = appendJSONString(b, r.File)
+	}
 	if !r.Time.IsZero() { // a Simple Packet Block has no timestamp
 		b = append(b, `,"frame.time_epoch":`...)
 		b = appendEpoch(b, r)

@@ -88,21 +88,8 @@ func (opt *Options) workers() int {
 // Dump (fn nil: the lines of the matching frames are written to w) on the
 // pipeline.
 func runPipeline(src *Source, opt *Options, workers int, w io.Writer, fn func(r *Record) error) (st Stats, err error) {
-	p := &pipeline{src: src, opt: opt, format: fn == nil, pool: 2*workers + 2}
-	p.stamp = p.format && !opt.JSON && opt.Text.Time.delta()
-	p.free = make(chan *batch, p.pool)
-	p.work = make(chan *batch, p.pool)
-	p.order = make(chan *batch, p.pool)
-	p.quit = make(chan struct{})
-	p.wg.Add(1 + workers)
-	go p.read()
-	for i := 0; i < workers; i++ {
-		go p.decode()
-	}
-	defer func() {
-		close(p.quit)
-		p.wg.Wait()
-	}()
+	p := startPipeline(src, opt, workers, fn == nil)
+	defer p.stop()
 	for {
 		b := <-p.order // the reader sends every batch up to the last
 		<-b.done
@@ -184,6 +171,30 @@ func (p *pipeline) take(b *batch, st *Stats, fn func(r *Record) error) (out []by
 		last = int(res.end)
 	}
 	return out, last, false, nil
+}
+
+// startPipeline starts the reader and the workers of a pipeline over
+// src; format says the workers format lines (Dump) rather than keep
+// Records (Scan).
+func startPipeline(src *Source, opt *Options, workers int, format bool) *pipeline {
+	p := &pipeline{src: src, opt: opt, format: format, pool: 2*workers + 2}
+	p.stamp = format && !opt.JSON && opt.Text.Time.delta()
+	p.free = make(chan *batch, p.pool)
+	p.work = make(chan *batch, p.pool)
+	p.order = make(chan *batch, p.pool)
+	p.quit = make(chan struct{})
+	p.wg.Add(1 + workers)
+	go p.read()
+	for i := 0; i < workers; i++ {
+		go p.decode()
+	}
+	return p
+}
+
+// stop ends the pipeline's goroutines and waits for them.
+func (p *pipeline) stop() {
+	close(p.quit)
+	p.wg.Wait()
 }
 
 // countSlot counts slot s in st, calling opt's Unreadable and Progress
@@ -310,7 +321,7 @@ func (p *pipeline) fill(b *batch) {
 func (p *pipeline) decode() {
 	defer p.wg.Done()
 	var own Record // Dump: one Record per worker, its clock cache with it
-	own.Location, own.Speed, own.Text = p.opt.Location, p.opt.Speed, p.opt.Text
+	own.Location, own.Speed, own.Text, own.File = p.opt.Location, p.opt.Speed, p.opt.Text, p.opt.File
 	for {
 		select {
 		case b := <-p.work:
@@ -330,7 +341,7 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 	}()
 	b.out = b.out[:0]
 	for len(b.recs) < len(b.slots) && !p.format {
-		b.recs = append(b.recs, Record{Location: p.opt.Location, Speed: p.opt.Speed, Text: p.opt.Text})
+		b.recs = append(b.recs, Record{Location: p.opt.Location, Speed: p.opt.Speed, Text: p.opt.Text, File: p.opt.File})
 	}
 	for i := range b.slots {
 		s, res := &b.slots[i], &b.res[i]

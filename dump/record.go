@@ -134,6 +134,9 @@ type Record struct {
 	// line, whose delta is 0. Scan and Dump set it on the Records they
 	// hand on; a caller of Decode and AppendText sets it itself.
 	TimeRef time.Time
+	// File, if set, is the name of the capture, written in JSON as
+	// "frame.file" (see Options.File); Decode leaves it as it is.
+	File string
 
 	// The formatted "15:04:05." (or the date, or the seconds) of the
 	// second clockSec in clockLoc and format clockFmt.

@@ -40,7 +40,7 @@ func (c *congestion) mark(now int64, interval time.Duration) {
 
 // cnp accounts for a CNP carried by flow c at now: its pacing, and the
 // CE mark it answers on the flow whose sender it slows down.
-func (a *Analyzer) cnp(c *state, now int64) {
+func (a *Analyzer) cnp(c *state, p *Packet, now int64) {
 	g := &c.cong
 	if iv := a.cfg.CNPInterval; iv > 0 && g.hasCNP && now-g.lastCNP < int64(iv) {
 		c.s.CNPPacingViolations++
@@ -49,15 +49,25 @@ func (a *Analyzer) cnp(c *state, now int64) {
 	t := a.cnpTarget(c)
 	if t == nil {
 		g.early++
+		if a.cfg.Events != nil {
+			a.cnpEvent(p, nil, 0, false)
+		}
 		return
 	}
 	tc := &t.cong
 	if tc.ceN == 0 {
+		if a.cfg.Events != nil {
+			a.cnpEvent(p, t, 0, false)
+		}
 		return
 	}
-	t.sample(latCEToCNP, now-tc.ce[tc.ceHead])
+	d := now - tc.ce[tc.ceHead]
+	t.sample(latCEToCNP, d)
 	tc.ceHead = (tc.ceHead + 1) % ceQueue
 	tc.ceN--
+	if a.cfg.Events != nil {
+		a.cnpEvent(p, t, d, true)
+	}
 }
 
 // cnpTarget returns the flow a CNP carried by c answers: the flow in the

@@ -209,6 +209,16 @@
 // flags a priority whose longest pause exceeds Config.PFCStorm (100 ms
 // by default, the usual switch PFC watchdog).
 //
+// # Events
+//
+// Config.Events, when set, is told of each classification as it is
+// made, during the call that adds the packet: a CE mark, a CNP (with the
+// flow whose sender it slows, as CNPsToSender counts it, and its delay
+// from the mark it answers), a NAK or RNR NAK (with the request flow it
+// answers, once paired), a retransmission (with its episode's cause) and
+// a continuous pause of a PFC priority (when it ends; RunningPauses
+// gives those still running). Package timeline draws them.
+//
 // # Text report
 //
 // WriteText prints, for example (one connection that resent after a

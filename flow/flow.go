@@ -143,6 +143,11 @@ type Config struct {
 	// CMReport.Evicted); 0 means DefaultMaxCMPending.
 	MaxCMConnections int
 	MaxCMPending     int
+	// Events, if set, is called with each CE mark, CNP, NAK,
+	// retransmission and PFC pause the analysis finds, during the call
+	// that adds the packet (see Event). The Event is reused: it is
+	// valid only during the call.
+	Events func(e *Event)
 }
 
 // Analyzer accumulates per-flow and per-priority statistics, one packet
@@ -164,6 +169,7 @@ type Analyzer struct {
 	hasBase bool
 	pkt     Packet   // reused by AddRecord
 	cm      *cmTable // the CM connections, from the first CM MAD on
+	evt     Event    // reused by the Events hook
 }
 
 type pairKey struct{ Src, Dst Addr }
@@ -259,12 +265,19 @@ func (a *Analyzer) Add(p *Packet) {
 	if op == ib.OpCNP {
 		f.s.CNPs++
 		if f != &a.other {
-			a.cnp(f, now)
+			a.cnp(f, p, now)
+		} else if a.cfg.Events != nil {
+			a.cnpEvent(p, nil, 0, false)
 		}
 		return
 	}
-	if f != &a.other && p.HasECN && p.ECN == uint8(ecn.CE) {
-		f.cong.mark(now, a.cfg.CNPInterval)
+	if p.HasECN && p.ECN == uint8(ecn.CE) {
+		if f != &a.other {
+			f.cong.mark(now, a.cfg.CNPInterval)
+		}
+		if a.cfg.Events != nil {
+			a.cfg.Events(a.emit(EventCE, p.Time, keyOf(p)))
+		}
 	}
 	if !op.Known() {
 		return // reserved and vendor opcodes: counted, not analysed
@@ -289,7 +302,13 @@ func (a *Analyzer) Add(p *Packet) {
 		return
 	}
 	if op.IsRequest() {
+		resent := f.s.Retransmitted
 		f.request(p, now)
+		if f.s.Retransmitted != resent && a.cfg.Events != nil {
+			e := a.emit(EventRetransmit, p.Time, f.key)
+			e.Cause, e.EpisodeStart = causeNames[f.req.cause], f.req.episodeStart
+			a.cfg.Events(e)
+		}
 		return
 	}
 	a.response(f, p, now)

@@ -322,9 +322,22 @@ func TestMaxFlows(t *testing.T) {
 }
 
 // TestAllocs checks that feeding a frame allocates nothing in steady
-// state, and that the frames fed were counted.
+// state, with or without an Events hook, and that the frames fed were
+// counted.
 func TestAllocs(t *testing.T) {
-	an := flow.New(flow.Config{})
+	testAllocs(t, flow.Config{})
+	var events [8]int
+	testAllocs(t, flow.Config{Events: func(e *flow.Event) { events[e.Kind]++ }})
+	// testAllocs feeds its CE-marked write once, then 1001 times (1000
+	// runs and AllocsPerRun's warm-up), then 1001 times again with a
+	// resend and a CNP.
+	assert.Equal(t, 1+1001+1001, events[flow.EventCE], "CE events: one per CE-marked write")
+	assert.Equal(t, 1001, events[flow.EventCNP], "CNP events: one per CNP")
+	assert.Equal(t, 1001, events[flow.EventRetransmit], "retransmission events: one per resend")
+}
+
+func testAllocs(t *testing.T, cfg flow.Config) {
+	an := flow.New(cfg)
 	var rec, rec2, rec3 dump.Record
 	w := pkt(t, hostA, hostB, opWriteOnly, qpResp, 1, ceMarked, read(64))
 	ack := pkt(t, hostB, hostA, opAck, qpReq, 1, 0, aeth(0x1f, 0))

@@ -53,6 +53,9 @@ func (a *Analyzer) response(f *state, p *Packet, now int64) {
 	if f.peer == nil && f.conn == nil { // a CM connection's flows wait for their peer
 		a.pair(f, h.PSN)
 	}
+	if t := rs.aeth.Type(); rs.hasAETH && (t == ib.Nak || t == ib.RNRNak) && a.cfg.Events != nil {
+		a.nakEvent(f, p)
+	}
 	if f.peer == nil {
 		f.queue(rs)
 		return

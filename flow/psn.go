@@ -55,6 +55,7 @@ type requester struct {
 	// Retransmission: the episode under way, and the NAK the peer flow
 	// carried since the last episode began.
 	inEpisode    bool
+	episodeStart bool // the last resend began an episode
 	cause        uint8
 	rexLo, rexHi uint32 // PSNs that continue the episode
 	nak          uint8
@@ -134,7 +135,8 @@ func (f *state) retransmitted(psn, lo, hi uint32) {
 	r := &f.req
 	s.Duplicates++
 	s.Retransmitted++
-	if !r.inEpisode || psnDiff(psn, r.rexLo) < 0 || psnDiff(psn, r.rexHi) > 0 {
+	r.episodeStart = !r.inEpisode || psnDiff(psn, r.rexLo) < 0 || psnDiff(psn, r.rexHi) > 0
+	if r.episodeStart {
 		r.inEpisode = true
 		r.cause = r.nak
 		if r.cause == causeNone {

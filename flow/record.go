@@ -37,3 +37,19 @@ func (a *Analyzer) AddRecord(r *dump.Record) {
 		a.AddMACControl(r.Time, src, &r.MACControl)
 	}
 }
+
+// KeyOf returns the key of the flow AddRecord puts r in, and false for
+// a frame that is in no flow (not RoCE nor InfiniBand).
+func KeyOf(r *dump.Record) (Key, bool) {
+	switch r.Kind {
+	case dump.KindRoCE:
+		return Key{Src: IPAddr(r.RoCE.GRH.SGID), Dst: IPAddr(r.RoCE.GRH.DGID), QP: r.RoCE.Packet.BTH.DestQP}, true
+	case dump.KindInfiniBand:
+		return Key{Src: LIDAddr(r.LRH.SLID), Dst: LIDAddr(r.LRH.DLID), QP: r.RoCE.Packet.BTH.DestQP}, true
+	}
+	return Key{}, false
+}
+
+// String returns the key as the text report names a flow: "SRC > DST
+// qp 0x000012".
+func (k Key) String() string { return keyString(k) }

@@ -176,6 +176,11 @@ type Report struct {
 	// CM is what the communication manager's MADs told: the connections
 	// and the messages per host pair; nil when the capture has none.
 	CM *CMReport `json:"cm,omitempty"`
+	// File names the capture summarized, Files the captures summarized
+	// together (rocedump -per-file and -stats with several captures);
+	// set by the caller.
+	File  string   `json:"file,omitempty"`
+	Files []string `json:"files,omitempty"`
 }
 
 // Report summarizes everything added so far. It can be called more than
@@ -393,18 +398,21 @@ type pauseState struct {
 	start, end                int64 // picoseconds since the Analyzer's base time
 }
 
-// event applies one pause time q (0: XON) at time t (ps).
-func (p *pauseState) event(t int64, q uint16, sp pfc.Speed) {
+// event applies one pause time q (0: XON) at time t (ps). It returns
+// the bounds of the pause it ended, if it ended one (stopped).
+func (p *pauseState) event(t int64, q uint16, sp pfc.Speed) (start, end int64, stopped bool) {
 	p.frames++
 	if p.active && t >= p.end {
+		start, end, stopped = p.start, p.end, true
 		p.stop(p.end)
 	}
 	if q == 0 {
 		p.xon++
 		if p.active {
+			start, end, stopped = p.start, t, true
 			p.stop(t)
 		}
-		return
+		return start, end, stopped
 	}
 	p.xoff++
 	p.quanta += uint64(q)
@@ -415,6 +423,7 @@ func (p *pauseState) event(t int64, q uint16, sp pfc.Speed) {
 	} else {
 		p.active, p.start, p.end = true, t, t+d
 	}
+	return start, end, stopped
 }
 
 // stop ends the running pause at t (ps).
@@ -448,14 +457,23 @@ func (a *Analyzer) AddMACControl(t time.Time, src [6]byte, m *pfc.MACControl) {
 	}
 	now := t.Sub(a.base).Nanoseconds() * 1000
 	if m.Opcode == pfc.OpcodePause {
-		ps.prios[pfc.NumPriorities].event(now, m.PauseTime, a.cfg.Speed)
+		a.pause(ps, pfc.NumPriorities, now, m.PauseTime)
 		return
 	}
 	en := m.Enabled()
 	for p := 0; p < pfc.NumPriorities; p++ {
 		if en.Has(p) {
-			ps.prios[p].event(now, m.Time[p], a.cfg.Speed)
+			a.pause(ps, p, now, m.Time[p])
 		}
+	}
+}
+
+// pause applies pause time q to priority prio of source ps at now (ps),
+// reporting the pause it ends to Config.Events.
+func (a *Analyzer) pause(ps *pfcSource, prio int, now int64, q uint16) {
+	start, end, stopped := ps.prios[prio].event(now, q, a.cfg.Speed)
+	if stopped && a.cfg.Events != nil {
+		a.pauseEvent(ps.mac, prio, start, end)
 	}
 }
 

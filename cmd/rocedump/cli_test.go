@@ -20,9 +20,6 @@ func TestCLIConsistency(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{path, "extra"}, `unexpected argument "extra"`},
-		{[]string{path, "-c", "1", "extra"}, `unexpected argument "extra"`},
-		{[]string{"-r", path, path}, "already -r"},
 		{[]string{"-speed", "1G", "-speed", "2G", path}, "given twice"},
 		{[]string{"-c", "1", path, "-c", "2"}, "given twice"},
 		{[]string{"-r", path, "-r", path}, "given twice"},

@@ -5,6 +5,7 @@
 // Usage:
 //
 //	rocedump [flags] [-r] FILE [flags]
+//	rocedump [flags] FILE|DIR... [flags]
 //	rocedump [flags] < FILE
 //	rocedump [flags] -i IFACE [-s SNAPLEN] [-p] [-B KiB]
 //
@@ -80,7 +81,8 @@
 //	-j N        decode with N goroutines, reading ahead in batches
 //	            (default: the number of CPUs for a file, 1 for a pipe,
 //	            whose frames then show as they arrive); the output is
-//	            the same whatever N
+//	            the same whatever N. With several captures, up to N of
+//	            them are decoded at once
 //	-i IFACE    capture live on a network interface instead of reading a
 //	            file (Linux packet sockets; root or CAP_NET_RAW), with
 //	            every filter and output mode; frames are read one at a
@@ -94,6 +96,21 @@
 //	-p          -i: leave the interface out of promiscuous mode
 //	-B KiB      -i: the socket's receive buffer (default 2048, 2 MiB, as
 //	            tcpdump's)
+//	-R          read the directories given recursively
+//	-per-file   with -stats and several captures: one summary per
+//	            capture instead of one for all
+//	-timeline F write a congestion timeline of the captures to the
+//	            HTML page F (instead of printing the frames)
+//	-timeline-flows N  flows the timeline draws, the N with the most
+//	            bytes (default 8)
+//
+// Several captures (FILE..., directories: their files named *.pcap,
+// *.pcapng, *.cap, tcpdump's rotated *.pcapN, each possibly .gz, in
+// name order; with -R their subdirectories too) print one after another
+// in the order given, each preceded in text by a line "==> FILE <==",
+// and in JSON with the key "frame.file" naming the capture; frame
+// numbers count from 1 in each capture. -stats summarizes them as one
+// capture merged by time (see dump.Merge), -per-file each apart.
 //
 // The output flags shape text lines: they are refused with -json, -stats
 // and -w.
@@ -147,6 +164,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if (c.file == "" || c.file == "-") && cli.TerminalStdin(stdin, stderr, "rocedump", "give a capture file (rocedump FILE) or pipe one in (tcpdump -w - | rocedump)") {
 		return 2
+	}
+	if c.multi() {
+		return runMulti(c, stdin, stdout, stderr)
 	}
 	in, size, name, closeIn, err := openInput(c.file, stdin)
 	if err != nil {
@@ -213,13 +233,14 @@ type config struct {
 	// none); pfcStorm the pause that makes a PFC storm.
 	cnpInterval, pfcStorm time.Duration
 	file                  string // the capture; "" or "-" is standard input
+	many                         // several captures, -per-file, -timeline (multi.go)
 	out                   string // -w: the capture to write ("-": standard output)
 	format                dump.Format
 	live                  liveConfig // -i: a live capture
 	parquet               string     // -parquet: the Parquet file or directory to write
 }
 
-const usageLine = "usage: rocedump [-json] [-stats] [-utc] [-v] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-parquet OUT] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-i IFACE [-s SNAPLEN] [-p] [-B KiB] | [-r] FILE|-] [flags]"
+const usageLine = "usage: rocedump [-json] [-stats [-per-file]] [-timeline OUT.html [-timeline-flows N]] [-utc] [-v] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-parquet OUT] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-R] [-i IFACE [-s SNAPLEN] [-p] [-B KiB] | [-r] FILE|DIR...|-] [flags]"
 
 // parseFlags reads the command line. It reports ok false, having said
 // why on stderr, when the command line is unusable or asked for help:
@@ -253,6 +274,7 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 	display := addDisplayFlags(fs, oneString)
 	c.live.register(cmd)
 	pq := addParquetFlags(oneString)
+	c.many.flags(fs, oneString, oneInt)
 	fail := func(format string, a ...any) (config, int, bool) { return c, cmd.Fail(format, a...), false }
 	// Flags after the file, as tcpdump takes them: rocedump FILE -qp 5.
 	pos, status, ok := cmd.Parse(args)
@@ -305,14 +327,14 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 		return fail("%v", err)
 	}
 	c.file = *file
-	if st := cmd.Stray(pos, 1, "one capture file at most"); st != 0 {
-		return c, st, false
+	if c.file != "" {
+		pos = append([]string{c.file}, pos...)
 	}
-	switch {
-	case len(pos) == 1 && c.file != "":
-		return fail("unexpected argument %q: the capture is already -r %q", pos[0], c.file)
-	case len(pos) == 1:
+	if len(pos) > 0 {
 		c.file = pos[0]
+	}
+	if msg := c.many.check(&c, pos); msg != "" {
+		return fail("%s", msg)
 	}
 	if msg := c.live.check(c.file); msg != "" {
 		return fail("%s", msg)

@@ -1,0 +1,527 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/flow"
+	"github.com/roce-go/roce/timeline"
+)
+
+// many is what the command line says about several captures, -per-file
+// and -timeline.
+type many struct {
+	files         []string // the FILE and DIR arguments, as given
+	recursive     *bool    // -R
+	perFile       *bool    // -per-file
+	timeline      *string  // -timeline: the HTML page to write
+	timelineFlows *int     // -timeline-flows
+}
+
+// flags registers -R, -per-file, -timeline and -timeline-flows.
+func (m *many) flags(fs *flag.FlagSet, oneString func(name, value, usage string) *string, oneInt func(name string, value int, usage string) *int) {
+	m.recursive = fs.Bool("R", false, "read directories recursively")
+	m.perFile = fs.Bool("per-file", false, "with -stats and several captures: one summary per capture")
+	m.timeline = oneString("timeline", "", "write a congestion timeline to the HTML page `OUT.html` instead of printing the frames")
+	m.timelineFlows = oneInt("timeline-flows", timeline.DefaultFlows, "the timeline draws the `N` flows with the most bytes")
+}
+
+// check takes the captures given and says what is wrong with the
+// command line, if anything.
+func (m *many) check(c *config, files []string) string {
+	m.files = files
+	switch {
+	case *m.perFile && !c.stats:
+		return "-per-file says how -stats summarizes several captures: give -stats"
+	case *m.perFile && *m.timeline != "":
+		return "-per-file and -timeline: the timeline shows all the captures at once"
+	case *m.timelineFlows < 1:
+		return "-timeline-flows must be positive"
+	case *m.timeline != "" && c.out != "":
+		return "-timeline and -w: give one of them"
+	}
+	if len(files) > 1 && slices.Contains(files, "-") {
+		return "standard input (-) can only be read alone"
+	}
+	if c.out != "" && c.multi() {
+		return "-w writes the frames of one capture: give one FILE (mergecap joins captures)"
+	}
+	return ""
+}
+
+// multi reports whether the command takes the path of several captures:
+// more than one, a directory, -per-file or -timeline.
+func (c *config) multi() bool {
+	m := &c.many
+	if len(m.files) > 1 || *m.perFile || *m.timeline != "" {
+		return true
+	}
+	if len(m.files) == 1 && m.files[0] != "-" {
+		fi, err := os.Stat(m.files[0])
+		return err == nil && fi.IsDir()
+	}
+	return false
+}
+
+// captureExts are the name endings that make a file in a directory a
+// capture: pcap and pcapng files, ".cap", each possibly gzip-compressed.
+// tcpdump -C and -W rotate into NAME.pcap1, NAME.pcap2, ...: digits after
+// the ending count too.
+var captureExts = []string{".pcap", ".pcapng", ".cap"}
+
+// isCaptureName reports whether a file found in a directory is read.
+func isCaptureName(name string) bool {
+	if strings.HasPrefix(name, ".") {
+		return false
+	}
+	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
+	name = strings.TrimRight(name, "0123456789")
+	for _, e := range captureExts {
+		if strings.HasSuffix(name, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// expand replaces each directory by its capture files, sorted by name
+// (with recursive, a walk of its tree in name order); files are kept
+// as given, whatever their names. Problems are returned as messages.
+func expand(args []string, recursive bool) (files []string, problems []string) {
+	for _, a := range args {
+		if a == "-" {
+			files = append(files, a)
+			continue
+		}
+		fi, err := os.Stat(a)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			problems = append(problems, fmt.Sprintf("%s: %v", a, err))
+			continue
+		}
+		if !fi.IsDir() {
+			files = append(files, a)
+			continue
+		}
+		n := len(files)
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				problems = append(problems, err.Error())
+				return nil
+			}
+			if d.IsDir() {
+				if p != a && (!recursive || strings.HasPrefix(d.Name(), ".")) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if isCaptureName(d.Name()) {
+				files = append(files, p)
+			}
+			return nil
+		})
+		if err != nil {
+			problems = append(problems, err.Error())
+		} else if len(files) == n {
+			hint := ""
+			if !recursive {
+				hint = "; -R reads subdirectories"
+			}
+			problems = append(problems, fmt.Sprintf("%s: no capture files (*.pcap, *.pcapng, *.cap, .gz)%s", a, hint))
+		}
+	}
+	return files, problems
+}
+
+// runMulti is the command for several captures, -per-file and
+// -timeline.
+func runMulti(c config, stdin io.Reader, stdout, stderr io.Writer) int {
+	files, problems := expand(c.many.files, *c.many.recursive)
+	status := 0
+	for _, p := range problems {
+		fmt.Fprintln(stderr, "rocedump:", p)
+		status = 2
+	}
+	if len(files) == 0 {
+		if len(c.many.files) == 0 {
+			files = []string{"-"}
+		} else {
+			return 2
+		}
+	}
+	jobs := c.opt.Workers
+	if jobs == 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	w := bufio.NewWriterSize(stdout, 64<<10)
+	var st int
+	switch {
+	case *c.many.timeline != "" || c.stats && !*c.many.perFile:
+		st = runMerged(c, files, jobs, stdin, w, stderr)
+	default:
+		st = runEach(c, files, jobs, stdin, w, stderr)
+	}
+	if err := w.Flush(); err != nil {
+		fmt.Fprintln(stderr, "rocedump:", err)
+		st = max(st, 1)
+	}
+	return max(status, st)
+}
+
+// validName is a capture's name as JSON and the page show it: valid
+// UTF-8.
+func validName(name string) string {
+	if utf8.ValidString(name) {
+		return name
+	}
+	return strings.ToValidUTF8(name, "\uFFFD")
+}
+
+// openSource opens one capture for reading.
+func openSource(file string, stdin io.Reader) (src *dump.Source, name string, closeIn func() error, err error) {
+	in, _, name, closeIn, err := openInput(file, stdin)
+	if err != nil {
+		return nil, file, nil, err
+	}
+	src, err = dump.NewSource(in)
+	if err != nil {
+		closeIn()
+		return nil, name, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return src, name, closeIn, nil
+}
+
+// runMerged summarizes the captures as one, merged by time (-stats)
+// and draws the timeline (-timeline).
+func runMerged(c config, files []string, jobs int, stdin io.Reader, w io.Writer, stderr io.Writer) int {
+	var in []dump.MergeInput
+	var names []string
+	status := 0
+	for _, f := range files {
+		src, name, closeIn, err := openSource(f, stdin)
+		if err != nil {
+			fmt.Fprintln(stderr, "rocedump:", err)
+			status = 2
+			continue
+		}
+		defer closeIn()
+		opt := c.opt
+		opt.Progress = nil
+		opt.Unreadable = func(e *dump.ReadError) { fmt.Fprintf(stderr, "rocedump: %s: %v\n", name, e) }
+		in = append(in, dump.MergeInput{Source: src, Options: opt})
+		names = append(names, validName(name))
+	}
+	if len(in) == 0 {
+		return status
+	}
+	fc := flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed, CNPInterval: c.cnpInterval, PFCStorm: c.pfcStorm}
+	tl, an := newTimeline(c, fc)
+	stats, errs, err := dump.Merge(in, jobs, c.opt.Count, func(i int, r *dump.Record) error {
+		tl.add(names[i], r)
+		return nil
+	})
+	var total dump.Stats
+	for i := range stats {
+		total.Add(stats[i])
+		status = max(status, exitStatus(stderr, names[i], stats[i], errs[i]))
+	}
+	if err == nil && *c.many.timeline != "" {
+		err = tl.write(*c.many.timeline)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "rocedump:", err)
+		status = max(status, 1)
+	}
+	if c.stats {
+		rep := an.Report()
+		if len(names) > 1 {
+			rep.Files = names
+			if !c.opt.JSON {
+				fmt.Fprintf(w, "%d captures merged by time: %s\n", len(names), strings.Join(names, ", "))
+			}
+		}
+		if err := writeSummary(w, rep, total, c.opt.JSON); err != nil {
+			fmt.Fprintln(stderr, "rocedump:", err)
+			status = max(status, 1)
+		}
+	}
+	return status
+}
+
+// job is one capture of runEach: its output goes to a relay until its
+// turn comes, its messages to its own buffer.
+type job struct {
+	file   string
+	out    *relay
+	errs   bytes.Buffer
+	status int
+	done   chan struct{}
+}
+
+// runEach prints the frames (or with -per-file the summary) of each
+// capture in turn, decoding up to jobs of them at once.
+func runEach(c config, files []string, jobs int, stdin io.Reader, w io.Writer, stderr io.Writer) int {
+	if c.opt.Count > 0 { // -c counts frames in all: one capture after another
+		return runCounted(c, files, jobs, stdin, w, stderr)
+	}
+	inFlight := min(jobs, len(files))
+	c.opt.Workers = max(jobs/inFlight, 1)
+	all := make([]*job, len(files))
+	limit := max(spoolBudget/inFlight, spoolLeast)
+	for i, f := range files {
+		all[i] = &job{file: f, out: &relay{out: w, spool: spool{limit: limit}}, done: make(chan struct{})}
+	}
+	// A capture starts once one of inFlight slots is free and it is
+	// among the inFlight+1 captures from the one being printed on: the
+	// captures done ahead of their turn, and their spools, stay few.
+	win := newWindow(inFlight + 1)
+	go func() {
+		slots := make(chan struct{}, inFlight)
+		for i, j := range all {
+			win.wait(i)
+			slots <- struct{}{}
+			go func() {
+				defer func() { <-slots }()
+				j.run(c, stdin, len(files) > 1, 0)
+			}()
+		}
+	}()
+	status := 0
+	for i, j := range all {
+		win.advance(i)
+		err := j.out.goLive()
+		<-j.done
+		if err == nil {
+			err = j.out.err
+		}
+		stderr.Write(j.errs.Bytes())
+		if err != nil && j.status == 0 { // not already reported by the job
+			fmt.Fprintln(stderr, "rocedump:", err)
+			j.status = 1
+		}
+		status = max(status, j.status)
+	}
+	return status
+}
+
+// runCounted prints the first c.opt.Count frames of the captures, read
+// one after another.
+func runCounted(c config, files []string, jobs int, stdin io.Reader, w io.Writer, stderr io.Writer) int {
+	c.opt.Workers = jobs
+	status, left := 0, c.opt.Count
+	for _, f := range files {
+		j := &job{file: f, out: &relay{out: w, live: true}, done: make(chan struct{})}
+		matched := j.run(c, stdin, len(files) > 1, left)
+		stderr.Write(j.errs.Bytes())
+		status = max(status, j.status)
+		if left -= matched; left <= 0 {
+			break
+		}
+	}
+	return status
+}
+
+// run reads the job's capture, writing its frames or its summary to
+// j.out, at most count frames when count is positive; it returns the
+// number of frames that matched.
+func (j *job) run(c config, stdin io.Reader, header bool, count int) int {
+	defer close(j.done)
+	src, name, closeIn, err := openSource(j.file, stdin)
+	if err != nil {
+		fmt.Fprintln(&j.errs, "rocedump:", err)
+		j.status = 2
+		return 0
+	}
+	defer closeIn()
+	bw := bufio.NewWriterSize(j.out, 64<<10)
+	if header && !c.opt.JSON {
+		fmt.Fprintf(bw, "==> %s <==\n", name)
+	}
+	opt := c.opt
+	opt.Count, opt.Progress = count, nil
+	opt.Unreadable = func(e *dump.ReadError) { fmt.Fprintf(&j.errs, "rocedump: %s: %v\n", name, e) }
+	if header {
+		opt.File = validName(name)
+	}
+	var st dump.Stats
+	if c.stats {
+		an := flow.New(flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed, CNPInterval: c.cnpInterval, PFCStorm: c.pfcStorm})
+		st, err = dump.Scan(src, opt, func(r *dump.Record) error { an.AddRecord(r); return nil })
+		rep := an.Report()
+		rep.File = opt.File
+		if werr := writeSummary(bw, rep, st, c.opt.JSON); err == nil {
+			err = werr
+		}
+	} else {
+		st, err = dump.Dump(bw, src, opt)
+	}
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	j.status = exitStatus(&j.errs, name, st, err)
+	return st.Matched
+}
+
+// window lets the captures from the one being printed to size after it
+// start.
+type window struct {
+	mu         sync.Mutex
+	cond       sync.Cond
+	head, size int
+}
+
+func newWindow(size int) *window {
+	w := &window{size: size}
+	w.cond.L = &w.mu
+	return w
+}
+
+// wait blocks until capture i is in the window.
+func (w *window) wait(i int) {
+	w.mu.Lock()
+	for i >= w.head+w.size {
+		w.cond.Wait()
+	}
+	w.mu.Unlock()
+}
+
+// advance moves the window to start at capture head.
+func (w *window) advance(head int) {
+	w.mu.Lock()
+	w.head = head
+	w.mu.Unlock()
+	w.cond.Broadcast()
+}
+
+// relay is the output of one capture of several: spooled until the
+// capture's turn comes (goLive), then written straight through.
+type relay struct {
+	mu    sync.Mutex
+	out   io.Writer
+	live  bool
+	spool spool
+	err   error // the first write error
+}
+
+func (r *relay) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil {
+		return 0, r.err
+	}
+	var n int
+	if r.live {
+		n, r.err = r.out.Write(p)
+	} else {
+		n, r.err = r.spool.Write(p)
+	}
+	return n, r.err
+}
+
+// goLive writes what was spooled and lets the next writes through.
+func (r *relay) goLive() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.spool.writeTo(r.out); err != nil && r.err == nil {
+		r.err = err
+	}
+	r.live = true
+	return r.err
+}
+
+// spoolBudget is how much output the captures decoded ahead of their
+// turn keep in memory together, spoolLeast the least each one keeps;
+// beyond it, a capture's output goes to a temporary file (removed as soon
+// as it is created: nothing is left behind). At most N captures (-j N)
+// wait with a spool at once, each keeping max(spoolBudget/N, spoolLeast).
+// Variables for the tests.
+var spoolBudget, spoolLeast = 64 << 20, 8 << 20
+
+// spoolChunk is the size of the pieces of memory a spool holds, taken
+// from and given back to chunks, so that the captures waiting in turn
+// reuse the same memory.
+const spoolChunk = 1 << 20
+
+var chunks = sync.Pool{New: func() any { return new([spoolChunk]byte) }}
+
+// spool holds output in memory, then in a temporary file.
+type spool struct {
+	mem   []*[spoolChunk]byte
+	n     int // bytes in mem
+	limit int // bytes mem may hold
+	file  *os.File
+}
+
+func (s *spool) Write(p []byte) (int, error) {
+	if s.file == nil && s.n+len(p) <= s.limit {
+		for rest := p; len(rest) > 0; {
+			if s.n == len(s.mem)*spoolChunk {
+				s.mem = append(s.mem, chunks.Get().(*[spoolChunk]byte))
+			}
+			c := copy(s.mem[s.n/spoolChunk][s.n%spoolChunk:], rest)
+			s.n += c
+			rest = rest[c:]
+		}
+		return len(p), nil
+	}
+	if s.file == nil {
+		f, err := os.CreateTemp("", "rocedump-spool-*")
+		if err != nil {
+			return 0, fmt.Errorf("spooling the output of a capture waiting for its turn: %w", err)
+		}
+		os.Remove(f.Name())
+		s.file = f
+		if err := s.drain(f); err != nil {
+			return 0, err
+		}
+	}
+	return s.file.Write(p)
+}
+
+// drain writes the memory held to w and gives it back.
+func (s *spool) drain(w io.Writer) error {
+	var err error
+	for i, c := range s.mem {
+		if n := min(s.n-i*spoolChunk, spoolChunk); err == nil {
+			_, err = w.Write(c[:n])
+		}
+		chunks.Put(c)
+	}
+	s.mem, s.n = nil, 0
+	return err
+}
+
+// writeTo writes what the spool holds to w and empties it.
+func (s *spool) writeTo(w io.Writer) error {
+	err := s.drain(w)
+	if s.file != nil {
+		if _, serr := s.file.Seek(0, io.SeekStart); serr != nil && err == nil {
+			err = serr
+		}
+		if err == nil {
+			_, err = io.Copy(w, s.file)
+		}
+		s.file.Close()
+		s.file = nil
+	}
+	if err != nil {
+		return errors.Join(errors.New("writing the output"), err)
+	}
+	return nil
+}
