@@ -12,7 +12,7 @@ import (
 // and without gopacket, allocate nothing; each closure checks that the
 // call succeeded.
 func TestAllocs(t *testing.T) {
-	for _, g := range readGolden(t) {
+	for _, g := range readSMPGolden(t) {
 		l := layoutFor(t, g.bytes)
 		a, n := attrFor(t, g.bytes)
 		buf := make([]byte, 0, mad.Len)

@@ -36,9 +36,9 @@ type goldenCheck struct {
 	line       int
 }
 
-// readGolden parses testdata/golden/mad_smp_perf.txt (the format is
+// readSMPGolden parses testdata/golden/mad_smp_perf.txt (the format is
 // described at the top of the file).
-func readGolden(t testing.TB) []goldenMAD {
+func readSMPGolden(t testing.TB) []goldenMAD {
 	t.Helper()
 	f, err := os.Open(corpus.Path("golden", "mad_smp_perf.txt"))
 	if err != nil {
@@ -238,7 +238,7 @@ func same(v reflect.Value, want string) bool {
 // byte for byte (the golden MADs have zero reserved bits).
 func TestGoldenMADs(t *testing.T) {
 	checks := 0
-	for _, g := range readGolden(t) {
+	for _, g := range readSMPGolden(t) {
 		d, err := decodeGolden(g.bytes)
 		if err != nil {
 			t.Errorf("%s: %v", g.name, err)

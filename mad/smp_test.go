@@ -69,7 +69,7 @@ func checkErr(t *testing.T, err, want error, what string) {
 // attribute, at every length short of the whole: every decoder errors
 // with ErrTruncated, resets its receiver and never panics.
 func TestTruncationSweep(t *testing.T) {
-	for _, g := range readGolden(t) {
+	for _, g := range readSMPGolden(t) {
 		data := g.bytes[64:]
 		a, n := attrFor(t, g.bytes)
 		for cut := range len(g.bytes) {
@@ -94,7 +94,7 @@ func TestTruncationSweep(t *testing.T) {
 
 // TestWrongClass hands each layout a MAD of another class.
 func TestWrongClass(t *testing.T) {
-	g := readGolden(t)
+	g := readSMPGolden(t)
 	lid, dr, perf := g[2].bytes, g[0].bytes, g[8].bytes
 	for _, c := range []struct {
 		l layout
@@ -106,14 +106,14 @@ func TestWrongClass(t *testing.T) {
 
 // TestHopCount: a hop count above 63 has no room in the 64-byte paths.
 func TestHopCount(t *testing.T) {
-	m := append([]byte(nil), readGolden(t)[0].bytes...)
+	m := append([]byte(nil), readSMPGolden(t)[0].bytes...)
 	var s mad.SMPDirected
 	m[7] = 63
 	require.NoError(t, s.Decode(m))
 	m[7] = 64
 	checkErr(t, s.Decode(m), ib.ErrBadLength, "hop count 64")
 
-	require.NoError(t, s.Decode(readGolden(t)[0].bytes))
+	require.NoError(t, s.Decode(readSMPGolden(t)[0].bytes))
 	err := s.SetHops(1, 64)
 	var fe *ib.FieldError
 	require.ErrorAs(t, err, &fe)
@@ -157,7 +157,7 @@ func TestDirectedFields(t *testing.T) {
 // TestLayoutRefusals: the builders refuse another class and a method of
 // more than 7 bits, appending nothing.
 func TestLayoutRefusals(t *testing.T) {
-	for _, g := range readGolden(t) {
+	for _, g := range readSMPGolden(t) {
 		for _, spoil := range []func(h *mad.Header) string{
 			func(h *mad.Header) string { h.MgmtClass = mad.ClassCM; return "MgmtClass" },
 			func(h *mad.Header) string { h.Method = 0x80; return "MAD.Method" },
@@ -238,7 +238,7 @@ func TestAttributeWidths(t *testing.T) {
 
 // TestAttributeAppendSize: every attribute appends its whole data field.
 func TestAttributeAppendSize(t *testing.T) {
-	for _, g := range readGolden(t) {
+	for _, g := range readSMPGolden(t) {
 		a, n := attrFor(t, g.bytes)
 		b, err := a.AppendTo([]byte{1})
 		require.NoError(t, err)
@@ -254,7 +254,7 @@ func TestLayers(t *testing.T) {
 	var dr mad.SMPDirected
 	var perf mad.PerfMgt
 	var payload gopacket.Payload
-	for _, g := range readGolden(t) {
+	for _, g := range readSMPGolden(t) {
 		l := layoutFor(t, g.bytes)
 		lt := l.(gopacket.Layer).LayerType()
 		in := append(append([]byte(nil), g.bytes...), 0xab)
