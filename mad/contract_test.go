@@ -26,8 +26,10 @@ func TestDispatch(t *testing.T) {
 			want = []gopacket.LayerType{mad.LayerTypeMAD, mad.LayerTypeCM}
 		case mad.ClassSubnAdm:
 			want = []gopacket.LayerType{mad.LayerTypeMAD, mad.LayerTypeRMPP, mad.LayerTypeSA}
-		default: // SMPs, opaque on this branch
-			want = []gopacket.LayerType{mad.LayerTypeMAD, gopacket.LayerTypePayload}
+		case mad.ClassSubnDR:
+			want = []gopacket.LayerType{mad.LayerTypeMAD, mad.LayerTypeSMPDirected}
+		default:
+			t.Errorf("%s frame %d: class %v, none the captures hold", m.file, m.frame, l.MAD.MgmtClass)
 		}
 		if !slices.Equal(decoded, want) {
 			t.Errorf("%s frame %d (%v): decoded %v, want %v", m.file, m.frame, l.MAD.String(), decoded, want)
@@ -41,7 +43,7 @@ func TestDispatch(t *testing.T) {
 		"CM Send ConnectRequest": 5, "CM Send ConnectReply": 5, "CM Send ReadyToUse": 5,
 		"CM Send DisconnectRequest": 2, "CM Send DisconnectReply": 2,
 		"SA Get PathRecord": 1, "SA GetResp PathRecord": 1,
-		"SMP-DR Get Attribute(0x0020)": 3, "SMP-DR GetResp Attribute(0x0020)": 3,
+		"SMP-DR Get SMInfo": 3, "SMP-DR GetResp SMInfo": 3,
 	} {
 		if seen[s] != n {
 			t.Errorf("%q: %d MADs, want %d (all: %v)", s, seen[s], n, seen)
