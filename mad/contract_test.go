@@ -3,6 +3,7 @@ package mad_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -227,6 +228,19 @@ func TestNoAllocs(t *testing.T) {
 	var path mad.PathRecord
 	saRaw := findMAD(t, mad.ClassSubnAdm)
 	saParser := gopacket.NewDecodingLayerParser(mad.LayerTypeMAD, sa.DecodingLayers()...)
+	var node mad.NodeRecord
+	var port mad.PortInfoRecord
+	var nodeRaw, portRaw []byte
+	for _, a := range readGolden(t) {
+		switch a.name {
+		case "SA.NodeRecord":
+			nodeRaw = a.raw
+		case "SA.PortInfoRecord":
+			portRaw = a.raw
+		}
+	}
+	smpFrame := bytes.Clone(frames[0]) // the REQ's frame carrying an SMP-DR instead
+	copy(smpFrame[len(smpFrame)-4-mad.Len:], readSMPGolden(t)[1].bytes)
 	if err := saParser.DecodeLayers(saRaw, &decoded); err != nil {
 		t.Fatal(err)
 	}
@@ -246,6 +260,16 @@ func TestNoAllocs(t *testing.T) {
 		{"SA parser", func() error { return saParser.DecodeLayers(saRaw, &decoded) }},
 		{"PathRecord.Decode", func() error { return path.Decode(sa.SA.Record(0)) }},
 		{"PathRecord.AppendTo", func() error { _, err := path.AppendTo(buf[:0]); return err }},
+		{"NodeRecord.Decode", func() error { return node.Decode(nodeRaw) }},
+		{"NodeRecord.AppendTo", func() error { _, err := node.AppendTo(buf[:0]); return err }},
+		{"PortInfoRecord.Decode", func() error { return port.Decode(portRaw) }},
+		{"PortInfoRecord.AppendTo", func() error { _, err := port.AppendTo(buf[:0]); return err }},
+		{"parser on an SMP-DR", func() error {
+			if err := p.DecodeLayers(smpFrame, &decoded); err != nil || decoded[len(decoded)-1] != mad.LayerTypeSMPDirected {
+				return fmt.Errorf("%v %v", err, decoded)
+			}
+			return nil
+		}},
 	} {
 		if a := testing.AllocsPerRun(100, func() {
 			if err := c.f(); err != nil {

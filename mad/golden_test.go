@@ -142,8 +142,16 @@ func TestGoldenAttributes(t *testing.T) {
 	t.Logf("%d attributes, %d fields checked against the golden file", len(attrs), nFields)
 }
 
-// fieldValue follows a path such as "PrivateData[1]" into v.
+// fieldValue follows a path such as "PrivateData[1]" or
+// "NodeInfo.NodeGUID" into v.
 func fieldValue(v reflect.Value, path string) (reflect.Value, string) {
+	if outer, inner, ok := strings.Cut(path, "."); ok {
+		f, err := fieldValue(v, outer)
+		if err != "" {
+			return f, err
+		}
+		return fieldValue(f, inner)
+	}
 	name, idx, hasIdx := strings.Cut(path, "[")
 	f := v.FieldByName(name)
 	if !f.IsValid() {
