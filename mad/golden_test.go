@@ -87,7 +87,7 @@ func isHexWord(w string) bool {
 	return len(h) == 2 && err == nil
 }
 
-func hexWord(t *testing.T, w string) []byte {
+func hexWord(t testing.TB, w string) []byte {
 	h, n, rep := strings.Cut(w, "*")
 	b, _ := hex.DecodeString(h)
 	if !rep {

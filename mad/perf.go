@@ -2,8 +2,6 @@ package mad
 
 import (
 	"encoding/binary"
-
-	"github.com/google/gopacket/layers"
 )
 
 // PerfDataLen is the size of the data field of a performance management
@@ -27,9 +25,7 @@ const (
 // does: its contents are the 232 bytes after the common header, and
 // Header is a copy of the MAD layer's.
 type PerfMgt struct {
-	layers.BaseLayer
-	mad *MAD // the MAD layer of a Layers set or packet, whose header it copies
-
+	classBody
 	Header                   // common MAD header; MgmtClass is ClassPerfMgt
 	Resv40 [40]byte          // reserved
 	Data   [PerfDataLen]byte // the attribute

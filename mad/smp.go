@@ -3,8 +3,6 @@ package mad
 import (
 	"encoding/binary"
 
-	"github.com/google/gopacket/layers"
-
 	"github.com/roce-go/roce/internal/errs"
 )
 
@@ -52,9 +50,7 @@ const (
 // attribute the header's AttributeID names from Data, for example with
 // NodeInfo.Decode.
 type SMP struct {
-	layers.BaseLayer
-	mad *MAD // the MAD layer of a Layers set or packet, whose header it copies
-
+	classBody
 	Header                         // common MAD header; MgmtClass is ClassSubnLID
 	MKey    uint64                 // M_Key
 	Resv32  [32]byte               // reserved
@@ -82,9 +78,7 @@ type SMP struct {
 // gopacket layer (LayerTypeSMPDirected) it follows the MAD layer, as SMP
 // does.
 type SMPDirected struct {
-	layers.BaseLayer
-	mad *MAD // the MAD layer of a Layers set or packet, whose header it copies
-
+	classBody
 	Header                       // common MAD header; MgmtClass is ClassSubnDR
 	MKey        uint64           // M_Key
 	DrSLID      uint16           // directed-route source LID (0xffff: permissive)
@@ -161,14 +155,9 @@ func checkMAD(layer string, b []byte, class Class) error {
 // the layout belongs to, and a method wider than 7 bits.
 func checkClass(field string, h *Header, class Class) error {
 	if h.MgmtClass != class {
-		return errs.Field(field, uint64(h.MgmtClass), "is not class 0x"+hex8(uint8(class)), errs.ErrBadValue)
+		return errs.Field(field, uint64(h.MgmtClass), "is not class 0x"+hex(uint64(class), 2), errs.ErrBadValue)
 	}
 	return h.Validate()
-}
-
-func hex8(v uint8) string {
-	const digits = "0123456789abcdef"
-	return string([]byte{digits[v>>4], digits[v&15]})
 }
 
 // Decode decodes the 256-byte MAD at the start of b, resetting s first

@@ -62,8 +62,7 @@ func attrName(name string, id uint16) string {
 	if name != "" {
 		return name
 	}
-	s := strconv.FormatUint(uint64(id)|0x10000, 16)
-	return "0x" + s[1:]
+	return "0x" + hex(uint64(id), 4)
 }
 
 // width is one field a builder checks: its name, its value and the bits

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -63,18 +62,10 @@ func readSMPGolden(t testing.TB) []goldenMAD {
 		g := &out[len(out)-1]
 		data, notes, _ := strings.Cut(line, "|")
 		for _, tok := range strings.Fields(data) {
-			hx, rep, found := strings.Cut(tok, "*")
-			count := 1
-			if found {
-				if count, err = strconv.Atoi(rep); err != nil {
-					t.Fatalf("golden line %d: %q: %v", n, tok, err)
-				}
-			}
-			b, err := hex.DecodeString(hx)
-			if err != nil || len(b) != 1 {
+			if !isHexWord(tok) {
 				t.Fatalf("golden line %d: %q is not one hex byte", n, tok)
 			}
-			g.bytes = append(g.bytes, bytes.Repeat(b, count)...)
+			g.bytes = append(g.bytes, hexWord(t, tok)...) // the syntax of golden_test.go's file
 		}
 		for _, note := range strings.Split(notes, ";") {
 			k, v, ok := strings.Cut(note, " = ")

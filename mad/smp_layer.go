@@ -106,9 +106,18 @@ func (s *SMP) header() *Header         { return &s.Header }
 func (s *SMPDirected) header() *Header { return &s.Header }
 func (m *PerfMgt) header() *Header     { return &m.Header }
 
-func (s *SMP) link(m *MAD)         { s.mad = m }
-func (s *SMPDirected) link(m *MAD) { s.mad = m }
-func (m *PerfMgt) link(l *MAD)     { m.mad = l }
+// classBody is what the SMP, SMPDirected and PerfMgt layers share: the
+// gopacket base layer and the MAD layer whose header they copy.
+type classBody struct {
+	layers.BaseLayer
+	mad *MAD // the MAD layer of a Layers set or packet; nil decoded on its own
+}
+
+func (c *classBody) link(m *MAD) { c.mad = m }
+
+// NextLayerType returns gopacket.LayerTypePayload when bytes follow the
+// MAD, gopacket.LayerTypeZero otherwise.
+func (c *classBody) NextLayerType() gopacket.LayerType { return nextAfterMAD(c.Payload) }
 
 // LayerType returns LayerTypeSMP.
 func (s *SMP) LayerType() gopacket.LayerType { return LayerTypeSMP }
@@ -116,17 +125,13 @@ func (s *SMP) LayerType() gopacket.LayerType { return LayerTypeSMP }
 // CanDecode returns LayerTypeSMP.
 func (s *SMP) CanDecode() gopacket.LayerClass { return LayerTypeSMP }
 
-// NextLayerType returns gopacket.LayerTypePayload when bytes follow the
-// MAD, gopacket.LayerTypeZero otherwise.
-func (s *SMP) NextLayerType() gopacket.LayerType { return nextAfterMAD(s.Payload) }
-
 // DecodeFromBytes decodes the MAD data, the 232 bytes after the common
 // header, resetting s first; df may be nil. Header is copied from the MAD
 // layer the set or packet decoded before it (decoded on its own, the
 // layer keeps the Header the caller set). Its contents are the 232 bytes,
 // its payload the rest.
 func (s *SMP) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	*s = SMP{mad: s.mad, Header: headerOf(s.mad, s.Header)}
+	*s = SMP{classBody: classBody{mad: s.mad}, Header: headerOf(s.mad, s.Header)}
 	return decodeLayerData(s, "SMP", &s.BaseLayer, data, df)
 }
 
@@ -142,10 +147,6 @@ func (s *SMPDirected) LayerType() gopacket.LayerType { return LayerTypeSMPDirect
 // CanDecode returns LayerTypeSMPDirected.
 func (s *SMPDirected) CanDecode() gopacket.LayerClass { return LayerTypeSMPDirected }
 
-// NextLayerType returns gopacket.LayerTypePayload when bytes follow the
-// MAD, gopacket.LayerTypeZero otherwise.
-func (s *SMPDirected) NextLayerType() gopacket.LayerType { return nextAfterMAD(s.Payload) }
-
 // DecodeFromBytes decodes the MAD data, the 232 bytes after the common
 // header, resetting s first; df may be nil. Header (hop pointer and hop
 // count included) is copied from the MAD layer the set or packet decoded
@@ -153,7 +154,7 @@ func (s *SMPDirected) NextLayerType() gopacket.LayerType { return nextAfterMAD(s
 // set). A hop count above MaxHopCount is an error matching
 // ib.ErrBadLength.
 func (s *SMPDirected) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	*s = SMPDirected{mad: s.mad, Header: headerOf(s.mad, s.Header)}
+	*s = SMPDirected{classBody: classBody{mad: s.mad}, Header: headerOf(s.mad, s.Header)}
 	return decodeLayerData(s, "SMPDirected", &s.BaseLayer, data, df)
 }
 
@@ -169,16 +170,12 @@ func (m *PerfMgt) LayerType() gopacket.LayerType { return LayerTypePerfMgt }
 // CanDecode returns LayerTypePerfMgt.
 func (m *PerfMgt) CanDecode() gopacket.LayerClass { return LayerTypePerfMgt }
 
-// NextLayerType returns gopacket.LayerTypePayload when bytes follow the
-// MAD, gopacket.LayerTypeZero otherwise.
-func (m *PerfMgt) NextLayerType() gopacket.LayerType { return nextAfterMAD(m.Payload) }
-
 // DecodeFromBytes decodes the MAD data, the 232 bytes after the common
 // header, resetting m first; df may be nil. Header is copied from the MAD
 // layer the set or packet decoded before it (decoded on its own, the
 // layer keeps the Header the caller set).
 func (m *PerfMgt) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	*m = PerfMgt{mad: m.mad, Header: headerOf(m.mad, m.Header)}
+	*m = PerfMgt{classBody: classBody{mad: m.mad}, Header: headerOf(m.mad, m.Header)}
 	return decodeLayerData(m, "PerfMgt", &m.BaseLayer, data, df)
 }
 
