@@ -96,9 +96,8 @@ func checkData(layer string, b []byte, n int) error {
 // appendData appends an n-byte data field to b and returns the whole and
 // the zeroed new part.
 func appendData(b []byte, n int) (whole, added []byte) {
-	l := len(b)
-	b = append(b, make([]byte, n)...)
-	return b, b[l:]
+	b = grow(b, n)
+	return b, b[len(b)-n:]
 }
 
 // bit returns 1 for true.
