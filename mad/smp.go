@@ -46,9 +46,9 @@ const (
 // As a gopacket layer (LayerTypeSMP) it follows the MAD layer, like every
 // class body: its contents are the 232 bytes after the common header,
 // its payload whatever follows the MAD (normally nothing), and Header is
-// a copy of the MAD layer's. Decode and AppendTo take the whole MAD. Decode the
-// attribute the header's AttributeID names from Data, for example with
-// NodeInfo.Decode.
+// a copy of the MAD layer's. Decode and AppendTo take the whole MAD.
+// Decode the attribute the header's AttributeID names from Data, for
+// example with NodeInfo.Decode.
 type SMP struct {
 	classBody
 	Header                         // common MAD header; MgmtClass is ClassSubnLID
