@@ -13,7 +13,8 @@ import (
 // Layers holds one reusable decoding layer for everything a RoCE frame
 // can carry: Ethernet, 802.1Q, IPv4, IPv6, UDP (with RoCEv2's dispatch
 // rule), the InfiniBand layers and the management datagrams (MAD, RMPP,
-// CM, SA) a UD SEND Only to QP 0 or QP 1 carries.
+// CM, SA, SMP, SMPDirected, PerfMgt) a UD SEND Only to QP 0 or QP 1
+// carries.
 type Layers struct {
 	Ethernet layers.Ethernet
 	Dot1Q    layers.Dot1Q

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/netip"
 	"os"
@@ -530,6 +531,9 @@ func TestAllocs(t *testing.T) {
 	}
 	for _, s := range synthetic(t) {
 		frames = append(frames, frame{s.name, dump.LinkTypeEthernet, s.frame, dump.KindRoCE, true})
+	}
+	for i, f := range smpFrames(t) { // SMP, SMP-DR and PerfMgt lines with attribute fields
+		frames = append(frames, frame{fmt.Sprintf("SMP or PerfMgt %d", i), dump.LinkTypeEthernet, f, dump.KindRoCE, true})
 	}
 	var rec dump.Record
 	buf := make([]byte, 0, 4096)

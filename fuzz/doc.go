@@ -41,9 +41,15 @@
 //     re-encoded, and gopacket's LLDP layer through DecodeValue.
 //   - FuzzMAD: arbitrary bytes as a management datagram through a
 //     DecodingLayerParser over mad.Layers and gopacket.NewPacket from
-//     mad.LayerTypeMAD (the class table's dispatch to RMPP, CM, SA or
-//     opaque data): they agree, fail only when cut short, and the layers
+//     mad.LayerTypeMAD (the class table's dispatch to RMPP, CM, SA, SMP,
+//     SMPDirected, PerfMgt or opaque data): they agree, fail only when cut
+//     short or on a directed route of more than 63 hops, and the layers
 //     re-serialize to the input.
+//   - FuzzSMP: arbitrary bytes as an SMP, a directed-route SMP and a
+//     PerfMgt MAD (mad.SMP, mad.SMPDirected, mad.PerfMgt: Decode of the
+//     whole MAD, and gopacket.NewPacket through the MAD layer), and from
+//     byte 64 as every SMP and PerfMgt attribute: no panic, the module's
+//     sentinels, the decode paths agree and re-encode to the input.
 //   - FuzzCM and FuzzSA: the first byte selects a CM message
 //     (ClassPortInfo and the IP-CM private data included) or an SA record
 //     (and the RMPP header); the rest goes to its Decode (round trip byte
@@ -112,7 +118,9 @@
 // bytes from each extended header, with its selector byte, for FuzzETH; the
 // packet after the ERF header of the native InfiniBand capture for FuzzLRH;
 // the network header through the ICRC, with its encapsulation byte, for
-// FuzzICRCVerify; the bytes after the Ethertype for FuzzMACControl; whole
+// FuzzICRCVerify; the bytes after the Ethertype for FuzzMACControl; the
+// MADs of the captures for FuzzMAD, FuzzCM and FuzzSA, and those to QP 0
+// with SMP and PerfMgt MADs built by package mad for FuzzSMP; whole
 // files, their first halves and a pcapng file for FuzzCaptureReader.
 // When the targets run as tests every frame is a seed; while fuzzing
 // (-fuzz), frames of the same shape (length, Ethertypes, decode result,

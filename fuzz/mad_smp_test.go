@@ -14,7 +14,8 @@ import (
 
 // FuzzSMP (subnet and performance management MADs, package mad): the
 // input is a MAD. It goes to the three layouts (mad.SMP, mad.SMPDirected,
-// mad.PerfMgt) through Decode, DecodeFromBytes and gopacket.NewPacket,
+// mad.PerfMgt) through Decode and gopacket.NewPacket (the MAD layer, then
+// the class layer's DecodeFromBytes on the MAD data),
 // and its bytes from 64 on to every SMP and PerfMgt attribute decoder.
 // Properties: no panic in package mad; errors wrap ib.ErrTruncated,
 // ErrUnsupported or ErrBadLength (a directed route of more than 63
@@ -32,9 +33,9 @@ func FuzzSMP(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := fzExact(data)
-		for _, l := range []fzMADLayout{&mad.SMP{}, &mad.SMPDirected{}, &mad.PerfMgt{}} {
-			fzMADLayoutCheck(t, b, l)
-		}
+		fzMADLayoutCheck(t, b, &mad.SMP{}, mad.ClassSubnLID)
+		fzMADLayoutCheck(t, b, &mad.SMPDirected{}, mad.ClassSubnDR)
+		fzMADLayoutCheck(t, b, &mad.PerfMgt{}, mad.ClassPerfMgt)
 		if len(b) >= 64 {
 			for _, a := range fzMADAttrs() {
 				fzMADAttrCheck(t, b[64:], a.attr, a.size)
@@ -78,18 +79,22 @@ func fzMADAttrs() []struct {
 
 var fzMADErrs = []error{ib.ErrTruncated, ib.ErrUnsupported, ib.ErrBadLength}
 
-func fzMADLayoutCheck(t *testing.T, b []byte, l fzMADLayout) {
+// fzMADLayoutCheck decodes b with l, on its own (Decode, the whole MAD)
+// and as gopacket does it (the MAD layer, then l on the MAD data after
+// the header): both agree, and a decoded MAD encodes back to its bytes.
+func fzMADLayoutCheck(t *testing.T, b []byte, l fzMADLayout, class mad.Class) {
 	name := reflect.TypeOf(l).Elem().Name()
 	err := l.Decode(b)
 	fzCheckErr(t, name+".Decode", err, fzMADErrs...)
-	ferr := l.DecodeFromBytes(b, nil)
-	fzCheckErr(t, name+".DecodeFromBytes", ferr, fzMADErrs...)
-	if (err == nil) != (ferr == nil) {
-		t.Fatalf("%s: Decode %v, DecodeFromBytes %v", name, err, ferr)
-	}
 	pk := gopacket.NewPacket(b, l.LayerType(), fzDecodeOptions)
 	if df, ok := pk.ErrorLayer().(*gopacket.DecodeFailure); ok && strings.Contains(df.Dump(), "github.com/roce-go/roce/mad.") {
 		t.Fatalf("%s: panic in package mad: %v\n%s", name, df.Error(), df.Dump())
+	}
+	if len(b) < mad.HeaderLen || mad.Class(b[1]) != class {
+		if err == nil {
+			t.Fatalf("%s: decoded a MAD of class %#x", name, b[1])
+		}
+		return
 	}
 	if (pk.ErrorLayer() == nil) != (err == nil) {
 		t.Fatalf("%s: Decode %v, NewPacket error layer %v", name, err, pk.ErrorLayer())
@@ -100,20 +105,30 @@ func fzMADLayoutCheck(t *testing.T, b []byte, l fzMADLayout) {
 		}
 		return
 	}
-	fzWithin(t, b, l.LayerContents(), name+".Contents")
-	fzWithin(t, b, l.LayerPayload(), name+".Payload")
-	if len(l.LayerContents())+len(l.LayerPayload()) != len(b) {
-		t.Fatalf("%s: contents and payload are not the input", name)
+	ml, _ := pk.Layer(mad.LayerTypeMAD).(*mad.MAD)
+	got, _ := pk.Layer(l.LayerType()).(fzMADLayout)
+	if ml == nil || got == nil {
+		t.Fatalf("%s: NewPacket gave %v", name, pk.Layers())
 	}
-	out, err := l.AppendTo([]byte{0x5a})
-	if err != nil {
-		t.Fatalf("%s: AppendTo of a decoded MAD: %v", name, err)
+	fzWithin(t, b, got.LayerContents(), name+".Contents")
+	fzWithin(t, b, got.LayerPayload(), name+".Payload")
+	if !bytes.Equal(got.LayerContents(), b[mad.HeaderLen:mad.Len]) || len(got.LayerPayload()) != len(b)-mad.Len {
+		t.Fatalf("%s: contents and payload are not the MAD data and the rest", name)
 	}
-	if out[0] != 0x5a || !bytes.Equal(out[1:], b[:mad.Len]) {
-		t.Fatalf("%s: AppendTo\n%x\nwant\n%x", name, out[1:], b[:mad.Len])
+	if ferr := l.DecodeFromBytes(b[mad.HeaderLen:], nil); ferr != nil { // Header as Decode set it
+		t.Fatalf("%s: DecodeFromBytes of the data of a MAD Decode takes: %v", name, ferr)
+	}
+	for _, d := range []fzMADLayout{l, got} {
+		out, err := d.AppendTo([]byte{0x5a})
+		if err != nil {
+			t.Fatalf("%s: AppendTo of a decoded MAD: %v", name, err)
+		}
+		if out[0] != 0x5a || !bytes.Equal(out[1:], b[:mad.Len]) {
+			t.Fatalf("%s: AppendTo\n%x\nwant\n%x", name, out[1:], b[:mad.Len])
+		}
 	}
 	buf := gopacket.NewSerializeBuffer()
-	if err := l.SerializeTo(buf, gopacket.SerializeOptions{}); err != nil || !bytes.Equal(buf.Bytes(), b[:mad.Len]) {
+	if err := gopacket.SerializeLayers(buf, gopacket.SerializeOptions{}, ml, got); err != nil || !bytes.Equal(buf.Bytes(), b[:mad.Len]) {
 		t.Fatalf("%s: SerializeTo %v\n%x", name, err, buf.Bytes())
 	}
 }

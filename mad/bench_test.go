@@ -15,20 +15,28 @@ import (
 // roce.Layers parser: an RDMA WRITE Only (Ethernet, IPv4, UDP, BTH, RETH,
 // payload: the baseline), a MAD of a class left opaque (the same frame
 // as the REQ with the class byte set to the vendor class 0x09: MAD
-// header and payload) and the CM REQ (MAD header and the whole REQ).
+// header and payload), the CM REQ (MAD header and the whole REQ) and a
+// directed-route SMP (the REQ frame carrying the SubnGetResp(SMInfo) of
+// the native capture instead, MAD header, SMPDirected layer and the
+// SMInfo attribute decoded from its data).
 func BenchmarkParser(b *testing.B) {
 	frames := corpus.Capture(b, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap")
 	req := frames[0]
 	opaque := bytes.Clone(req)
 	opaque[len(opaque)-4-mad.Len+1] = 0x09 // MgmtClass, 256+4 bytes from the end
+	smp := bytes.Clone(req)
+	copy(smp[len(smp)-4-mad.Len:], readSMPGolden(b)[1].bytes)
+	var info mad.SMInfo
 	for _, c := range []struct {
 		name  string
 		frame []byte
 		last  gopacket.LayerType
+		attr  func(l *roce.Layers) error
 	}{
-		{"BTH", frames[3], gopacket.LayerTypePayload},
-		{"MAD", opaque, gopacket.LayerTypePayload},
-		{"CMREQ", req, mad.LayerTypeCM},
+		{"BTH", frames[3], gopacket.LayerTypePayload, nil},
+		{"MAD", opaque, gopacket.LayerTypePayload, nil},
+		{"CMREQ", req, mad.LayerTypeCM, nil},
+		{"SMPDRSMInfo", smp, mad.LayerTypeSMPDirected, func(l *roce.Layers) error { return info.Decode(l.MAD.SMPDirected.Data[:]) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var l roce.Layers
@@ -39,6 +47,16 @@ func BenchmarkParser(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.SetBytes(int64(len(c.frame)))
+			if c.attr != nil {
+				if err := c.attr(&l); err != nil || info.GUID != 0x0002c9020020b4dd {
+					b.Fatalf("SMInfo %v %#x", err, info.GUID)
+				}
+				for b.Loop() {
+					_ = p.DecodeLayers(c.frame, &decoded)
+					_ = c.attr(&l)
+				}
+				return
+			}
 			for b.Loop() {
 				_ = p.DecodeLayers(c.frame, &decoded)
 			}

@@ -19,6 +19,10 @@ type classInfo struct {
 	// class header of its own, as SA has); otherwise only the attributes
 	// attrs names reach it and the others stay opaque.
 	anyAttr bool
+	// check refuses, for the MAD layer's SerializeTo, a header value the
+	// class body's decoder refuses (the directed route's hop count); nil
+	// refuses none.
+	check func(h *Header) error
 	// body returns the member of a Layers set that decodes the class
 	// body, and fresh a new one for gopacket.NewPacket; nil when layer is
 	// zero.
@@ -44,23 +48,36 @@ type classLayer interface {
 // Layers that the row's body function returns. Nothing else dispatches
 // on the class.
 var classes = [256]classInfo{
-	ClassSubnLID: {name: "SMP"},
+	ClassSubnLID: {
+		name: "SMP", layer: layerTypeSMP, attrs: smpAttrName, anyAttr: true,
+		body:  func(l *Layers) classLayer { return &l.SMP },
+		fresh: func() classLayer { return &SMP{} },
+	},
 	ClassSubnAdm: {
 		name: "SA", rmpp: true, layer: layerTypeSA, attrs: saAttrName, anyAttr: true,
 		body:  func(l *Layers) classLayer { return &l.SA },
 		fresh: func() classLayer { return &SA{} },
 	},
-	ClassPerfMgt: {name: "PerfMgt"},
-	ClassBM:      {name: "BM"},
-	ClassDevMgt:  {name: "DevMgt"},
+	ClassPerfMgt: {
+		name: "PerfMgt", layer: layerTypePerfMgt, attrs: perfAttrName, anyAttr: true,
+		body:  func(l *Layers) classLayer { return &l.PerfMgt },
+		fresh: func() classLayer { return &PerfMgt{} },
+	},
+	ClassBM:     {name: "BM"},
+	ClassDevMgt: {name: "DevMgt"},
 	ClassCM: {
 		name: "CM", layer: layerTypeCM, attrs: cmAttrName,
 		body:  func(l *Layers) classLayer { return &l.CM },
 		fresh: func() classLayer { return &CM{} },
 	},
-	ClassSNMP:   {name: "SNMP"},
-	ClassCC:     {name: "CC"},
-	ClassSubnDR: {name: "SMP-DR"},
+	ClassSNMP: {name: "SNMP"},
+	ClassCC:   {name: "CC"},
+	ClassSubnDR: {
+		name: "SMP-DR", layer: layerTypeSMPDirected, attrs: smpAttrName, anyAttr: true,
+		check: func(h *Header) error { return checkHopCount(uint8(h.ClassSpecific)) },
+		body:  func(l *Layers) classLayer { return &l.SMPDirected },
+		fresh: func() classLayer { return &SMPDirected{} },
+	},
 }
 
 // The classes this package names without decoding their bodies.

@@ -3,6 +3,7 @@ package mad_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -26,8 +27,10 @@ func TestDispatch(t *testing.T) {
 			want = []gopacket.LayerType{mad.LayerTypeMAD, mad.LayerTypeCM}
 		case mad.ClassSubnAdm:
 			want = []gopacket.LayerType{mad.LayerTypeMAD, mad.LayerTypeRMPP, mad.LayerTypeSA}
-		default: // SMPs, opaque on this branch
-			want = []gopacket.LayerType{mad.LayerTypeMAD, gopacket.LayerTypePayload}
+		case mad.ClassSubnDR:
+			want = []gopacket.LayerType{mad.LayerTypeMAD, mad.LayerTypeSMPDirected}
+		default:
+			t.Errorf("%s frame %d: class %v, none the captures hold", m.file, m.frame, l.MAD.MgmtClass)
 		}
 		if !slices.Equal(decoded, want) {
 			t.Errorf("%s frame %d (%v): decoded %v, want %v", m.file, m.frame, l.MAD.String(), decoded, want)
@@ -41,7 +44,7 @@ func TestDispatch(t *testing.T) {
 		"CM Send ConnectRequest": 5, "CM Send ConnectReply": 5, "CM Send ReadyToUse": 5,
 		"CM Send DisconnectRequest": 2, "CM Send DisconnectReply": 2,
 		"SA Get PathRecord": 1, "SA GetResp PathRecord": 1,
-		"SMP-DR Get Attribute(0x0020)": 3, "SMP-DR GetResp Attribute(0x0020)": 3,
+		"SMP-DR Get SMInfo": 3, "SMP-DR GetResp SMInfo": 3,
 	} {
 		if seen[s] != n {
 			t.Errorf("%q: %d MADs, want %d (all: %v)", s, seen[s], n, seen)
@@ -225,6 +228,19 @@ func TestNoAllocs(t *testing.T) {
 	var path mad.PathRecord
 	saRaw := findMAD(t, mad.ClassSubnAdm)
 	saParser := gopacket.NewDecodingLayerParser(mad.LayerTypeMAD, sa.DecodingLayers()...)
+	var node mad.NodeRecord
+	var port mad.PortInfoRecord
+	var nodeRaw, portRaw []byte
+	for _, a := range readGolden(t) {
+		switch a.name {
+		case "SA.NodeRecord":
+			nodeRaw = a.raw
+		case "SA.PortInfoRecord":
+			portRaw = a.raw
+		}
+	}
+	smpFrame := bytes.Clone(frames[0]) // the REQ's frame carrying an SMP-DR instead
+	copy(smpFrame[len(smpFrame)-4-mad.Len:], readSMPGolden(t)[1].bytes)
 	if err := saParser.DecodeLayers(saRaw, &decoded); err != nil {
 		t.Fatal(err)
 	}
@@ -244,6 +260,16 @@ func TestNoAllocs(t *testing.T) {
 		{"SA parser", func() error { return saParser.DecodeLayers(saRaw, &decoded) }},
 		{"PathRecord.Decode", func() error { return path.Decode(sa.SA.Record(0)) }},
 		{"PathRecord.AppendTo", func() error { _, err := path.AppendTo(buf[:0]); return err }},
+		{"NodeRecord.Decode", func() error { return node.Decode(nodeRaw) }},
+		{"NodeRecord.AppendTo", func() error { _, err := node.AppendTo(buf[:0]); return err }},
+		{"PortInfoRecord.Decode", func() error { return port.Decode(portRaw) }},
+		{"PortInfoRecord.AppendTo", func() error { _, err := port.AppendTo(buf[:0]); return err }},
+		{"parser on an SMP-DR", func() error {
+			if err := p.DecodeLayers(smpFrame, &decoded); err != nil || decoded[len(decoded)-1] != mad.LayerTypeSMPDirected {
+				return fmt.Errorf("%v %v", err, decoded)
+			}
+			return nil
+		}},
 	} {
 		if a := testing.AllocsPerRun(100, func() {
 			if err := c.f(); err != nil {

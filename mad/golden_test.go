@@ -87,7 +87,7 @@ func isHexWord(w string) bool {
 	return len(h) == 2 && err == nil
 }
 
-func hexWord(t *testing.T, w string) []byte {
+func hexWord(t testing.TB, w string) []byte {
 	h, n, rep := strings.Cut(w, "*")
 	b, _ := hex.DecodeString(h)
 	if !rep {
@@ -142,8 +142,16 @@ func TestGoldenAttributes(t *testing.T) {
 	t.Logf("%d attributes, %d fields checked against the golden file", len(attrs), nFields)
 }
 
-// fieldValue follows a path such as "PrivateData[1]" into v.
+// fieldValue follows a path such as "PrivateData[1]" or
+// "NodeInfo.NodeGUID" into v.
 func fieldValue(v reflect.Value, path string) (reflect.Value, string) {
+	if outer, inner, ok := strings.Cut(path, "."); ok {
+		f, err := fieldValue(v, outer)
+		if err != "" {
+			return f, err
+		}
+		return fieldValue(f, inner)
+	}
 	name, idx, hasIdx := strings.Cut(path, "[")
 	f := v.FieldByName(name)
 	if !f.IsValid() {

@@ -91,6 +91,11 @@ func (m *MAD) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOpt
 	if err := m.Validate(); err != nil {
 		return err
 	}
+	if check := classes[m.MgmtClass].check; check != nil {
+		if err := check(&m.Header); err != nil {
+			return err
+		}
+	}
 	if n := len(b.Bytes()); n < DataLen {
 		if !opts.FixLengths {
 			return errs.Length("MAD.Data", n, "shorter than a MAD's 232 bytes", errs.ErrBadLength)
@@ -124,10 +129,13 @@ const DataLen = Len - HeaderLen
 //
 // roce.Layers includes one.
 type Layers struct {
-	MAD  MAD
-	RMPP RMPP
-	CM   CM
-	SA   SA
+	MAD         MAD
+	RMPP        RMPP
+	CM          CM
+	SA          SA
+	SMP         SMP
+	SMPDirected SMPDirected
+	PerfMgt     PerfMgt
 }
 
 // DecodingLayers links the layers to the set's MAD and returns them,
@@ -175,6 +183,9 @@ func decodeMAD(data []byte, p gopacket.PacketBuilder) error {
 		return err
 	}
 	p.AddLayer(b)
+	if b.NextLayerType() == gopacket.LayerTypePayload { // bytes after the MAD
+		return p.NextDecoder(gopacket.LayerTypePayload)
+	}
 	return nil
 }
 

@@ -2,9 +2,6 @@ package mad
 
 import (
 	"encoding/binary"
-
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
 )
 
 // PerfDataLen is the size of the data field of a performance management
@@ -24,21 +21,14 @@ const (
 //	bytes 24-63   reserved (40 bytes)
 //	bytes 64-255  data: the attribute (PortCounters, ...)
 //
-// As a gopacket layer (LayerTypePerfMgt) its contents are the 256 bytes
-// and its payload whatever follows them (normally nothing).
+// As a gopacket layer (LayerTypePerfMgt) it follows the MAD layer, as SMP
+// does: its contents are the 232 bytes after the common header, and
+// Header is a copy of the MAD layer's.
 type PerfMgt struct {
-	layers.BaseLayer
+	classBody
 	Header                   // common MAD header; MgmtClass is ClassPerfMgt
 	Resv40 [40]byte          // reserved
 	Data   [PerfDataLen]byte // the attribute
-}
-
-// LayerTypePerfMgt is the gopacket layer type of PerfMgt.
-var LayerTypePerfMgt = gopacket.RegisterLayerType(int(layerTypePerfMgt),
-	gopacket.LayerTypeMetadata{Name: "PerfMgt", Decoder: gopacket.DecodeFunc(decodePerfMgt)})
-
-func decodePerfMgt(data []byte, p gopacket.PacketBuilder) error {
-	return decodeMADLayer(&PerfMgt{}, data, p)
 }
 
 // Decode decodes the 256-byte MAD at the start of b, resetting m first
@@ -46,12 +36,14 @@ func decodePerfMgt(data []byte, p gopacket.PacketBuilder) error {
 // and a MAD of a class other than ClassPerfMgt (ErrUnsupported).
 func (m *PerfMgt) Decode(b []byte) error {
 	*m = PerfMgt{}
-	if err := checkMAD("PerfMgt", b, ClassPerfMgt); err != nil {
-		return err
-	}
-	_ = m.Header.Decode(b)
-	copy(m.Resv40[:], b[perfOffResv:perfOffData])
-	copy(m.Data[:], b[perfOffData:Len])
+	return decodeMADLayout(m, "PerfMgt", b, ClassPerfMgt)
+}
+
+// decodeData reads the fields after the common header from d, the MAD
+// data.
+func (m *PerfMgt) decodeData(d []byte) error {
+	copy(m.Resv40[:], d[perfOffResv-HeaderLen:perfOffData-HeaderLen])
+	copy(m.Data[:], d[perfOffData-HeaderLen:DataLen])
 	return nil
 }
 
@@ -64,33 +56,9 @@ func (m *PerfMgt) Validate() error { return checkClass("PerfMgt.MgmtClass", &m.H
 // what Validate refuses.
 func (m *PerfMgt) AppendTo(b []byte) ([]byte, error) { return appendMAD(m, b) }
 
-func (m *PerfMgt) put(p []byte) {
-	_, _ = m.Header.AppendTo(p[:0:HeaderLen])
-	copy(p[perfOffResv:], m.Resv40[:])
-	copy(p[perfOffData:], m.Data[:])
-}
-
-// LayerType returns LayerTypePerfMgt.
-func (m *PerfMgt) LayerType() gopacket.LayerType { return LayerTypePerfMgt }
-
-// CanDecode returns LayerTypePerfMgt.
-func (m *PerfMgt) CanDecode() gopacket.LayerClass { return LayerTypePerfMgt }
-
-// NextLayerType returns gopacket.LayerTypePayload when bytes follow the
-// MAD, gopacket.LayerTypeZero otherwise.
-func (m *PerfMgt) NextLayerType() gopacket.LayerType { return nextAfterMAD(m.Payload) }
-
-// DecodeFromBytes decodes the MAD at the start of data as Decode does and
-// sets the layer's contents (the 256 bytes) and payload (the rest); df
-// may be nil.
-func (m *PerfMgt) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return decodeFromBytes(m, &m.BaseLayer, data, df)
-}
-
-// SerializeTo prepends the 256-byte MAD. It refuses, writing nothing, what
-// Validate refuses.
-func (m *PerfMgt) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
-	return serializeMAD(m, b)
+func (m *PerfMgt) putData(p []byte) {
+	copy(p[perfOffResv-HeaderLen:], m.Resv40[:])
+	copy(p[perfOffData-HeaderLen:], m.Data[:])
 }
 
 // PerfAttribute is the AttributeID of a performance management MAD (IBTA

@@ -68,42 +68,71 @@ func (r *PathRecord) walk(c codec) error {
 }
 
 // NodeRecord is the NodeInfo and NodeDescription of a node (IBTA Vol 1,
-// 15.2.5.2).
-//
-// TODO(merge h-madsmp): decode NodeInfo and NodeDescription with the SMP
-// attribute types once the SMP branch is merged; until then they are
-// the raw 40 and 64 bytes.
+// 15.2.5.2), decoded with the SMP attribute types: the record holds the
+// 40 bytes of NodeInfo (the SMP data less its reserved tail) and the 64 of
+// NodeDescription.
 type NodeRecord struct {
 	LID             uint16
 	Resv2           uint16
-	NodeInfo        []byte // the NodeInfo attribute, 40 bytes
-	NodeDescription []byte // the NodeDescription attribute, 64 bytes
+	NodeInfo        NodeInfo
+	NodeDescription NodeDescription
 }
+
+// The offsets of the SMP attributes in the records, and the bytes of
+// NodeInfo a NodeRecord holds.
+const (
+	offRecordAttr = 4
+	nodeInfoLen   = 40
+)
 
 func (r *NodeRecord) walk(c codec) error {
 	c.u16(&r.LID, "LID", 0, 0, 16)
 	c.u16(&r.Resv2, "Resv2", 2, 0, 16)
-	c.data(&r.NodeInfo, "NodeInfo", 4, 40)
-	c.data(&r.NodeDescription, "NodeDescription", 44, 64)
+	var d [SMPDataLen]byte // NodeInfo's SMP data, its reserved tail zero
+	const ni, nd = offRecordAttr, offRecordAttr + nodeInfoLen
+	if !c.enc {
+		copy(d[:], c.b[ni:nd])
+		_ = r.NodeInfo.Decode(d[:])
+		_ = r.NodeDescription.Decode(c.b[nd : nd+SMPDataLen])
+		return nil
+	}
+	out, err := r.NodeInfo.AppendTo(d[:0])
+	if c.err == nil && err != nil {
+		c.err = err
+	}
+	if c.err == nil {
+		copy(c.b[ni:nd], out)
+		copy(c.b[nd:nd+SMPDataLen], r.NodeDescription.NodeString[:])
+	}
 	return c.err
 }
 
-// PortInfoRecord is the PortInfo of a port (IBTA Vol 1, 15.2.5.3).
-//
-// TODO(merge h-madsmp): decode PortInfo with the SMP PortInfo type once
-// the SMP branch is merged; until then it is the raw 64 bytes.
+// PortInfoRecord is the PortInfo of a port (IBTA Vol 1, 15.2.5.3),
+// decoded with the SMP PortInfo type.
 type PortInfoRecord struct {
 	EndportLID uint16
 	PortNum    uint8
-	Options    uint8  // reserved before IBTA 1.3
-	PortInfo   []byte // the PortInfo attribute, 64 bytes
+	Options    uint8 // reserved before IBTA 1.3
+	PortInfo   PortInfo
 }
 
 func (r *PortInfoRecord) walk(c codec) error {
 	c.u16(&r.EndportLID, "EndportLID", 0, 0, 16)
 	c.u8(&r.PortNum, "PortNum", 2, 0, 8)
 	c.u8(&r.Options, "Options", 3, 0, 8)
-	c.data(&r.PortInfo, "PortInfo", 4, 64)
+	const pi = offRecordAttr
+	if !c.enc {
+		_ = r.PortInfo.Decode(c.b[pi : pi+SMPDataLen])
+		return nil
+	}
+	var d [SMPDataLen]byte
+	out, err := r.PortInfo.AppendTo(d[:0])
+	if c.err == nil && err != nil {
+		c.err = err
+	}
+	if c.err == nil {
+		copy(c.b[pi:pi+SMPDataLen], out)
+	}
 	return c.err
 }
 

@@ -2,9 +2,6 @@ package mad
 
 import (
 	"encoding/binary"
-	"slices"
-
-	"github.com/google/gopacket/layers"
 
 	"github.com/roce-go/roce/internal/errs"
 )
@@ -46,12 +43,14 @@ const (
 //	bytes  64-127  SMP data: the attribute (NodeInfo, PortInfo, ...)
 //	bytes 128-255  reserved (128 bytes)
 //
-// As a gopacket layer (LayerTypeSMP) its contents are the 256 bytes and
-// its payload whatever follows them (normally nothing). Decode the
-// attribute the header's AttributeID names from Data, for example with
-// NodeInfo.Decode.
+// As a gopacket layer (LayerTypeSMP) it follows the MAD layer, like every
+// class body: its contents are the 232 bytes after the common header,
+// its payload whatever follows the MAD (normally nothing), and Header is
+// a copy of the MAD layer's. Decode and AppendTo take the whole MAD.
+// Decode the attribute the header's AttributeID names from Data, for
+// example with NodeInfo.Decode.
 type SMP struct {
-	layers.BaseLayer
+	classBody
 	Header                         // common MAD header; MgmtClass is ClassSubnLID
 	MKey    uint64                 // M_Key
 	Resv32  [32]byte               // reserved
@@ -76,9 +75,10 @@ type SMP struct {
 //
 // Direction, SMPStatus, HopPointer and HopCount read the fields packed
 // into the header; SetDirection, SetSMPStatus and SetHops write them. As a
-// gopacket layer (LayerTypeSMPDirected) its contents are the 256 bytes.
+// gopacket layer (LayerTypeSMPDirected) it follows the MAD layer, as SMP
+// does.
 type SMPDirected struct {
-	layers.BaseLayer
+	classBody
 	Header                       // common MAD header; MgmtClass is ClassSubnDR
 	MKey        uint64           // M_Key
 	DrSLID      uint16           // directed-route source LID (0xffff: permissive)
@@ -155,14 +155,9 @@ func checkMAD(layer string, b []byte, class Class) error {
 // the layout belongs to, and a method wider than 7 bits.
 func checkClass(field string, h *Header, class Class) error {
 	if h.MgmtClass != class {
-		return errs.Field(field, uint64(h.MgmtClass), "is not class 0x"+hex8(uint8(class)), errs.ErrBadValue)
+		return errs.Field(field, uint64(h.MgmtClass), "is not class 0x"+hex(uint64(class), 2), errs.ErrBadValue)
 	}
 	return h.Validate()
-}
-
-func hex8(v uint8) string {
-	const digits = "0123456789abcdef"
-	return string([]byte{digits[v>>4], digits[v&15]})
 }
 
 // Decode decodes the 256-byte MAD at the start of b, resetting s first
@@ -170,14 +165,16 @@ func hex8(v uint8) string {
 // and a MAD of a class other than ClassSubnLID (ErrUnsupported).
 func (s *SMP) Decode(b []byte) error {
 	*s = SMP{}
-	if err := checkMAD("SMP", b, ClassSubnLID); err != nil {
-		return err
-	}
-	_ = s.Header.Decode(b)
-	s.MKey = binary.BigEndian.Uint64(b[smpOffMKey:])
-	copy(s.Resv32[:], b[smpOffResv:smpOffData])
-	copy(s.Data[:], b[smpOffData:smpOffTail])
-	copy(s.Resv128[:], b[smpOffTail:Len])
+	return decodeMADLayout(s, "SMP", b, ClassSubnLID)
+}
+
+// decodeData reads the fields after the common header from d, the MAD
+// data (offsets in d are the MAD's less HeaderLen).
+func (s *SMP) decodeData(d []byte) error {
+	s.MKey = binary.BigEndian.Uint64(d[smpOffMKey-HeaderLen:])
+	copy(s.Resv32[:], d[smpOffResv-HeaderLen:smpOffData-HeaderLen])
+	copy(s.Data[:], d[smpOffData-HeaderLen:smpOffTail-HeaderLen])
+	copy(s.Resv128[:], d[smpOffTail-HeaderLen:DataLen])
 	return nil
 }
 
@@ -190,12 +187,11 @@ func (s *SMP) Validate() error { return checkClass("SMP.MgmtClass", &s.Header, C
 // what Validate refuses.
 func (s *SMP) AppendTo(b []byte) ([]byte, error) { return appendMAD(s, b) }
 
-func (s *SMP) put(p []byte) {
-	_, _ = s.Header.AppendTo(p[:0:HeaderLen])
-	binary.BigEndian.PutUint64(p[smpOffMKey:], s.MKey)
-	copy(p[smpOffResv:], s.Resv32[:])
-	copy(p[smpOffData:], s.Data[:])
-	copy(p[smpOffTail:], s.Resv128[:])
+func (s *SMP) putData(p []byte) {
+	binary.BigEndian.PutUint64(p[smpOffMKey-HeaderLen:], s.MKey)
+	copy(p[smpOffResv-HeaderLen:], s.Resv32[:])
+	copy(p[smpOffData-HeaderLen:], s.Data[:])
+	copy(p[smpOffTail-HeaderLen:], s.Resv128[:])
 }
 
 // Decode decodes the 256-byte MAD at the start of b, resetting s first
@@ -204,20 +200,22 @@ func (s *SMP) put(p []byte) {
 // (ErrUnsupported) and a hop count above MaxHopCount (ErrBadLength).
 func (s *SMPDirected) Decode(b []byte) error {
 	*s = SMPDirected{}
-	if err := checkMAD("SMPDirected", b, ClassSubnDR); err != nil {
-		return err
-	}
-	if n := b[offClassSpecific+1]; n > MaxHopCount {
+	return decodeMADLayout(s, "SMPDirected", b, ClassSubnDR)
+}
+
+// decodeData checks the header's hop count and reads the fields after the
+// common header from d, the MAD data.
+func (s *SMPDirected) decodeData(d []byte) error {
+	if s.HopCount() > MaxHopCount {
 		return errs.New("SMPDirected", offClassSpecific+1, 0, 0, errs.ErrBadLength)
 	}
-	_ = s.Header.Decode(b)
-	s.MKey = binary.BigEndian.Uint64(b[smpOffMKey:])
-	s.DrSLID = binary.BigEndian.Uint16(b[smpOffDrSLID:])
-	s.DrDLID = binary.BigEndian.Uint16(b[smpOffDrDLID:])
-	copy(s.Resv28[:], b[smpOffDrResv:smpOffData])
-	copy(s.Data[:], b[smpOffData:smpOffInitialPath])
-	copy(s.InitialPath[:], b[smpOffInitialPath:smpOffReturnPath])
-	copy(s.ReturnPath[:], b[smpOffReturnPath:Len])
+	s.MKey = binary.BigEndian.Uint64(d[smpOffMKey-HeaderLen:])
+	s.DrSLID = binary.BigEndian.Uint16(d[smpOffDrSLID-HeaderLen:])
+	s.DrDLID = binary.BigEndian.Uint16(d[smpOffDrDLID-HeaderLen:])
+	copy(s.Resv28[:], d[smpOffDrResv-HeaderLen:smpOffData-HeaderLen])
+	copy(s.Data[:], d[smpOffData-HeaderLen:smpOffInitialPath-HeaderLen])
+	copy(s.InitialPath[:], d[smpOffInitialPath-HeaderLen:smpOffReturnPath-HeaderLen])
+	copy(s.ReturnPath[:], d[smpOffReturnPath-HeaderLen:DataLen])
 	return nil
 }
 
@@ -236,31 +234,12 @@ func (s *SMPDirected) Validate() error {
 // what Validate refuses.
 func (s *SMPDirected) AppendTo(b []byte) ([]byte, error) { return appendMAD(s, b) }
 
-func (s *SMPDirected) put(p []byte) {
-	_, _ = s.Header.AppendTo(p[:0:HeaderLen])
-	binary.BigEndian.PutUint64(p[smpOffMKey:], s.MKey)
-	binary.BigEndian.PutUint16(p[smpOffDrSLID:], s.DrSLID)
-	binary.BigEndian.PutUint16(p[smpOffDrDLID:], s.DrDLID)
-	copy(p[smpOffDrResv:], s.Resv28[:])
-	copy(p[smpOffData:], s.Data[:])
-	copy(p[smpOffInitialPath:], s.InitialPath[:])
-	copy(p[smpOffReturnPath:], s.ReturnPath[:])
-}
-
-// madLayout is a 256-byte MAD layout.
-type madLayout interface {
-	Decode(b []byte) error
-	Validate() error
-	put(p []byte) // writes the MAD into p[:Len]
-}
-
-// appendMAD appends the MAD m to b, or nothing when m does not validate.
-func appendMAD(m madLayout, b []byte) ([]byte, error) {
-	if err := m.Validate(); err != nil {
-		return b, err
-	}
-	l := len(b)
-	b = slices.Grow(b, Len)[:l+Len]
-	m.put(b[l:])
-	return b, nil
+func (s *SMPDirected) putData(p []byte) {
+	binary.BigEndian.PutUint64(p[smpOffMKey-HeaderLen:], s.MKey)
+	binary.BigEndian.PutUint16(p[smpOffDrSLID-HeaderLen:], s.DrSLID)
+	binary.BigEndian.PutUint16(p[smpOffDrDLID-HeaderLen:], s.DrDLID)
+	copy(p[smpOffDrResv-HeaderLen:], s.Resv28[:])
+	copy(p[smpOffData-HeaderLen:], s.Data[:])
+	copy(p[smpOffInitialPath-HeaderLen:], s.InitialPath[:])
+	copy(p[smpOffReturnPath-HeaderLen:], s.ReturnPath[:])
 }

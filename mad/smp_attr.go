@@ -62,8 +62,7 @@ func attrName(name string, id uint16) string {
 	if name != "" {
 		return name
 	}
-	s := strconv.FormatUint(uint64(id)|0x10000, 16)
-	return "0x" + s[1:]
+	return "0x" + hex(uint64(id), 4)
 }
 
 // width is one field a builder checks: its name, its value and the bits
@@ -97,9 +96,8 @@ func checkData(layer string, b []byte, n int) error {
 // appendData appends an n-byte data field to b and returns the whole and
 // the zeroed new part.
 func appendData(b []byte, n int) (whole, added []byte) {
-	l := len(b)
-	b = append(b, make([]byte, n)...)
-	return b, b[l:]
+	b = grow(b, n)
+	return b, b[len(b)-n:]
 }
 
 // bit returns 1 for true.

@@ -14,7 +14,7 @@ import (
 
 func benchGolden(b *testing.B, i int) []byte {
 	b.Helper()
-	return readGolden(b)[i].bytes
+	return readSMPGolden(b)[i].bytes
 }
 
 func BenchmarkBTHBaseline(b *testing.B) {

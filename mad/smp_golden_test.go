@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -36,9 +35,9 @@ type goldenCheck struct {
 	line       int
 }
 
-// readGolden parses testdata/golden/mad_smp_perf.txt (the format is
+// readSMPGolden parses testdata/golden/mad_smp_perf.txt (the format is
 // described at the top of the file).
-func readGolden(t testing.TB) []goldenMAD {
+func readSMPGolden(t testing.TB) []goldenMAD {
 	t.Helper()
 	f, err := os.Open(corpus.Path("golden", "mad_smp_perf.txt"))
 	if err != nil {
@@ -63,18 +62,10 @@ func readGolden(t testing.TB) []goldenMAD {
 		g := &out[len(out)-1]
 		data, notes, _ := strings.Cut(line, "|")
 		for _, tok := range strings.Fields(data) {
-			hx, rep, found := strings.Cut(tok, "*")
-			count := 1
-			if found {
-				if count, err = strconv.Atoi(rep); err != nil {
-					t.Fatalf("golden line %d: %q: %v", n, tok, err)
-				}
-			}
-			b, err := hex.DecodeString(hx)
-			if err != nil || len(b) != 1 {
+			if !isHexWord(tok) {
 				t.Fatalf("golden line %d: %q is not one hex byte", n, tok)
 			}
-			g.bytes = append(g.bytes, bytes.Repeat(b, count)...)
+			g.bytes = append(g.bytes, hexWord(t, tok)...) // the syntax of golden_test.go's file
 		}
 		for _, note := range strings.Split(notes, ";") {
 			k, v, ok := strings.Cut(note, " = ")
@@ -238,7 +229,7 @@ func same(v reflect.Value, want string) bool {
 // byte for byte (the golden MADs have zero reserved bits).
 func TestGoldenMADs(t *testing.T) {
 	checks := 0
-	for _, g := range readGolden(t) {
+	for _, g := range readSMPGolden(t) {
 		d, err := decodeGolden(g.bytes)
 		if err != nil {
 			t.Errorf("%s: %v", g.name, err)

@@ -3,6 +3,8 @@ package mad
 import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
+
+	"github.com/roce-go/roce/internal/errs"
 )
 
 // The numbers of the gopacket layer types of the subnet management and
@@ -14,66 +16,81 @@ const (
 	layerTypePerfMgt     gopacket.LayerType = 1837
 )
 
-// The gopacket layer types of the LID-routed and the directed-route SMP.
+// The gopacket layer types of the LID-routed and the directed-route SMP
+// and of the performance management MAD. Like every layer type of the
+// package, their decoders start at the common MAD header: gopacket.NewPacket
+// gives the MAD layer, then the class layer.
 var (
-	LayerTypeSMP = gopacket.RegisterLayerType(int(layerTypeSMP),
-		gopacket.LayerTypeMetadata{Name: "SMP", Decoder: gopacket.DecodeFunc(decodeSMP)})
-	LayerTypeSMPDirected = gopacket.RegisterLayerType(int(layerTypeSMPDirected),
-		gopacket.LayerTypeMetadata{Name: "SMPDirected", Decoder: gopacket.DecodeFunc(decodeSMPDirected)})
+	LayerTypeSMP         = register(layerTypeSMP, "SMP")
+	LayerTypeSMPDirected = register(layerTypeSMPDirected, "SMPDirected")
+	LayerTypePerfMgt     = register(layerTypePerfMgt, "PerfMgt")
 )
 
-// madLayer is a MAD layout that is a gopacket layer.
-type madLayer interface {
-	gopacket.Layer
-	gopacket.DecodingLayer
+// madLayout is a 256-byte MAD layout whose class body follows the common
+// header: Decode and AppendTo take the whole MAD, the layer methods the
+// MAD data after the header, the header being the MAD layer's.
+type madLayout interface {
+	Validate() error
+	header() *Header
+	decodeData(d []byte) error // d: the 232 bytes after the header
+	putData(p []byte)          // p: the 232 bytes after the header
 }
 
-// decodeMADLayer is the gopacket decoder of a MAD layout: the layer, then
-// a payload layer for any bytes after the 256 of the MAD.
-func decodeMADLayer(l madLayer, data []byte, p gopacket.PacketBuilder) error {
-	if err := l.DecodeFromBytes(data, p); err != nil {
+// decodeMADLayout decodes the whole MAD b into m, already reset: the
+// common header (Header.Decode, the one definition), then the data.
+func decodeMADLayout(m madLayout, layer string, b []byte, class Class) error {
+	if err := checkMAD(layer, b, class); err != nil {
 		return err
 	}
-	p.AddLayer(l)
-	if len(l.LayerPayload()) == 0 {
-		return nil
+	_ = m.header().Decode(b)
+	return m.decodeData(b[HeaderLen:Len])
+}
+
+// decodeLayerData decodes the MAD data of a layer whose header is already
+// set (copied from the MAD layer, or as the caller set it), and sets the
+// layer's contents (the 232 bytes) and payload (the rest).
+func decodeLayerData(m madLayout, layer string, bl *layers.BaseLayer, data []byte, df gopacket.DecodeFeedback) error {
+	if len(data) < DataLen {
+		setTruncated(df)
+		return errs.Truncated(layer, 0, DataLen, len(data))
 	}
-	return p.NextDecoder(gopacket.LayerTypePayload)
-}
-
-func decodeSMP(data []byte, p gopacket.PacketBuilder) error {
-	return decodeMADLayer(&SMP{}, data, p)
-}
-
-func decodeSMPDirected(data []byte, p gopacket.PacketBuilder) error {
-	return decodeMADLayer(&SMPDirected{}, data, p)
-}
-
-// decodeFromBytes decodes the MAD m, whose BaseLayer is bl, from data:
-// the layer's contents are the 256 bytes, its payload the rest. It tells
-// df, when there is one, that data was too short.
-func decodeFromBytes(m madLayout, bl *layers.BaseLayer, data []byte, df gopacket.DecodeFeedback) error {
-	if err := m.Decode(data); err != nil {
-		if len(data) < Len && df != nil {
-			df.SetTruncated()
-		}
+	if err := m.decodeData(data[:DataLen]); err != nil {
 		return err
 	}
-	bl.Contents, bl.Payload = data[:Len:Len], data[Len:]
+	bl.Contents, bl.Payload = data[:DataLen:DataLen], data[DataLen:]
 	return nil
 }
 
-// serializeMAD prepends the MAD m to b, or nothing when m does not
-// validate.
-func serializeMAD(m madLayout, b gopacket.SerializeBuffer) error {
-	if err := m.Validate(); err != nil {
-		return err
+// headerOf returns the header a class layer decodes under: its MAD's
+// when it is linked to one, else the one the caller set.
+func headerOf(m *MAD, h Header) Header {
+	if m != nil {
+		return m.Header
 	}
-	p, err := b.PrependBytes(Len)
+	return h
+}
+
+// appendMAD appends the MAD m to b, or nothing when m does not validate.
+func appendMAD(m madLayout, b []byte) ([]byte, error) {
+	if err := m.Validate(); err != nil {
+		return b, err
+	}
+	b = grow(b, Len)
+	p := b[len(b)-Len:]
+	_, _ = m.header().AppendTo(p[:0:HeaderLen])
+	m.putData(p[HeaderLen:])
+	return b, nil
+}
+
+// prependData prepends the 232 bytes of MAD data of m to a gopacket
+// buffer, for the MAD layer to prepend the header.
+func prependData(m madLayout, b gopacket.SerializeBuffer) error {
+	p, err := b.PrependBytes(DataLen)
 	if err != nil {
 		return err
 	}
-	m.put(p)
+	clear(p)
+	m.putData(p)
 	return nil
 }
 
@@ -85,27 +102,43 @@ func nextAfterMAD(payload []byte) gopacket.LayerType {
 	return gopacket.LayerTypeZero
 }
 
+func (s *SMP) header() *Header         { return &s.Header }
+func (s *SMPDirected) header() *Header { return &s.Header }
+func (m *PerfMgt) header() *Header     { return &m.Header }
+
+// classBody is what the SMP, SMPDirected and PerfMgt layers share: the
+// gopacket base layer and the MAD layer whose header they copy.
+type classBody struct {
+	layers.BaseLayer
+	mad *MAD // the MAD layer of a Layers set or packet; nil decoded on its own
+}
+
+func (c *classBody) link(m *MAD) { c.mad = m }
+
+// NextLayerType returns gopacket.LayerTypePayload when bytes follow the
+// MAD, gopacket.LayerTypeZero otherwise.
+func (c *classBody) NextLayerType() gopacket.LayerType { return nextAfterMAD(c.Payload) }
+
 // LayerType returns LayerTypeSMP.
 func (s *SMP) LayerType() gopacket.LayerType { return LayerTypeSMP }
 
 // CanDecode returns LayerTypeSMP.
 func (s *SMP) CanDecode() gopacket.LayerClass { return LayerTypeSMP }
 
-// NextLayerType returns gopacket.LayerTypePayload when bytes follow the
-// MAD, gopacket.LayerTypeZero otherwise.
-func (s *SMP) NextLayerType() gopacket.LayerType { return nextAfterMAD(s.Payload) }
-
-// DecodeFromBytes decodes the MAD at the start of data as Decode does and
-// sets the layer's contents (the 256 bytes) and payload (the rest); df
-// may be nil.
+// DecodeFromBytes decodes the MAD data, the 232 bytes after the common
+// header, resetting s first; df may be nil. Header is copied from the MAD
+// layer the set or packet decoded before it (decoded on its own, the
+// layer keeps the Header the caller set). Its contents are the 232 bytes,
+// its payload the rest.
 func (s *SMP) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return decodeFromBytes(s, &s.BaseLayer, data, df)
+	*s = SMP{classBody: classBody{mad: s.mad}, Header: headerOf(s.mad, s.Header)}
+	return decodeLayerData(s, "SMP", &s.BaseLayer, data, df)
 }
 
-// SerializeTo prepends the 256-byte MAD. It refuses, writing nothing, what
-// Validate refuses.
+// SerializeTo prepends the 232 bytes of MAD data; serialize a MAD layer
+// before it for the header (AppendTo writes the whole MAD).
 func (s *SMP) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
-	return serializeMAD(s, b)
+	return prependData(s, b)
 }
 
 // LayerType returns LayerTypeSMPDirected.
@@ -114,19 +147,40 @@ func (s *SMPDirected) LayerType() gopacket.LayerType { return LayerTypeSMPDirect
 // CanDecode returns LayerTypeSMPDirected.
 func (s *SMPDirected) CanDecode() gopacket.LayerClass { return LayerTypeSMPDirected }
 
-// NextLayerType returns gopacket.LayerTypePayload when bytes follow the
-// MAD, gopacket.LayerTypeZero otherwise.
-func (s *SMPDirected) NextLayerType() gopacket.LayerType { return nextAfterMAD(s.Payload) }
-
-// DecodeFromBytes decodes the MAD at the start of data as Decode does and
-// sets the layer's contents (the 256 bytes) and payload (the rest); df
-// may be nil.
+// DecodeFromBytes decodes the MAD data, the 232 bytes after the common
+// header, resetting s first; df may be nil. Header (hop pointer and hop
+// count included) is copied from the MAD layer the set or packet decoded
+// before it (decoded on its own, the layer keeps the Header the caller
+// set). A hop count above MaxHopCount is an error matching
+// ib.ErrBadLength.
 func (s *SMPDirected) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return decodeFromBytes(s, &s.BaseLayer, data, df)
+	*s = SMPDirected{classBody: classBody{mad: s.mad}, Header: headerOf(s.mad, s.Header)}
+	return decodeLayerData(s, "SMPDirected", &s.BaseLayer, data, df)
 }
 
-// SerializeTo prepends the 256-byte MAD. It refuses, writing nothing, what
-// Validate refuses.
+// SerializeTo prepends the 232 bytes of MAD data; serialize a MAD layer
+// before it for the header (AppendTo writes the whole MAD).
 func (s *SMPDirected) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
-	return serializeMAD(s, b)
+	return prependData(s, b)
+}
+
+// LayerType returns LayerTypePerfMgt.
+func (m *PerfMgt) LayerType() gopacket.LayerType { return LayerTypePerfMgt }
+
+// CanDecode returns LayerTypePerfMgt.
+func (m *PerfMgt) CanDecode() gopacket.LayerClass { return LayerTypePerfMgt }
+
+// DecodeFromBytes decodes the MAD data, the 232 bytes after the common
+// header, resetting m first; df may be nil. Header is copied from the MAD
+// layer the set or packet decoded before it (decoded on its own, the
+// layer keeps the Header the caller set).
+func (m *PerfMgt) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+	*m = PerfMgt{classBody: classBody{mad: m.mad}, Header: headerOf(m.mad, m.Header)}
+	return decodeLayerData(m, "PerfMgt", &m.BaseLayer, data, df)
+}
+
+// SerializeTo prepends the 232 bytes of MAD data; serialize a MAD layer
+// before it for the header (AppendTo writes the whole MAD).
+func (m *PerfMgt) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	return prependData(m, b)
 }

@@ -225,3 +225,11 @@ const (
 	PortCapIsOtherLocalChangesNoticeSupported    uint32 = 1 << 26
 	PortCapIsLinkSpeedWidthPairsTableSupported   uint32 = 1 << 27
 )
+
+// portStateNames names the PortState values (IBTA Vol 1, 14.2.5.6, Table
+// 155).
+var portStateNames = [...]string{0: "NoChange", 1: "Down", 2: "Init", 3: "Armed", 4: "Active", 5: "ActiveDefer"}
+
+// StateName returns the IBTA name of PortState ("Active"), or the number
+// for a reserved value.
+func (p *PortInfo) StateName() string { return enumName(portStateNames[:], p.PortState) }

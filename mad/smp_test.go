@@ -69,18 +69,20 @@ func checkErr(t *testing.T, err, want error, what string) {
 // attribute, at every length short of the whole: every decoder errors
 // with ErrTruncated, resets its receiver and never panics.
 func TestTruncationSweep(t *testing.T) {
-	for _, g := range readGolden(t) {
+	for _, g := range readSMPGolden(t) {
 		data := g.bytes[64:]
 		a, n := attrFor(t, g.bytes)
 		for cut := range len(g.bytes) {
 			b := g.bytes[:cut:cut]
 			l := layoutFor(t, g.bytes)
 			checkErr(t, l.Decode(b), ib.ErrTruncated, g.name+" Decode")
-			var fb feedback
-			checkErr(t, l.DecodeFromBytes(b, &fb), ib.ErrTruncated, g.name+" DecodeFromBytes")
-			assert.True(t, fb.truncated, "%s cut at %d: SetTruncated not called", g.name, cut)
-			checkErr(t, l.DecodeFromBytes(b, nil), ib.ErrTruncated, g.name+" DecodeFromBytes(nil)")
-			assert.Empty(t, l.(gopacket.Layer).LayerContents())
+			if body := g.bytes[mad.HeaderLen:]; cut < len(body) { // the layer decodes the MAD data
+				var fb feedback
+				checkErr(t, l.DecodeFromBytes(body[:cut:cut], &fb), ib.ErrTruncated, g.name+" DecodeFromBytes")
+				assert.True(t, fb.truncated, "%s cut at %d: SetTruncated not called", g.name, cut)
+				checkErr(t, l.DecodeFromBytes(body[:cut:cut], nil), ib.ErrTruncated, g.name+" DecodeFromBytes(nil)")
+				assert.Empty(t, l.(gopacket.Layer).LayerContents())
+			}
 			pk := gopacket.NewPacket(b, l.(gopacket.Layer).LayerType(), gopacket.Default)
 			require.NotNil(t, pk.ErrorLayer(), "%s cut at %d", g.name, cut)
 			checkErr(t, pk.ErrorLayer().Error(), ib.ErrTruncated, g.name+" NewPacket")
@@ -94,7 +96,7 @@ func TestTruncationSweep(t *testing.T) {
 
 // TestWrongClass hands each layout a MAD of another class.
 func TestWrongClass(t *testing.T) {
-	g := readGolden(t)
+	g := readSMPGolden(t)
 	lid, dr, perf := g[2].bytes, g[0].bytes, g[8].bytes
 	for _, c := range []struct {
 		l layout
@@ -106,14 +108,14 @@ func TestWrongClass(t *testing.T) {
 
 // TestHopCount: a hop count above 63 has no room in the 64-byte paths.
 func TestHopCount(t *testing.T) {
-	m := append([]byte(nil), readGolden(t)[0].bytes...)
+	m := append([]byte(nil), readSMPGolden(t)[0].bytes...)
 	var s mad.SMPDirected
 	m[7] = 63
 	require.NoError(t, s.Decode(m))
 	m[7] = 64
 	checkErr(t, s.Decode(m), ib.ErrBadLength, "hop count 64")
 
-	require.NoError(t, s.Decode(readGolden(t)[0].bytes))
+	require.NoError(t, s.Decode(readSMPGolden(t)[0].bytes))
 	err := s.SetHops(1, 64)
 	var fe *ib.FieldError
 	require.ErrorAs(t, err, &fe)
@@ -126,7 +128,12 @@ func TestHopCount(t *testing.T) {
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, "SMP.HopCount", fe.Field)
 	assert.Equal(t, []byte{1, 2}, out, "a refused AppendTo appended")
-	require.Error(t, s.SerializeTo(gopacket.NewSerializeBuffer(), gopacket.SerializeOptions{}))
+	// Serialized as layers, the header is the MAD layer's: it refuses the
+	// hop count of its class.
+	ml := mad.MAD{Header: s.Header}
+	err = gopacket.SerializeLayers(gopacket.NewSerializeBuffer(), gopacket.SerializeOptions{}, &ml, &s)
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, "SMP.HopCount", fe.Field)
 }
 
 // TestDirectedFields sets the fields packed into the header and reads
@@ -157,7 +164,7 @@ func TestDirectedFields(t *testing.T) {
 // TestLayoutRefusals: the builders refuse another class and a method of
 // more than 7 bits, appending nothing.
 func TestLayoutRefusals(t *testing.T) {
-	for _, g := range readGolden(t) {
+	for _, g := range readSMPGolden(t) {
 		for _, spoil := range []func(h *mad.Header) string{
 			func(h *mad.Header) string { h.MgmtClass = mad.ClassCM; return "MgmtClass" },
 			func(h *mad.Header) string { h.Method = 0x80; return "MAD.Method" },
@@ -171,9 +178,6 @@ func TestLayoutRefusals(t *testing.T) {
 			assert.Contains(t, fe.Field, field)
 			checkErr(t, err, ib.ErrBadValue, g.name)
 			assert.Equal(t, []byte{7}, out)
-			buf := gopacket.NewSerializeBuffer()
-			require.Error(t, l.SerializeTo(buf, gopacket.SerializeOptions{}))
-			assert.Empty(t, buf.Bytes())
 		}
 	}
 }
@@ -238,7 +242,7 @@ func TestAttributeWidths(t *testing.T) {
 
 // TestAttributeAppendSize: every attribute appends its whole data field.
 func TestAttributeAppendSize(t *testing.T) {
-	for _, g := range readGolden(t) {
+	for _, g := range readSMPGolden(t) {
 		a, n := attrFor(t, g.bytes)
 		b, err := a.AppendTo([]byte{1})
 		require.NoError(t, err)
@@ -247,33 +251,36 @@ func TestAttributeAppendSize(t *testing.T) {
 }
 
 // TestLayers decodes every golden MAD through gopacket.NewPacket and a
-// DecodingLayerParser and serializes it back, byte for byte; a byte after
-// the 256 of the MAD becomes a payload layer.
+// DecodingLayerParser of a mad.Layers set, into the MAD layer and the
+// class layer the class table names, and serializes both back, byte for
+// byte; a byte after the 256 of the MAD becomes a payload layer.
 func TestLayers(t *testing.T) {
-	var smp mad.SMP
-	var dr mad.SMPDirected
-	var perf mad.PerfMgt
+	var ml mad.Layers
 	var payload gopacket.Payload
-	for _, g := range readGolden(t) {
+	p := gopacket.NewDecodingLayerParser(mad.LayerTypeMAD, append(ml.DecodingLayers(), &payload)...)
+	for _, g := range readSMPGolden(t) {
 		l := layoutFor(t, g.bytes)
 		lt := l.(gopacket.Layer).LayerType()
 		in := append(append([]byte(nil), g.bytes...), 0xab)
 		pk := gopacket.NewPacket(in, lt, gopacket.Default)
 		require.Nil(t, pk.ErrorLayer(), g.name)
 		ls := pk.Layers()
-		require.Len(t, ls, 2, g.name)
-		assert.Equal(t, lt, ls[0].LayerType())
-		assert.Equal(t, gopacket.LayerTypePayload, ls[1].LayerType())
-		assert.Equal(t, g.bytes, ls[0].LayerContents())
-		assert.Equal(t, []byte{0xab}, ls[0].LayerPayload())
+		require.Len(t, ls, 3, g.name)
+		assert.Equal(t, []gopacket.LayerType{mad.LayerTypeMAD, lt, gopacket.LayerTypePayload},
+			[]gopacket.LayerType{ls[0].LayerType(), ls[1].LayerType(), ls[2].LayerType()})
+		assert.Equal(t, g.bytes[:mad.HeaderLen], ls[0].LayerContents())
+		assert.Equal(t, g.bytes[mad.HeaderLen:], ls[1].LayerContents())
+		assert.Equal(t, []byte{0xab}, ls[1].LayerPayload())
+		whole, err := ls[1].(layout).AppendTo(nil) // its Header is the MAD layer's
+		require.NoError(t, err, g.name)
+		assert.Equal(t, g.bytes, whole, g.name)
 
-		p := gopacket.NewDecodingLayerParser(lt, &smp, &dr, &perf, &payload)
 		var decoded []gopacket.LayerType
 		require.NoError(t, p.DecodeLayers(g.bytes, &decoded), g.name)
-		assert.Equal(t, []gopacket.LayerType{lt}, decoded)
+		assert.Equal(t, []gopacket.LayerType{mad.LayerTypeMAD, lt}, decoded)
 
 		buf := gopacket.NewSerializeBuffer()
-		require.NoError(t, gopacket.SerializeLayers(buf, gopacket.SerializeOptions{}, ls[0].(gopacket.SerializableLayer)))
+		require.NoError(t, gopacket.SerializeLayers(buf, gopacket.SerializeOptions{}, ls[0].(gopacket.SerializableLayer), ls[1].(gopacket.SerializableLayer)))
 		assert.Equal(t, g.bytes, buf.Bytes(), g.name)
 	}
 	assert.Equal(t, "SMP", mad.LayerTypeSMP.String())

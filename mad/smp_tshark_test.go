@@ -15,11 +15,11 @@ import (
 	"github.com/roce-go/roce/mad"
 )
 
-// tsharkField is one tshark 4.0 field and how to get the same value from
+// smpTsharkField is one tshark 4.0 field and how to get the same value from
 // our decode: ours returns our values as text, one per value tshark
 // shows, or nil when the frame has nothing of the kind (another
 // attribute). num says to compare the values as integers.
-type tsharkField struct {
+type smpTsharkField struct {
 	name string
 	ours func(d decodedMAD) []string
 	num  bool
@@ -100,8 +100,8 @@ func ourClass(c mad.Class, f func(d decodedMAD) []string) func(d decodedMAD) []s
 // ourCap is one bit of PortInfo.CapabilityMask, which tshark shows as
 // 0 or 1 under infiniband.portinfo.capabilitymask.<name>. tshark has no
 // field for the IBTA 1.3 bits 14 and 15.
-func ourCap(name string, bit uint32) tsharkField {
-	return tsharkField{"infiniband.portinfo.capabilitymask." + name, func(d decodedMAD) []string {
+func ourCap(name string, bit uint32) smpTsharkField {
+	return smpTsharkField{"infiniband.portinfo.capabilitymask." + name, func(d decodedMAD) []string {
 		p, ok := d["PortInfo"].(*mad.PortInfo)
 		if !ok {
 			return nil
@@ -123,7 +123,7 @@ func ourIf(attr string, f func(d decodedMAD) []string) func(d decodedMAD) []stri
 	}
 }
 
-// tsharkFields lists every SMP and PerfMgt field tshark 4.0 decodes that
+// smpTsharkFields lists every SMP and PerfMgt field tshark 4.0 decodes that
 // has a counterpart in this package. Where tshark is blind or wrong the
 // golden notes check the value against the spec instead:
 //
@@ -142,7 +142,7 @@ func ourIf(attr string, f func(d decodedMAD) []string) func(d decodedMAD) []stri
 //     which SwitchInfo's GUID also uses (a tshark naming slip); the GUIDs
 //     of a GUIDInfo are compared, not a SwitchInfo (whose IBTA layout has
 //     no GUID).
-var tsharkFields = []tsharkField{
+var smpTsharkFields = []smpTsharkField{
 	{"infiniband.mad.baseversion", ourNum("MAD.BaseVersion"), true},
 	{"infiniband.mad.mgmtclass", ourNum("MAD.MgmtClass"), true},
 	{"infiniband.mad.classversion", ourNum("MAD.ClassVersion"), true},
@@ -309,13 +309,13 @@ var tsharkFields = []tsharkField{
 	{"infiniband.portcounters_ext.portmulticastrcvpkts", ourNum("PortCountersExtended.PortMulticastRcvPkts"), true},
 }
 
-// compareTshark compares tshark's fields of one frame with our decode:
+// compareSMPTshark compares tshark's fields of one frame with our decode:
 // every field of the table that our decode has must be shown by tshark
 // with the same values. It returns the number of values compared.
-func compareTshark(t *testing.T, what string, tf oracle.Fields, d decodedMAD) int {
+func compareSMPTshark(t *testing.T, what string, tf oracle.Fields, d decodedMAD) int {
 	t.Helper()
 	n := 0
-	for _, f := range tsharkFields {
+	for _, f := range smpTsharkFields {
 		ours := f.ours(d)
 		if ours == nil {
 			continue
@@ -373,7 +373,7 @@ func TestCaptureSMPs(t *testing.T) {
 	if len(mads) != 6 {
 		t.Fatalf("%d MADs to QP 0 in the capture, want 6 (frames 1, 2, 12, 13, 41, 42)", len(mads))
 	}
-	golden := readGolden(t)
+	golden := readSMPGolden(t)
 	for i, frame := range []int{1, 2} {
 		if !bytes.Equal(mads[frame], golden[i].bytes) {
 			t.Errorf("frame %d differs from golden %s", frame, golden[i].name)
@@ -389,7 +389,7 @@ func TestCaptureSMPs(t *testing.T) {
 		if _, ok := d["SMInfo"]; !ok {
 			t.Fatalf("frame %d: no SMInfo", frame)
 		}
-		n += compareTshark(t, fmt.Sprintf("frame %d", frame), fields[frame-1], d)
+		n += compareSMPTshark(t, fmt.Sprintf("frame %d", frame), fields[frame-1], d)
 	}
 	t.Logf("%d values compared with tshark over %d frames of the real capture", n, len(mads))
 	if n < 6*22 { // 9 header, 8 SMP and 5 SMInfo fields a frame
@@ -400,7 +400,7 @@ func TestCaptureSMPs(t *testing.T) {
 // TestTsharkGolden wraps every golden MAD into a native InfiniBand packet
 // in an ERF record and compares tshark's decode field by field.
 func TestTsharkGolden(t *testing.T) {
-	golden := readGolden(t)
+	golden := readSMPGolden(t)
 	var pkts [][]byte
 	for i, g := range golden {
 		pkts = append(pkts, nativeMADPacket(t, g.bytes, uint32(i)))
@@ -415,19 +415,19 @@ func TestTsharkGolden(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", g.name, err)
 		}
-		n += compareTshark(t, g.name, fields[i], d)
+		n += compareSMPTshark(t, g.name, fields[i], d)
 		for k := range fields[i] {
 			names[k] = true
 		}
 	}
 	compared := 0
-	for _, f := range tsharkFields {
+	for _, f := range smpTsharkFields {
 		if names[f.name] {
 			compared++
 		}
 	}
-	if compared != len(tsharkFields) {
-		t.Errorf("tshark showed %d of the %d fields of the table", compared, len(tsharkFields))
+	if compared != len(smpTsharkFields) {
+		t.Errorf("tshark showed %d of the %d fields of the table", compared, len(smpTsharkFields))
 	}
 	t.Logf("%d values of %d tshark fields compared over %d frames", n, compared, len(golden))
 }
