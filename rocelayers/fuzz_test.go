@@ -8,16 +8,18 @@ import (
 	"github.com/gopacket/gopacket"
 
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/ipoib"
+	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/pfc"
 	"github.com/roce-go/roce/rocelayers"
 )
 
 // FuzzSameAsGoogle decodes any bytes, from the layer its first byte
-// picks (LRH, GRH, BTH or MAC Control), through the DecodingLayerParser
-// of each module and asks for the same layers, the same verdict, the same
-// truncation flag and the same header fields. Only this module's layers
-// and the payload take part. Its seeds are the golden and real RoCE
-// packets of the captures, cut at their GRH or BTH.
+// picks (LRH, GRH, BTH, MAC Control, MAD or the IPoIB link header),
+// through the DecodingLayerParser of each module and asks for the same
+// layers, the same verdict, the same truncation flag and the same header
+// fields. Its seeds are the golden and real RoCE packets of the captures,
+// cut at their BTH, and every MAD of the captures, cut at the MAD.
 func FuzzSameAsGoogle(f *testing.F) {
 	var l0 rocelayers.Layers
 	p0 := l0.Parser()
@@ -26,10 +28,17 @@ func FuzzSameAsGoogle(f *testing.F) {
 		if c.native {
 			continue
 		}
-		for _, frame := range c.frames[:min(len(c.frames), 40)] {
-			if p0.DecodeLayers(frame, &decoded) == nil && len(l0.BTH.Contents) > 0 {
+		for i, frame := range c.frames {
+			if p0.DecodeLayers(frame, &decoded) != nil {
+				continue
+			}
+			if i < 40 && len(l0.BTH.Contents) > 0 {
 				start := cap(frame) - cap(l0.BTH.Contents)
 				f.Add(append([]byte{2}, frame[start:]...))
+			}
+			if has(decoded, rocelayers.LayerTypeMAD) {
+				start := cap(frame) - cap(l0.MAD.Contents)
+				f.Add(append([]byte{4}, frame[start:]...))
 			}
 		}
 	}
@@ -41,6 +50,8 @@ func FuzzSameAsGoogle(f *testing.F) {
 		{ib.LayerTypeGRH, rocelayers.LayerTypeGRH},
 		{ib.LayerTypeBTH, rocelayers.LayerTypeBTH},
 		{pfc.LayerTypeMACControl, rocelayers.LayerTypeMACControl},
+		{mad.LayerTypeMAD, rocelayers.LayerTypeMAD},
+		{ipoib.LayerTypeLinkHeader, rocelayers.LayerTypeIPoIBLinkHeader},
 	}
 	type pair struct {
 		g *googleParser
@@ -49,8 +60,7 @@ func FuzzSameAsGoogle(f *testing.F) {
 	}
 	var parsers []pair
 	for _, s := range starts {
-		g := newGoogleParser(false)
-		g.p = ggopacket.NewDecodingLayerParser(s.g, append(g.l.IB.DecodingLayers(), &g.mac)...)
+		g := newGoogleParser(s.g)
 		l := &rocelayers.Layers{}
 		parsers = append(parsers, pair{g, l, l.ParserFrom(s.f)})
 	}
