@@ -15,17 +15,25 @@ import (
 )
 
 // FuzzSameAsGoogle decodes any bytes, from the layer its first byte
-// picks (LRH, GRH, BTH, MAC Control, MAD or the IPoIB link header),
+// picks (LRH, GRH, BTH, MAC Control, MAD, the IPoIB link header, SMP,
+// SMPDirected or PerfMgt),
 // through the DecodingLayerParser of each module and asks for the same
 // layers, the same verdict, the same truncation flag and the same header
 // fields. Its seeds are the golden and real RoCE packets of the captures,
-// cut at their BTH, and every MAD of the captures, cut at the MAD.
+// cut at their BTH, and every MAD of the captures (cut at the MAD) and of
+// the golden files.
 func FuzzSameAsGoogle(f *testing.F) {
 	var l0 rocelayers.Layers
 	p0 := l0.Parser()
 	var decoded []gopacket.LayerType
 	for _, c := range captures(f) {
-		if c.native {
+		if c.native || c.ipoib {
+			continue
+		}
+		if c.gfirst != 0 { // a golden MAD, from the MAD layer
+			for _, m := range c.frames {
+				f.Add(append([]byte{4}, m...))
+			}
 			continue
 		}
 		for i, frame := range c.frames {
@@ -52,6 +60,9 @@ func FuzzSameAsGoogle(f *testing.F) {
 		{pfc.LayerTypeMACControl, rocelayers.LayerTypeMACControl},
 		{mad.LayerTypeMAD, rocelayers.LayerTypeMAD},
 		{ipoib.LayerTypeLinkHeader, rocelayers.LayerTypeIPoIBLinkHeader},
+		{mad.LayerTypeSMP, rocelayers.LayerTypeSMP},
+		{mad.LayerTypeSMPDirected, rocelayers.LayerTypeSMPDirected},
+		{mad.LayerTypePerfMgt, rocelayers.LayerTypePerfMgt},
 	}
 	type pair struct {
 		g *googleParser

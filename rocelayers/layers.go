@@ -12,7 +12,8 @@ import (
 // its InfiniBand and MAD layers inline (l.BTH and l.CM where roce.Layers
 // has l.IB.BTH and l.MAD.CM) and MAC Control beside them. As in
 // roce.Layers, a whole MAD to QP 0 or 1 decodes as MAD, then RMPP and
-// the class body. The IPoIB layers decode a link type 242 record
+// the class body; the SMP, SMPDirected and PerfMgt layers decode a MAD
+// of their class from its first byte (ParserFrom(LayerTypeSMP)). The IPoIB layers decode a link type 242 record
 // (ParserFrom(LayerTypeIPoIBLinkHeader)); after a transport header the
 // payload stays a Payload, IPoIB or not, as in roce.Layers (see
 // ib.RegisterPayloadClassifier).
@@ -40,6 +41,9 @@ type Layers struct {
 	RMPP         RMPP
 	CM           CM
 	SA           SA
+	SMP          SMP
+	SMPDirected  SMPDirected
+	PerfMgt      PerfMgt
 	IPoIB        IPoIB
 	LinkHeader   IPoIBLinkHeader
 	Payload      gopacket.Payload
@@ -62,7 +66,8 @@ func (l *Layers) DecodingLayers() []gopacket.DecodingLayer {
 	return []gopacket.DecodingLayer{&l.Ethernet, &l.Dot1Q, &l.IPv4, &l.IPv6, &l.UDP,
 		&l.LRH, &l.GRH, &l.BTH, &l.RDETH, &l.DETH, &l.XRCETH, &l.RETH, &l.AtomicETH,
 		&l.AtomicAckETH, &l.AETH, &l.ImmDt, &l.IETH, &l.FETH, &l.MACControl,
-		&l.MAD, &l.RMPP, &l.CM, &l.SA, &l.IPoIB, &l.LinkHeader, &l.Payload}
+		&l.MAD, &l.RMPP, &l.CM, &l.SA, &l.SMP, &l.SMPDirected, &l.PerfMgt,
+		&l.IPoIB, &l.LinkHeader, &l.Payload}
 }
 
 // Parser returns a DecodingLayerParser over the layers of l, starting at
@@ -75,7 +80,8 @@ func (l *Layers) Parser() *gopacket.DecodingLayerParser {
 
 // ParserFrom is Parser starting at first: LayerTypeLRH for native
 // InfiniBand, LayerTypeGRH for RoCEv1 packets without Ethernet,
-// LayerTypeIPoIBLinkHeader for link type 242 records.
+// LayerTypeIPoIBLinkHeader for link type 242 records, LayerTypeMAD (or
+// LayerTypeSMP, ...) for a MAD on its own.
 func (l *Layers) ParserFrom(first gopacket.LayerType) *gopacket.DecodingLayerParser {
 	p := gopacket.NewDecodingLayerParser(first)
 	p.SetDecodingLayerContainer(gopacket.DecodingLayerSparse(nil))

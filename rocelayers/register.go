@@ -14,7 +14,7 @@ import (
 
 // The layer types of this package, registered with gopacket under the
 // numbers their packages register with github.com/google/gopacket (ib
-// 1790-1802, pfc 1810, mad 1820-1823, ipoib 1850-1851), so that a layer type of one module converts to
+// 1790-1802, pfc 1810, mad 1820-1823 and 1835-1837, ipoib 1850-1851), so that a layer type of one module converts to
 // the other's by number: gopacket.LayerType(ib.LayerTypeBTH) is
 // LayerTypeBTH. The community gopacket registers only 1010 (GTPv2) in
 // the range 1000-1999 it leaves to applications.
@@ -38,6 +38,10 @@ var (
 	LayerTypeRMPP = register(mad.LayerTypeRMPP, decode[RMPP])
 	LayerTypeCM   = register(mad.LayerTypeCM, decodeMAD) // from the MAD header, as in mad
 	LayerTypeSA   = register(mad.LayerTypeSA, decodeMAD)
+
+	LayerTypeSMP         = register(mad.LayerTypeSMP, decode[SMP])
+	LayerTypeSMPDirected = register(mad.LayerTypeSMPDirected, decode[SMPDirected])
+	LayerTypePerfMgt     = register(mad.LayerTypePerfMgt, decode[PerfMgt])
 
 	LayerTypeIPoIB           = register(ipoib.LayerTypeIPoIB, decode[IPoIB])
 	LayerTypeIPoIBLinkHeader = register(ipoib.LayerTypeLinkHeader, decode[IPoIBLinkHeader])
