@@ -28,16 +28,16 @@
 // fork's LLDP TLVs (it is no layer).
 //
 // Each layer embeds the header of package ib (or pfc, mad, ipoib), with
-// its fields and methods: a *rocelayers.BTH is an ib.BTH (bth.BTH) with the methods of a
-// gopacket layer, DecodingLayer and SerializableLayer. Those methods call
-// ib's gopacket-free codec (DecodeLayer or Decode, Serialize), which the
-// google/gopacket layers call too: the logic exists once. The layers of
-// mad and ipoib pass the fork's DecodeFeedback to their DecodeFromBytes
-// (the interface, SetTruncated, is the same in both modules) and write
-// through their Serialize, SerializeTo over an ib.Buffer. Layers.Parser
-// builds an allocation-free DecodingLayerParser (as roce.Layers.Parser
-// does), VerifyPacket and FixICRC check and write the ICRC (as
-// roce.VerifyPacket and roce.FixICRC do), and BTH is a
+// its fields and methods: a *rocelayers.BTH is an ib.BTH (bth.BTH) with
+// the methods of a gopacket layer, DecodingLayer and SerializableLayer.
+// Those methods call ib's gopacket-free codec (DecodeLayer or Decode,
+// Serialize), which the google/gopacket layers call too: the logic exists
+// once. The layers of mad and ipoib pass the fork's DecodeFeedback to
+// their DecodeFromBytes (the interface, SetTruncated, is the same in both
+// modules) and write through their Serialize, SerializeTo over an
+// ib.Buffer. Layers.Parser builds an allocation-free DecodingLayerParser
+// (as roce.Layers.Parser does), VerifyPacket and FixICRC check and write
+// the ICRC (as roce.VerifyPacket and roce.FixICRC do), and BTH is a
 // gopacket.LayerWithChecksum, so Packet.VerifyChecksums checks the ICRC
 // beside the IP and UDP checksums.
 //
