@@ -21,7 +21,7 @@ func TestNoAllocs(t *testing.T) {
 		_, first := c.starts()
 		p := l.ParserFrom(first)
 		p.IgnoreUnsupported = c.ipoib // the ICMP or ARP packet IPoIB carries
-		least := 3 // headers of a frame, or of a packet from its LRH
+		least := 3                    // headers of a frame, or of a packet from its LRH
 		if c.gfirst != 0 {
 			least = 1 // a MAD (and its body)
 		}
