@@ -54,25 +54,33 @@ func (t *TLVs) Any() bool {
 // 12) and reports whether it was; another organizationally specific TLV
 // is left alone (false, nil).
 func (t *TLVs) DecodeOrg(o layers.LLDPOrgSpecificTLV) (bool, error) {
-	return t.decodeInfo(uint32(o.OUI), o.SubType, o.Info)
+	return t.DecodeInfo(uint32(o.OUI), o.SubType, o.Info)
 }
 
 // DecodeValue decodes v, one TLV of gopacket's layers.LinkLayerDiscovery,
 // when it is a DCBX TLV, and reports whether it was.
 func (t *TLVs) DecodeValue(v layers.LinkLayerDiscoveryValue) (bool, error) {
-	if v.Type != TLVTypeOrg {
-		return false, nil
-	}
-	if len(v.Value) < orgHeaderLen {
-		return false, errs.Truncated("LLDP organizationally specific TLV", tlvHeaderLen, orgHeaderLen, len(v.Value))
-	}
-	oui := uint32(v.Value[0])<<16 | uint32(v.Value[1])<<8 | uint32(v.Value[2])
-	return t.decodeInfo(oui, v.Value[3], v.Value[orgHeaderLen:])
+	return t.DecodeTLV(uint8(v.Type), v.Value)
 }
 
-// decodeInfo decodes the information string of an organizationally
-// specific TLV of oui and subtype when it is DCBX.
-func (t *TLVs) decodeInfo(oui uint32, subtype uint8, info []byte) (bool, error) {
+// DecodeTLV is DecodeValue without gopacket: it decodes the value of an
+// LLDP TLV of type typ (its bytes after the 2-byte TLV header) when it is
+// a DCBX TLV, and reports whether it was.
+func (t *TLVs) DecodeTLV(typ uint8, value []byte) (bool, error) {
+	if typ != TLVTypeOrg {
+		return false, nil
+	}
+	if len(value) < orgHeaderLen {
+		return false, errs.Truncated("LLDP organizationally specific TLV", tlvHeaderLen, orgHeaderLen, len(value))
+	}
+	oui := uint32(value[0])<<16 | uint32(value[1])<<8 | uint32(value[2])
+	return t.DecodeInfo(oui, value[3], value[orgHeaderLen:])
+}
+
+// DecodeInfo is DecodeOrg without gopacket: it decodes info, the
+// information string of an organizationally specific TLV of oui and
+// subtype, when it is a DCBX TLV, and reports whether it was.
+func (t *TLVs) DecodeInfo(oui uint32, subtype uint8, info []byte) (bool, error) {
 	if oui != OUI {
 		return false, nil
 	}

@@ -13,7 +13,8 @@ package ib
 //   - Serialize is SerializeTo writing through a Buffer, with the
 //     options as SerializeOptions, a conversion of either module's;
 //   - Headers.After and the extended headers' NextHeader say which header
-//     follows, for NextLayerType.
+//     follows, for NextLayerType, and BTH.PayloadLayerType which layer the
+//     payload after the last one is (a MAD, IPoIB; handover.go).
 
 // Buffer is what a header's Serialize writes through: the methods of a
 // gopacket.SerializeBuffer it uses. The SerializeBuffer of either gopacket

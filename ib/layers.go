@@ -99,14 +99,11 @@ func decodeBTH(data []byte, p gopacket.PacketBuilder) error {
 		p.AddLayer(l)
 		rest = l.LayerPayload()
 	}
-	if t := bth.dataLayer(rest, false); t != gopacket.LayerTypePayload {
-		return p.NextDecoder(t) // a MAD (management.go)
-	}
 	native := false
 	if pk, ok := p.(gopacket.Packet); ok {
 		native = pk.Layer(layerTypeLRH) != nil
 	}
-	return p.NextDecoder(payloadLayer(bth, native, rest)) // IPoIB, ... (payload.go)
+	return p.NextDecoder(bth.PayloadLayerType(rest, native)) // a MAD, IPoIB, ... (handover.go)
 }
 
 // decodeETH returns the decoder of an extended header met on its own (a

@@ -61,4 +61,4 @@ func (h *BTH) dataLayer(p []byte, zero bool) gopacket.LayerType {
 // QP 0 or QP 1, for a DecodingLayerParser that also holds the MAD layers
 // (mad.Layers). Without it the set hands that payload to its Payload
 // layer. roce.Layers.Parser calls it.
-func (l *Layers) EnableManagement() { l.DETH.eth.mads = true }
+func (l *Layers) EnableManagement() { l.DETH.EnableManagement() }

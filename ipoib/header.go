@@ -101,14 +101,9 @@ func decodeHeader(data []byte, p gopacket.PacketBuilder) error {
 	if len(h.Payload) == 0 {
 		return nil
 	}
-	if h.Type == TypeARP {
-		// gopacket's layers.ARP (v1.1.19) sums the address sizes in a
-		// byte and panics when the sum wraps: check the lengths first.
-		var a ARP
-		if err := a.Decode(h.Payload); err != nil {
-			setTruncated(p)
-			return err
-		}
+	if err := h.CheckNext(); err != nil { // an ARP packet layers.ARP would panic on
+		setTruncated(p)
+		return err
 	}
 	return p.NextDecoder(h.NextLayerType())
 }

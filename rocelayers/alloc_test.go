@@ -11,25 +11,27 @@ import (
 // TestNoAllocs holds the allocation contract of the package doc: the
 // parser of Layers.Parser decodes a frame of each golden capture (RoCEv1,
 // RoCEv2 over IPv4 and IPv6), every frame of the real 4 KiB RDMA WRITE
-// capture, and a native packet, and FixICRC rewrites an ICRC, with no
+// capture, the MADs and the link type 242 records, and a native packet, and FixICRC rewrites an ICRC, with no
 // allocation. Each closure fails the test if its call failed.
 func TestNoAllocs(t *testing.T) {
 	var l rocelayers.Layers
-	eth, lrh := l.Parser(), l.ParserFrom(rocelayers.LayerTypeLRH)
 	decoded := make([]gopacket.LayerType, 0, 16)
-	frames, roce := 0, 0
+	frames, roce, mads, records := 0, 0, 0, 0
 	for _, c := range captures(t) {
-		p := eth
-		if c.native {
-			p = lrh
+		_, first := c.starts()
+		p := l.ParserFrom(first)
+		p.IgnoreUnsupported = c.ipoib // the ICMP or ARP packet IPoIB carries
+		least := 3                    // headers of a frame, or of a packet from its LRH
+		if c.gfirst != 0 {
+			least = 1 // a MAD (and its body)
 		}
 		for i, frame := range c.frames {
-			if p.DecodeLayers(frame, &decoded) != nil || len(decoded) < 3 {
+			if p.DecodeLayers(frame, &decoded) != nil || len(decoded) < least {
 				continue // not a frame the parser decodes whole
 			}
 			fixed := append([]byte(nil), frame...)
 			allocs := testing.AllocsPerRun(10, func() {
-				if err := p.DecodeLayers(frame, &decoded); err != nil || len(decoded) < 3 {
+				if err := p.DecodeLayers(frame, &decoded); err != nil || len(decoded) < least {
 					t.Fatalf("%s frame %d: %v %v", c.name, i+1, decoded, err)
 				}
 			})
@@ -37,7 +39,13 @@ func TestNoAllocs(t *testing.T) {
 				t.Fatalf("%s frame %d: %v allocations decoding %v", c.name, i+1, allocs, decoded)
 			}
 			frames++
-			if c.native || !isRoCE(decoded) {
+			if c.gfirst != 0 || has(decoded, rocelayers.LayerTypeMAD) {
+				mads++
+			}
+			if c.ipoib {
+				records++
+			}
+			if c.native || !has(decoded, rocelayers.LayerTypeBTH) {
 				continue
 			}
 			roce++
@@ -50,16 +58,16 @@ func TestNoAllocs(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d frames decoded without allocating, %d ICRCs fixed", frames, roce)
-	if roce < 4000 {
-		t.Errorf("only %d RoCE frames", roce)
+	t.Logf("%d frames decoded without allocating (%d with a MAD, %d link type 242 records), %d ICRCs fixed", frames, mads, records, roce)
+	if roce < 4000 || mads < 20 || records < 15 {
+		t.Errorf("only %d RoCE frames, %d MADs, %d link type 242 records", roce, mads, records)
 	}
 }
 
-// isRoCE reports whether the parser decoded a BTH.
-func isRoCE(decoded []gopacket.LayerType) bool {
+// has reports whether the parser decoded a layer of type t.
+func has(decoded []gopacket.LayerType, t gopacket.LayerType) bool {
 	for _, lt := range decoded {
-		if lt == rocelayers.LayerTypeBTH {
+		if lt == t {
 			return true
 		}
 	}

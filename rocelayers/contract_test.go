@@ -8,6 +8,7 @@ import (
 	"github.com/gopacket/gopacket/layers"
 
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/rocelayers"
 )
 
@@ -22,6 +23,7 @@ func TestShortInputNilFeedback(t *testing.T) {
 			continue // the fork's own
 		}
 		for n := 0; n < 2; n++ {
+			l.MAD.AttributeID = mad.AttrConnectRequest // CM decodes what its MAD names
 			if err := d.DecodeFromBytes(make([]byte, n), nil); !errors.Is(err, ib.ErrTruncated) {
 				t.Errorf("%T of %d bytes: %v", d, n, err)
 			}

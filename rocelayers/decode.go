@@ -12,42 +12,72 @@ type layer interface {
 	gopacket.Layer
 }
 
+// add decodes l from data and adds it to the packet.
+func add(l layer, data []byte, p gopacket.PacketBuilder) error {
+	if err := l.DecodeFromBytes(data, p); err != nil {
+		return err
+	}
+	p.AddLayer(l)
+	return nil
+}
+
 // decode is the gopacket decoder of the layers of type L: it decodes one,
 // adds it to the packet (as its link or network layer when it is one)
 // and hands the rest to the layer that follows. An extended header is
 // linked to the packet's BTH first, so it knows which header follows it;
-// a BTH keeps the packet, for VerifyChecksum; MAC Control ends the packet.
+// after the last transport header the BTH names the payload's layer (a
+// MAD, IPoIB, ...); a BTH keeps the packet, for VerifyChecksum; MAC
+// Control ends the packet.
 func decode[L any, P interface {
 	*L
 	layer
 }](data []byte, p gopacket.PacketBuilder) error {
 	h := P(new(L))
 	pk, _ := p.(gopacket.Packet)
+	var bth *ib.BTH
 	if e, ok := any(h).(eth); ok && pk != nil {
 		// LayerTypeBTH by ib's number: its initializer refers to decode.
 		if b, ok := pk.Layer(gopacket.LayerType(ib.LayerTypeBTH)).(*BTH); ok {
-			e.SetBTH(&b.BTH)
+			bth = &b.BTH
+			e.SetBTH(bth)
 		}
 	}
-	if err := h.DecodeFromBytes(data, p); err != nil {
+	if err := add(h, data, p); err != nil {
 		return err
 	}
-	p.AddLayer(h)
 	switch l := any(h).(type) {
 	case *LRH:
 		p.SetLinkLayer(l)
 	case *GRH:
 		p.SetNetworkLayer(l)
 	case *BTH:
-		l.pk = pk
+		l.pk, bth = pk, &l.BTH
+	case *IPoIB:
+		if err := l.CheckNext(); err != nil {
+			p.SetTruncated()
+			return err
+		}
 	case *MACControl:
 		return nil
 	}
-	return p.NextDecoder(h.NextLayerType())
+	return p.NextDecoder(handOver(bth, h.NextLayerType(), h.LayerPayload(), pk))
 }
 
-// decodeLRH, decodeGRH and decodeMACControl are the decoders the layer
-// types are registered with; the extended headers use decode directly.
+// handOver returns next, the layer a header names, except after the last
+// transport header of bth's packet (next is the payload, or nothing),
+// where it is the layer bth names for the payload: a MAD to QP 0 or 1,
+// or what a classifier takes the payload of a native packet for (see
+// ib.BTH.PayloadLayerType).
+func handOver(bth *ib.BTH, next gopacket.LayerType, payload []byte, pk gopacket.Packet) gopacket.LayerType {
+	if bth == nil || next != gopacket.LayerTypePayload && next != gopacket.LayerTypeZero {
+		return next
+	}
+	native := pk != nil && pk.Layer(gopacket.LayerType(ib.LayerTypeLRH)) != nil
+	return gopacket.LayerType(bth.PayloadLayerType(payload, native))
+}
+
+// The decoders the layer types are registered with; the extended headers
+// use decode directly.
 var (
 	decodeLRH        = decode[LRH]
 	decodeGRH        = decode[GRH]

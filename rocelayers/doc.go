@@ -1,8 +1,8 @@
-// Package rocelayers is this module's RoCE, InfiniBand and PFC layers for
-// github.com/gopacket/gopacket, the community's continuation of
-// github.com/google/gopacket: the same codecs (packages ib and pfc of
-// github.com/roce-go/roce) as layers of the other module, whose types
-// are distinct from Google's.
+// Package rocelayers is this module's RoCE, InfiniBand, PFC, MAD and IPoIB
+// layers for github.com/gopacket/gopacket, the community's continuation of
+// github.com/google/gopacket: the same codecs (packages ib, pfc, mad and
+// ipoib of github.com/roce-go/roce) as layers of the other module, whose
+// types are distinct from Google's.
 //
 // Importing it registers every layer with gopacket, as importing
 // github.com/roce-go/roce does with Google's: Ethertype 0x8915 (RoCEv1,
@@ -14,14 +14,30 @@
 //	bth := p.Layer(rocelayers.LayerTypeBTH).(*rocelayers.BTH)
 //	fmt.Println(bth.OpCode, bth.DestQP, bth.PSN)
 //
-// Each layer embeds the header of package ib (or pfc), with its fields and
-// methods: a *rocelayers.BTH is an ib.BTH (bth.BTH) with the methods of a
-// gopacket layer, DecodingLayer and SerializableLayer. Those methods call
-// ib's gopacket-free codec (DecodeLayer or Decode, Serialize), which the
-// google/gopacket layers call too: the logic exists once. Layers.Parser
-// builds an allocation-free DecodingLayerParser (as roce.Layers.Parser
-// does), VerifyPacket and FixICRC check and write the ICRC (as
-// roce.VerifyPacket and roce.FixICRC do), and BTH is a
+// Management datagrams and IPoIB decode as they do for a Google user. A
+// whole MAD in a UD SEND Only to QP 0 or 1 decodes as MAD, then RMPP for
+// a class that carries it, then the class body (CM, SA), or a Payload for
+// a class or attribute package mad leaves opaque, in NewPacket (the BTH
+// names the payload's layer, ib.BTH.PayloadLayerType) as in the parser
+// of Layers; SMP, SMPDirected and PerfMgt decode a MAD of their class
+// from its first byte. After the transport headers of a native
+// InfiniBand packet that ipoib.Match takes for IPoIB, NewPacket decodes
+// IPoIB, then gopacket's IPv4, IPv6 or ARP; link type 242
+// (LINKTYPE_IPOIB) is registered in the fork's link type table and
+// decodes as IPoIBLinkHeader, then IPoIB. DCBX is dcbx.TLVs taking the
+// fork's LLDP TLVs (it is no layer).
+//
+// Each layer embeds the header of package ib (or pfc, mad, ipoib), with
+// its fields and methods: a *rocelayers.BTH is an ib.BTH (bth.BTH) with
+// the methods of a gopacket layer, DecodingLayer and SerializableLayer.
+// Those methods call ib's gopacket-free codec (DecodeLayer or Decode,
+// Serialize), which the google/gopacket layers call too: the logic exists
+// once. The layers of mad and ipoib pass the fork's DecodeFeedback to
+// their DecodeFromBytes (the interface, SetTruncated, is the same in both
+// modules) and write through their Serialize, SerializeTo over an
+// ib.Buffer. Layers.Parser builds an allocation-free DecodingLayerParser
+// (as roce.Layers.Parser does), VerifyPacket and FixICRC check and write
+// the ICRC (as roce.VerifyPacket and roce.FixICRC do), and BTH is a
 // gopacket.LayerWithChecksum, so Packet.VerifyChecksums checks the ICRC
 // beside the IP and UDP checksums.
 //
@@ -29,23 +45,26 @@
 // package registers with Google's gopacket, ib 1790-1802 (LRH 1790, GRH
 // 1791, BTH 1792, RDETH 1793, DETH 1794, XRCETH 1795, RETH 1796,
 // AtomicETH 1797, AtomicAckETH 1798, AETH 1799, ImmDt 1800, IETH 1801,
-// FETH 1802) and pfc 1810 (MACControl), read from those packages: the
+// FETH 1802), pfc 1810 (MACControl), mad 1820-1823 (MAD, RMPP, CM, SA)
+// and 1835-1837 (SMP, SMPDirected, PerfMgt), and ipoib 1850-1851 (IPoIB,
+// IPoIBLinkHeader), read from those packages: the
 // two registries are separate, the community gopacket registers only
 // 1010 (GTPv2) in the range 1000-1999 it leaves to applications, and a
 // layer type converts between the modules by number
 // (gopacket.LayerType(ib.LayerTypeBTH) == LayerTypeBTH), which is how
 // NextLayerType here is ib's.
 //
-// Adding a layer of this module (a MAD layer of package mad, IPoIB, DCBX)
-// takes a few lines, once its package has a gopacket-free Decode (or
-// DecodeLayer) and Serialize beside its google/gopacket methods: a row
-// in register.go, LayerTypeX = register(pkg.LayerTypeX, decodeX) (a
-// generic decodeETH-like decoder, or four lines of its own), a type
-// embedding the header, type X struct{ pkg.X }, with its five one-line
-// methods (LayerType, CanDecode, NextLayerType, DecodeFromBytes calling
-// Decode, SerializeTo calling Serialize), a field in Layers and its
-// DecodingLayers list, and, for a new Ethertype or port, one line in the
-// init of register.go.
+// Adding a layer of this module takes a few lines, once its package has a
+// gopacket-free Decode (or DecodeLayer, or a DecodeFromBytes that only
+// calls SetTruncated) and Serialize beside its google/gopacket methods: a
+// row in register.go, LayerTypeX = register(pkg.LayerTypeX, decode[X])
+// (the generic decoder, or a few lines of its own), a type embedding the
+// header, type X struct{ pkg.X }, with its five one-line methods
+// (LayerType, CanDecode, NextLayerType, DecodeFromBytes, SerializeTo
+// calling Serialize), a field in Layers and its DecodingLayers list, and,
+// for a new Ethertype, port or link type, one line in the init of
+// register.go. A new class body of package mad is also a row of
+// madBodies (mad.go) and a Follow in Layers.DecodingLayers.
 //
 // Allocation contract: the DecodingLayerParser of Layers.Parser, once
 // warm, and FixICRC allocate nothing; VerifyPacket allocates only the

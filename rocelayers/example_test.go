@@ -8,6 +8,8 @@ import (
 	"github.com/gopacket/gopacket/layers"
 
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/ipoib"
+	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/rocelayers"
 )
 
@@ -57,4 +59,53 @@ func Example() {
 	// Ethernet IPv4 UDP BTH RETH Payload
 	// RC RDMA WRITE Only 17 7 5 true
 	// [Ethernet IPv4 UDP BTH RETH Payload] 4096 hello
+}
+
+// Example_mad builds a CM REQ to QP 1 in a RoCEv2 frame with the
+// community gopacket's SerializeLayers, decodes it with NewPacket down to
+// the CM message, then decodes a link type 242 record (IPoIB).
+func Example_mad() {
+	ip := &layers.IPv4{Version: 4, IHL: 5, TTL: 64, Protocol: layers.IPProtocolUDP,
+		SrcIP: []byte{10, 0, 0, 1}, DstIP: []byte{10, 0, 0, 2}}
+	udp := &layers.UDP{SrcPort: 49152, DstPort: 4791}
+	_ = udp.SetNetworkLayerForChecksum(ip)
+	buf := gopacket.NewSerializeBuffer()
+	err := gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true},
+		&layers.Ethernet{SrcMAC: make([]byte, 6), DstMAC: make([]byte, 6), EthernetType: layers.EthernetTypeIPv4}, ip, udp,
+		&rocelayers.BTH{BTH: ib.BTH{OpCode: ib.OpUDSendOnly, PKey: 0xffff, DestQP: ib.QPGSI}},
+		&rocelayers.DETH{DETH: ib.DETH{QKey: ib.GSIQKey, SrcQP: 0x11}},
+		&rocelayers.MAD{MAD: mad.MAD{Header: mad.Header{BaseVersion: 1, MgmtClass: mad.ClassCM, ClassVersion: 2,
+			Method: mad.MethodSend, AttributeID: mad.AttrConnectRequest}}},
+		&rocelayers.CM{CM: mad.CM{AttributeID: mad.AttrConnectRequest, REQ: mad.REQ{LocalCommID: 0x1234, LocalQPN: 0x11}}})
+	if err == nil {
+		err = rocelayers.FixICRC(buf.Bytes())
+	}
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p := gopacket.NewPacket(buf.Bytes(), layers.LayerTypeEthernet, gopacket.Default)
+	fmt.Println(layerNames(p))
+	cm := p.Layer(rocelayers.LayerTypeCM).(*rocelayers.CM)
+	fmt.Printf("%s LocalCommID %#x LocalQPN %#x\n", cm.Name(), cm.REQ.LocalCommID, cm.REQ.LocalQPN)
+
+	var lh ipoib.LinkHeader
+	lh.SetDstAddr(ipoib.HWAddr{0x80, 0, 0x04, 0x05, 0xfe, 0x80, 19: 1})
+	rec, _ := lh.AppendTo(nil)
+	rec = append(rec, 0x08, 0x00, 0, 0) // IPoIB: IPv4
+	rec = append(rec, 0x45, 0, 0, 20, 0, 0, 0x40, 0, 64, 0xfd, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2)
+	fmt.Println(layerNames(gopacket.NewPacket(rec, layers.LinkType(ipoib.LinkType), gopacket.Default)))
+	// Output:
+	// Ethernet IPv4 UDP BTH DETH MAD CM
+	// REQ LocalCommID 0x1234 LocalQPN 0x11
+	// IPoIBLinkHeader IPoIB IPv4
+}
+
+// layerNames returns the names of the layers of p.
+func layerNames(p gopacket.Packet) string {
+	var names []string
+	for _, l := range p.Layers() {
+		names = append(names, l.LayerType().String())
+	}
+	return strings.Join(names, " ")
 }

@@ -1,6 +1,8 @@
 package rocelayers_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -8,28 +10,51 @@ import (
 	"github.com/gopacket/gopacket"
 
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/ipoib"
+	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/pfc"
 	"github.com/roce-go/roce/rocelayers"
 )
 
 // FuzzSameAsGoogle decodes any bytes, from the layer its first byte
-// picks (LRH, GRH, BTH or MAC Control), through the DecodingLayerParser
-// of each module and asks for the same layers, the same verdict, the same
-// truncation flag and the same header fields. Only this module's layers
-// and the payload take part. Its seeds are the golden and real RoCE
-// packets of the captures, cut at their GRH or BTH.
+// picks (LRH, GRH, BTH, MAC Control, MAD, the IPoIB link header, SMP,
+// SMPDirected, PerfMgt or IPoIB),
+// through the DecodingLayerParser of each module and asks for the same
+// layers, the same verdict, the same truncation flag and the same header
+// fields. Its seeds are the golden and real RoCE packets of the captures,
+// cut at their BTH, every MAD of the captures (cut at the MAD) and of
+// the golden files, and the link type 242 records.
 func FuzzSameAsGoogle(f *testing.F) {
 	var l0 rocelayers.Layers
 	p0 := l0.Parser()
 	var decoded []gopacket.LayerType
 	for _, c := range captures(f) {
+		if c.ipoib { // a link type 242 record, from the link header
+			for _, r := range c.frames {
+				f.Add(append([]byte{5}, r...))
+			}
+			continue
+		}
 		if c.native {
 			continue
 		}
-		for _, frame := range c.frames[:min(len(c.frames), 40)] {
-			if p0.DecodeLayers(frame, &decoded) == nil && len(l0.BTH.Contents) > 0 {
+		if c.gfirst != 0 { // a golden MAD, from the MAD layer
+			for _, m := range c.frames {
+				f.Add(append([]byte{4}, m...))
+			}
+			continue
+		}
+		for i, frame := range c.frames {
+			if p0.DecodeLayers(frame, &decoded) != nil {
+				continue
+			}
+			if i < 40 && len(l0.BTH.Contents) > 0 {
 				start := cap(frame) - cap(l0.BTH.Contents)
 				f.Add(append([]byte{2}, frame[start:]...))
+			}
+			if has(decoded, rocelayers.LayerTypeMAD) {
+				start := cap(frame) - cap(l0.MAD.Contents)
+				f.Add(append([]byte{4}, frame[start:]...))
 			}
 		}
 	}
@@ -41,6 +66,12 @@ func FuzzSameAsGoogle(f *testing.F) {
 		{ib.LayerTypeGRH, rocelayers.LayerTypeGRH},
 		{ib.LayerTypeBTH, rocelayers.LayerTypeBTH},
 		{pfc.LayerTypeMACControl, rocelayers.LayerTypeMACControl},
+		{mad.LayerTypeMAD, rocelayers.LayerTypeMAD},
+		{ipoib.LayerTypeLinkHeader, rocelayers.LayerTypeIPoIBLinkHeader},
+		{mad.LayerTypeSMP, rocelayers.LayerTypeSMP},
+		{mad.LayerTypeSMPDirected, rocelayers.LayerTypeSMPDirected},
+		{mad.LayerTypePerfMgt, rocelayers.LayerTypePerfMgt},
+		{ipoib.LayerTypeIPoIB, rocelayers.LayerTypeIPoIB},
 	}
 	type pair struct {
 		g *googleParser
@@ -49,8 +80,7 @@ func FuzzSameAsGoogle(f *testing.F) {
 	}
 	var parsers []pair
 	for _, s := range starts {
-		g := newGoogleParser(false)
-		g.p = ggopacket.NewDecodingLayerParser(s.g, append(g.l.IB.DecodingLayers(), &g.mac)...)
+		g := newGoogleParser(s.g)
 		l := &rocelayers.Layers{}
 		parsers = append(parsers, pair{g, l, l.ParserFrom(s.f)})
 	}
@@ -64,7 +94,21 @@ func FuzzSameAsGoogle(f *testing.F) {
 		var fd []gopacket.LayerType
 		gerr := pp.g.p.DecodeLayers(data, &gd)
 		ferr := pp.p.DecodeLayers(data, &fd)
-		if (gerr == nil) != (ferr == nil) || pp.g.p.Truncated != pp.p.Truncated || len(gd) != len(fd) {
+		// After IPoIB, gopacket's own layers decode the packet it carries,
+		// and there the modules differ by themselves (v1.1.19 names layers
+		// the fork does not for some IP protocols; their IPv6 layers
+		// disagree on a cut extension header and on the truncation flag):
+		// the layers are compared through IPoIB, the flag only where this
+		// module's layers decided.
+		theirs := gerr != nil && !strings.HasPrefix(gerr.Error(), "roce: ")
+		if k := slices.Index(gd, ipoib.LayerTypeIPoIB); k >= 0 && k < len(fd) && fd[k] == rocelayers.LayerTypeIPoIB {
+			gd, fd, gerr, ferr, theirs = gd[:k+1], fd[:k+1], nil, nil, true
+		}
+		gtrunc, ftrunc := pp.g.p.Truncated, pp.p.Truncated
+		if theirs {
+			gtrunc, ftrunc = false, false
+		}
+		if (gerr == nil) != (ferr == nil) || gtrunc != ftrunc || len(gd) != len(fd) {
 			t.Fatalf("Google %v %v (truncated %v), fork %v %v (truncated %v)", gd, gerr, pp.g.p.Truncated, fd, ferr, pp.p.Truncated)
 		}
 		for j := range gd {

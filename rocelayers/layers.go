@@ -7,10 +7,16 @@ import (
 
 // Layers holds one reusable decoding layer for everything a RoCE or PFC
 // frame can carry: Ethernet, 802.1Q, IPv4, IPv6, UDP (with RoCEv2's
-// dispatch rule), the InfiniBand layers, MAC Control and the payload. It
-// is roce.Layers for github.com/gopacket/gopacket, with its InfiniBand
-// layers inline (l.BTH where roce.Layers has l.IB.BTH) and MAC Control
-// beside them.
+// dispatch rule), the InfiniBand layers, MAC Control, the MAD layers and
+// the payload. It is roce.Layers for github.com/gopacket/gopacket, with
+// its InfiniBand and MAD layers inline (l.BTH and l.CM where roce.Layers
+// has l.IB.BTH and l.MAD.CM) and MAC Control beside them. As in
+// roce.Layers, a whole MAD to QP 0 or 1 decodes as MAD, then RMPP and
+// the class body; the SMP, SMPDirected and PerfMgt layers decode a MAD
+// of their class from its first byte (ParserFrom(LayerTypeSMP)). The IPoIB layers decode a link type 242 record
+// (ParserFrom(LayerTypeIPoIBLinkHeader)); after a transport header the
+// payload stays a Payload, IPoIB or not, as in roce.Layers (see
+// ib.RegisterPayloadClassifier).
 type Layers struct {
 	Ethernet     layers.Ethernet
 	Dot1Q        layers.Dot1Q
@@ -31,20 +37,37 @@ type Layers struct {
 	IETH         IETH
 	FETH         FETH
 	MACControl   MACControl
+	MAD          MAD
+	RMPP         RMPP
+	CM           CM
+	SA           SA
+	SMP          SMP
+	SMPDirected  SMPDirected
+	PerfMgt      PerfMgt
+	IPoIB        IPoIB
+	LinkHeader   IPoIBLinkHeader
 	Payload      gopacket.Payload
 }
 
 // DecodingLayers links the extended headers to the BTH of l, which tells
-// each of them which header follows, and returns every layer of l, ready
-// for gopacket.DecodingLayerParser.AddDecodingLayer.
+// each of them which header follows (the DETH a MAD, as after
+// ib.Layers.EnableManagement), and the layers after the MAD header to
+// its MAD, and returns every layer of l, ready for
+// gopacket.DecodingLayerParser.AddDecodingLayer.
 func (l *Layers) DecodingLayers() []gopacket.DecodingLayer {
 	for _, e := range [...]eth{&l.RDETH, &l.DETH, &l.XRCETH, &l.RETH,
 		&l.AtomicETH, &l.AtomicAckETH, &l.AETH, &l.ImmDt, &l.IETH, &l.FETH} {
 		e.SetBTH(&l.BTH.BTH)
 	}
+	l.DETH.EnableManagement()
+	for _, f := range [...]follower{&l.RMPP, &l.CM, &l.SA} {
+		f.Follow(&l.MAD.MAD)
+	}
 	return []gopacket.DecodingLayer{&l.Ethernet, &l.Dot1Q, &l.IPv4, &l.IPv6, &l.UDP,
 		&l.LRH, &l.GRH, &l.BTH, &l.RDETH, &l.DETH, &l.XRCETH, &l.RETH, &l.AtomicETH,
-		&l.AtomicAckETH, &l.AETH, &l.ImmDt, &l.IETH, &l.FETH, &l.MACControl, &l.Payload}
+		&l.AtomicAckETH, &l.AETH, &l.ImmDt, &l.IETH, &l.FETH, &l.MACControl,
+		&l.MAD, &l.RMPP, &l.CM, &l.SA, &l.SMP, &l.SMPDirected, &l.PerfMgt,
+		&l.IPoIB, &l.LinkHeader, &l.Payload}
 }
 
 // Parser returns a DecodingLayerParser over the layers of l, starting at
@@ -56,7 +79,9 @@ func (l *Layers) Parser() *gopacket.DecodingLayerParser {
 }
 
 // ParserFrom is Parser starting at first: LayerTypeLRH for native
-// InfiniBand, LayerTypeGRH for RoCEv1 packets without Ethernet.
+// InfiniBand, LayerTypeGRH for RoCEv1 packets without Ethernet,
+// LayerTypeIPoIBLinkHeader for link type 242 records, LayerTypeMAD (or
+// LayerTypeSMP, ...) for a MAD on its own.
 func (l *Layers) ParserFrom(first gopacket.LayerType) *gopacket.DecodingLayerParser {
 	p := gopacket.NewDecodingLayerParser(first)
 	p.SetDecodingLayerContainer(gopacket.DecodingLayerSparse(nil))

@@ -5,6 +5,8 @@ import (
 	"github.com/gopacket/gopacket/layers"
 
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/ipoib"
+	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/pfc"
 	"github.com/roce-go/roce/rocev1"
 	"github.com/roce-go/roce/rocev2"
@@ -12,7 +14,7 @@ import (
 
 // The layer types of this package, registered with gopacket under the
 // numbers their packages register with github.com/google/gopacket (ib
-// 1790-1802, pfc 1810), so that a layer type of one module converts to
+// 1790-1802, pfc 1810, mad 1820-1823 and 1835-1837, ipoib 1850-1851), so that a layer type of one module converts to
 // the other's by number: gopacket.LayerType(ib.LayerTypeBTH) is
 // LayerTypeBTH. The community gopacket registers only 1010 (GTPv2) in
 // the range 1000-1999 it leaves to applications.
@@ -31,6 +33,18 @@ var (
 	LayerTypeIETH         = register(ib.LayerTypeIETH, decode[IETH])
 	LayerTypeFETH         = register(ib.LayerTypeFETH, decode[FETH])
 	LayerTypeMACControl   = register(pfc.LayerTypeMACControl, decodeMACControl)
+
+	LayerTypeMAD  = register(mad.LayerTypeMAD, decodeMAD)
+	LayerTypeRMPP = register(mad.LayerTypeRMPP, decode[RMPP])
+	LayerTypeCM   = register(mad.LayerTypeCM, decodeMAD) // from the MAD header, as in mad
+	LayerTypeSA   = register(mad.LayerTypeSA, decodeMAD)
+
+	LayerTypeSMP         = register(mad.LayerTypeSMP, decode[SMP])
+	LayerTypeSMPDirected = register(mad.LayerTypeSMPDirected, decode[SMPDirected])
+	LayerTypePerfMgt     = register(mad.LayerTypePerfMgt, decode[PerfMgt])
+
+	LayerTypeIPoIB           = register(ipoib.LayerTypeIPoIB, decode[IPoIB])
+	LayerTypeIPoIBLinkHeader = register(ipoib.LayerTypeLinkHeader, decode[IPoIBLinkHeader])
 )
 
 // googleLayerType is a layer type of github.com/google/gopacket, which
@@ -47,8 +61,13 @@ func register[G googleLayerType](g G, d gopacket.DecodeFunc) gopacket.LayerType 
 
 // The hooks into gopacket's dispatch tables: Ethertype 0x8915 (RoCEv1,
 // also behind 802.1Q tags) to the GRH, Ethertype 0x8808 to MAC Control,
-// UDP destination port 4791 to the BTH.
+// UDP destination port 4791 to the BTH, link type 242 (LINKTYPE_IPOIB)
+// to the IPoIB link header. Packages mad and ipoib, imported here, tell
+// ib which payloads are MADs and IPoIB (ib.BTH.PayloadLayerType).
 func init() {
+	layers.LinkTypeMetadata[ipoib.LinkType] = layers.EnumMetadata{
+		DecodeWith: LayerTypeIPoIBLinkHeader, Name: "IPoIB", LayerType: LayerTypeIPoIBLinkHeader,
+	}
 	layers.EthernetTypeMetadata[rocev1.EtherType] = layers.EnumMetadata{
 		DecodeWith: LayerTypeGRH, Name: "RoCEv1", LayerType: LayerTypeGRH,
 	}

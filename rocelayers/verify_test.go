@@ -19,10 +19,7 @@ import (
 func TestVerifyChecksums(t *testing.T) {
 	checked, viaPacket := 0, 0
 	for _, c := range captures(t) {
-		first := gopacket.LayerType(layers.LayerTypeEthernet)
-		if c.native {
-			first = rocelayers.LayerTypeLRH
-		}
+		_, first := c.starts()
 		for i, data := range c.frames {
 			for _, damage := range []bool{false, true} {
 				frame := append([]byte(nil), data...)
@@ -46,12 +43,8 @@ func TestVerifyChecksums(t *testing.T) {
 				// Packet.VerifyChecksums lists the BTH among its mismatches.
 				// The fork's UDP and TCP layers check their checksums only
 				// once told their IP header.
-				if tl, ok := p.TransportLayer().(interface {
-					SetNetworkLayerForChecksum(gopacket.NetworkLayer) error
-				}); ok {
-					if err := tl.SetNetworkLayerForChecksum(p.NetworkLayer()); err != nil {
-						t.Fatal(err)
-					}
+				if err := setNetworkLayers(p); err != nil {
+					t.Fatal(err)
 				}
 				if err, bad := p.VerifyChecksums(); err != nil {
 					t.Fatalf("%s frame %d: %v", c.name, i+1, err)
@@ -78,6 +71,28 @@ func TestVerifyChecksums(t *testing.T) {
 	if checked < 8000 || viaPacket != checked {
 		t.Errorf("only %d ICRCs checked", checked)
 	}
+}
+
+// setNetworkLayers tells each layer of p that checks a checksum over a
+// pseudo-header (UDP, TCP, ICMPv6) the IPv4 or IPv6 layer in front of it
+// (a native IPoIB packet's network layer is its GRH).
+func setNetworkLayers(p gopacket.Packet) error {
+	var ip gopacket.NetworkLayer
+	for _, l := range p.Layers() {
+		switch l := l.(type) {
+		case *layers.IPv4:
+			ip = l
+		case *layers.IPv6:
+			ip = l
+		case interface {
+			SetNetworkLayerForChecksum(gopacket.NetworkLayer) error
+		}:
+			if err := l.SetNetworkLayerForChecksum(ip); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // expected is the verdict of package ib or roce on a frame, or on a
