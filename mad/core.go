@@ -44,3 +44,7 @@ func (c *CM) Follow(m *MAD) { c.link(m) }
 
 // Follow makes s follow m, as in a Layers set.
 func (s *SA) Follow(m *MAD) { s.link(m) }
+
+// Follow makes the SMP, SMPDirected or PerfMgt body follow m, the MAD
+// whose header it carries, as in a Layers set.
+func (c *classBody) Follow(m *MAD) { c.link(m) }

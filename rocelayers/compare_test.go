@@ -19,7 +19,6 @@ import (
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/ipoib"
-	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/pfc"
 	"github.com/roce-go/roce/rocelayers"
 )
@@ -248,16 +247,13 @@ func tally(t *testing.T, count map[string]int, ipoibs int) string {
 }
 
 // googleParser is the DecodingLayerParser of Google's gopacket this
-// test compares with: roce.Layers, pfc.MACControl, the IPoIB layers and
-// mad's layouts of a whole MAD.
+// test compares with: roce.Layers (the MAD layers included),
+// pfc.MACControl and the IPoIB layers.
 type googleParser struct {
 	l     roce.Layers
 	mac   pfc.MACControl
 	ipoib ipoib.Header
 	link  ipoib.LinkHeader
-	smp   mad.SMP
-	dr    mad.SMPDirected
-	perf  mad.PerfMgt
 	p     *ggopacket.DecodingLayerParser
 }
 
@@ -283,7 +279,7 @@ func newGoogleParser(first ggopacket.LayerType) *googleParser {
 
 // extra returns the layers of g that are not in roce.Layers.
 func (g *googleParser) extra() []ggopacket.DecodingLayer {
-	return []ggopacket.DecodingLayer{&g.mac, &g.ipoib, &g.link, &g.smp, &g.dr, &g.perf}
+	return []ggopacket.DecodingLayer{&g.mac, &g.ipoib, &g.link}
 }
 
 // layer returns the google layer of g decoded as type t.

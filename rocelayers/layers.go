@@ -12,8 +12,8 @@ import (
 // its InfiniBand and MAD layers inline (l.BTH and l.CM where roce.Layers
 // has l.IB.BTH and l.MAD.CM) and MAC Control beside them. As in
 // roce.Layers, a whole MAD to QP 0 or 1 decodes as MAD, then RMPP and
-// the class body; the SMP, SMPDirected and PerfMgt layers decode a MAD
-// of their class from its first byte (ParserFrom(LayerTypeSMP)). The IPoIB layers decode a link type 242 record
+// the class body (CM, SA, SMP, SMPDirected, PerfMgt). The IPoIB layers
+// decode a link type 242 record
 // (ParserFrom(LayerTypeIPoIBLinkHeader)); after a transport header the
 // payload stays a Payload, IPoIB or not, as in roce.Layers (see
 // ib.RegisterPayloadClassifier).
@@ -60,7 +60,7 @@ func (l *Layers) DecodingLayers() []gopacket.DecodingLayer {
 		e.SetBTH(&l.BTH.BTH)
 	}
 	l.DETH.EnableManagement()
-	for _, f := range [...]follower{&l.RMPP, &l.CM, &l.SA} {
+	for _, f := range [...]follower{&l.RMPP, &l.CM, &l.SA, &l.SMP, &l.SMPDirected, &l.PerfMgt} {
 		f.Follow(&l.MAD.MAD)
 	}
 	return []gopacket.DecodingLayer{&l.Ethernet, &l.Dot1Q, &l.IPv4, &l.IPv6, &l.UDP,
@@ -80,8 +80,8 @@ func (l *Layers) Parser() *gopacket.DecodingLayerParser {
 
 // ParserFrom is Parser starting at first: LayerTypeLRH for native
 // InfiniBand, LayerTypeGRH for RoCEv1 packets without Ethernet,
-// LayerTypeIPoIBLinkHeader for link type 242 records, LayerTypeMAD (or
-// LayerTypeSMP, ...) for a MAD on its own.
+// LayerTypeIPoIBLinkHeader for link type 242 records, LayerTypeMAD for a
+// MAD on its own.
 func (l *Layers) ParserFrom(first gopacket.LayerType) *gopacket.DecodingLayerParser {
 	p := gopacket.NewDecodingLayerParser(first)
 	p.SetDecodingLayerContainer(gopacket.DecodingLayerSparse(nil))

@@ -115,8 +115,11 @@ type follower interface {
 // madBodies are the fresh layers of the class bodies, by layer type, for
 // gopacket.NewPacket.
 var madBodies = map[gopacket.LayerType]func() follower{
-	gopacket.LayerType(mad.LayerTypeCM): func() follower { return &CM{} },
-	gopacket.LayerType(mad.LayerTypeSA): func() follower { return &SA{} },
+	gopacket.LayerType(mad.LayerTypeCM):          func() follower { return &CM{} },
+	gopacket.LayerType(mad.LayerTypeSA):          func() follower { return &SA{} },
+	gopacket.LayerType(mad.LayerTypeSMP):         func() follower { return &SMP{} },
+	gopacket.LayerType(mad.LayerTypeSMPDirected): func() follower { return &SMPDirected{} },
+	gopacket.LayerType(mad.LayerTypePerfMgt):     func() follower { return &PerfMgt{} },
 }
 
 // decodeMAD is the gopacket decoder of a MAD, as mad's is for Google's:

@@ -18,29 +18,21 @@ import (
 
 // The MADs of the golden files ../testdata/golden/mad_*.txt, as captures
 // the comparison tests read beside the pcap files: every whole MAD of
-// mad_smp_perf.txt, from the MAD layer and from its own layer (SMP,
-// SMPDirected, PerfMgt), and every attribute of mad_attributes.txt
+// mad_smp_perf.txt, from the MAD layer (the SMP, SMPDirected and
+// PerfMgt bodies follow it), and every attribute of mad_attributes.txt
 // inside a MAD of its class (a CM message, an SA record in an SA MAD, the
 // RMPP header in an SA MAD of a PathRecord table).
 
 // goldenMADs returns the captures of the golden MADs.
 func goldenMADs(t testing.TB) []capture {
 	all := capture{name: "golden MADs", gfirst: mad.LayerTypeMAD, ffirst: rocelayers.LayerTypeMAD}
-	own := map[mad.Class]*capture{
-		mad.ClassSubnLID: {name: "golden SMPs", gfirst: mad.LayerTypeSMP, ffirst: rocelayers.LayerTypeSMP},
-		mad.ClassSubnDR:  {name: "golden directed-route SMPs", gfirst: mad.LayerTypeSMPDirected, ffirst: rocelayers.LayerTypeSMPDirected},
-		mad.ClassPerfMgt: {name: "golden PerfMgt MADs", gfirst: mad.LayerTypePerfMgt, ffirst: rocelayers.LayerTypePerfMgt},
-	}
 	for _, b := range readGoldenBlocks(t, "mad_smp_perf.txt") {
 		all.frames = append(all.frames, b.raw)
-		if c := own[mad.Class(b.raw[1])]; c != nil {
-			c.frames = append(c.frames, b.raw)
-		}
 	}
 	for _, b := range readGoldenBlocks(t, "mad_attributes.txt") {
 		all.frames = append(all.frames, wrapAttribute(t, b.name, b.raw))
 	}
-	return []capture{all, *own[mad.ClassSubnLID], *own[mad.ClassSubnDR], *own[mad.ClassPerfMgt]}
+	return []capture{all}
 }
 
 // The CM attribute IDs of the golden attributes.
