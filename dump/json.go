@@ -211,6 +211,9 @@ func (r *Record) appendIBJSON(b []byte) []byte {
 		b = append(b, `,"_cnp_error":`...)
 		b = appendJSONString(b, r.CNPErr.Error())
 	}
+	if r.madj.ok {
+		b = r.appendRowsJSON(b, madFields)
+	}
 	return b
 }
 

@@ -21,7 +21,12 @@ func ourName(k string) bool {
 		"infiniband.payload.len", "infiniband.invariant.crc.status":
 		return true
 	}
-	return strings.HasPrefix(k, "_") || strings.HasPrefix(k, "vlan.inner.") ||
+	for _, pre := range []string{"infiniband.cm.mra.", "infiniband.cm.sidr_", "infiniband.cm.lap.", "infiniband.cm.apr."} {
+		if strings.HasPrefix(k, pre) {
+			return true // CM messages tshark 4.0 does not decode
+		}
+	}
+	return k == "infiniband.cm" || strings.HasPrefix(k, "_") || strings.HasPrefix(k, "vlan.inner.") ||
 		strings.HasPrefix(k, "infiniband.xrceth.") || strings.HasPrefix(k, "infiniband.feth.")
 }
 
@@ -31,6 +36,17 @@ func ourName(k string) bool {
 var tsharkAlias = map[string]string{
 	"infiniband.atomiceth.va":    "infiniband.reth.va",
 	"infiniband.atomiceth.r_key": "infiniband.reth.r_key",
+}
+
+// tsharkWrong are tshark 4.0 fields whose value is wrong, with why; they
+// are counted as skipped, not compared. IBTA Vol 1 12.6.5 (Table 99):
+// the primary and alternate paths' Flow Label is bits 0-19 of the
+// 32-bit word at byte 36 of the path, the Packet Rate bits 26-31; tshark
+// 4.0 takes the flow label from the word's first three bytes (the top 12
+// bits of the label) and the packet rate from its first byte.
+var tsharkWrong = map[string]string{
+	"infiniband.cm.req.prim_flowlabel": "3-byte read", "infiniband.cm.req.prim_pktrate": "first byte",
+	"infiniband.cm.req.alt_flowlabel": "3-byte read", "infiniband.cm.req.alt_pktrate": "first byte",
 }
 
 // sharedKeys are the tshark fields we emit: when tshark shows one for a
@@ -113,6 +129,10 @@ func compareTshark(t *testing.T, path string) map[string]int {
 			}
 			theirs, ok := ts[i].First(tk)
 			if !ok {
+				continue
+			}
+			if _, wrong := tsharkWrong[k]; wrong {
+				counts["skipped: tshark wrong "+k]++
 				continue
 			}
 			counts[k]++
