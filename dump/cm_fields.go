@@ -1,6 +1,7 @@
 package dump
 
 import (
+	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/mad"
 )
 
@@ -128,9 +129,10 @@ func reqFields() []Field {
 		fIPCMAddr("infiniband.cm.req.ip_cm.dip6", 6, func(p *mad.IPCM) *[16]byte { return &p.DstIP }))
 }
 
-// cmGIDs are the primary path's GIDs as tshark 4.0 shows them: an
-// IPv4-mapped GID (RoCEv2 over IPv4) as an IPv4 address under the
-// _ipv4 name, any other as an IPv6 address.
+// cmGIDs are the primary path's GIDs as tshark 4.0 shows them: in a
+// RoCEv2 frame over IPv4 as the IPv4 address of the GID's last four
+// bytes (an IPv4-mapped GID) under the _ipv4 name, in any other frame as
+// an IPv6 address.
 func cmGIDs(path func(q *mad.REQ) *mad.CMPath) []Field {
 	var fs []Field
 	for _, remote := range []bool{false, true} {
@@ -149,12 +151,12 @@ func cmGIDs(path func(q *mad.REQ) *mad.CMPath) []Field {
 			return &path(&c.REQ).LocalPortGID, true
 		}
 		fs = append(fs, Field{Name: name, Type: FieldIPv6, Get: func(r *Record) (Value, bool) {
-			if g, ok := gid(r); ok && !v4Mapped(g) {
+			if g, ok := gid(r); ok && !overIPv4(r) {
 				return addr(*g)
 			}
 			return none()
 		}}, Field{Name: name + "_ipv4", Type: FieldIPv4, Get: func(r *Record) (Value, bool) {
-			if g, ok := gid(r); ok && v4Mapped(g) {
+			if g, ok := gid(r); ok && overIPv4(r) {
 				return v4Value(g)
 			}
 			return none()
@@ -163,10 +165,8 @@ func cmGIDs(path func(q *mad.REQ) *mad.CMPath) []Field {
 	return fs
 }
 
-// v4Mapped reports whether g is ::ffff:a.b.c.d.
-func v4Mapped(g *[16]byte) bool {
-	return [12]byte(g[:12]) == [12]byte{10: 0xff, 11: 0xff}
-}
+// overIPv4 reports whether r is a RoCEv2 frame over IPv4.
+func overIPv4(r *Record) bool { return r.Kind == KindRoCE && r.RoCE.Encap == ib.RoCEv2IPv4 }
 
 // cm returns the frame's CM message when its attribute is attr.
 func (r *Record) cm(attr uint16) *mad.CM {
