@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -530,6 +531,9 @@ func TestAllocs(t *testing.T) {
 	}
 	for _, s := range synthetic(t) {
 		frames = append(frames, frame{s.name, dump.LinkTypeEthernet, s.frame, dump.KindRoCE, true})
+	}
+	for i, f := range madFrames(t) { // every CM attribute, SA PathRecord with RMPP
+		frames = append(frames, frame{"MAD " + strconv.Itoa(i+1), dump.LinkTypeEthernet, f, dump.KindRoCE, true})
 	}
 	var rec dump.Record
 	buf := make([]byte, 0, 4096)
