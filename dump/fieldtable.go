@@ -161,7 +161,7 @@ var fieldTable = cat([]Field{
 		}
 		return str(r.CNPErr.Error())
 	}},
-}, madFields, []Field{
+}, madFields, ipoibFields, []Field{
 	{Name: "_error", Type: FieldString, Get: func(r *Record) (Value, bool) {
 		switch r.Kind {
 		case KindMalformed:
@@ -212,6 +212,7 @@ var protocolTable = []Protocol{
 	{"infiniband.aeth", func(r *Record) bool { return r.packet(ib.HeaderAETH) != nil }},
 	{"infiniband.atomicacketh", func(r *Record) bool { return r.packet(ib.HeaderAtomicAckETH) != nil }},
 	madProtocols[0], madProtocols[1], madProtocols[2],
+	{"ipoib", func(r *Record) bool { return r.HasIPoIB }},
 	// Last, so that verbose text puts the packet's own fields (ImmDt,
 	// IETH, payload, ICRC) after its headers.
 	{"infiniband", func(r *Record) bool { return r.isIB() || r.lrh() != nil }},

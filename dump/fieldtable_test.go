@@ -17,6 +17,7 @@ import (
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/oracle"
 	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/ipoib"
 )
 
 // fieldTestCaptures are every capture the field table is checked on:
@@ -40,7 +41,8 @@ func fieldTestCaptures(t *testing.T) []string {
 	synth := filepath.Join(dir, "synthetic.pcap")
 	writeCooked(t, filepath.Join(dir, "sll1.pcap"), dump.LinkTypeLinuxSLL, frames, cis)
 	writeCooked(t, filepath.Join(dir, "sll2.pcap"), dump.LinkTypeLinuxSLL2, frames, cis)
-	paths = append(paths, filepath.Join(dir, "sll1.pcap"), filepath.Join(dir, "sll2.pcap"), writePcap(t, synth, frames, cis))
+	paths = append(paths, filepath.Join(dir, "sll1.pcap"), filepath.Join(dir, "sll2.pcap"), writePcap(t, synth, frames, cis),
+		oracle.WritePcapLinkType(t, dir, "ipoib242.pcap", layers.LinkType(ipoib.LinkType), linkFrames(t)))
 	if _, err := exec_tshark(); err == nil { // editcap comes with tshark
 		for _, p := range testcaps.Shipped(t) {
 			paths = append(paths, EditcapCut(t, p, 66))

@@ -42,6 +42,9 @@ func (r *Record) AppendJSON(b []byte) []byte {
 	case KindMACControl:
 		b = r.appendMACCJSON(b)
 	}
+	if r.HasIPoIB {
+		b = r.appendRowsJSON(b, ipoibFields)
+	}
 	if r.Kind == KindMalformed {
 		b = append(b, `,"_error":`...)
 		b = appendJSONString(b, r.Err.Error())

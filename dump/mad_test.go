@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/ipoib"
 	"github.com/roce-go/roce/mad"
 )
 
@@ -173,4 +175,27 @@ func TestTsharkMADJSON(t *testing.T) {
 		compared++
 	}
 	t.Logf("%d values of %d MAD keys compared (with tshark, or for the keys tshark lacks with the messages built)", n, compared)
+}
+
+// ipoibKeys are the IPoIB keys of the field table.
+var ipoibKeys = []string{"ipoib.grh.ipver", "ipoib.grh.tclass", "ipoib.grh.flowlabel", "ipoib.grh.sqpn",
+	"ipoib.grh.sgid", "ipoib.daddr.qpn", "ipoib.dgid", "ipoib.type", "ipoib.reserved"}
+
+// TestTsharkIPoIBJSON compares the IPoIB keys with tshark 4.0 on every
+// record of a link type 242 capture (the IPoIB packets of the ERF
+// capture behind both forms of link header): tshark 4.0 does not decode
+// the IPoIB payloads of native InfiniBand packets, whose ipoib.type and
+// ipoib.reserved package ipoib's tests check.
+func TestTsharkIPoIBJSON(t *testing.T) {
+	oracle.Need(t, "tshark")
+	path := oracle.WritePcapLinkType(t, t.TempDir(), "ipoib242.pcap", layers.LinkType(ipoib.LinkType), linkFrames(t))
+	c := compareTshark(t, path)
+	n := 0
+	for _, k := range ipoibKeys {
+		if c[k] == 0 {
+			t.Errorf("%s never compared", k)
+		}
+		n += c[k]
+	}
+	t.Logf("%d values of %d IPoIB keys compared with tshark (%d values in all)", n, len(ipoibKeys), total(c))
 }

@@ -82,7 +82,7 @@ var sharedKeys = []string{
 // sharedMADKeys are the MAD keys of the field table that tshark 4.0 has.
 func sharedMADKeys() []string {
 	var ks []string
-	for _, k := range madKeys() {
+	for _, k := range append(madKeys(), ipoibKeys...) {
 		if !ourName(k) {
 			ks = append(ks, k)
 		}
@@ -158,6 +158,9 @@ func compareTshark(t *testing.T, path string) map[string]int {
 			}
 		}
 		for _, k := range append(sharedKeys[:len(sharedKeys):len(sharedKeys)], sharedMADKeys()...) {
+			if _, malformed := m["_error"]; malformed && strings.HasPrefix(k, "ipoib.") {
+				continue // a record cut in its link header: tshark shows what it can
+			}
 			if _, atomic := m["infiniband.atomiceth.va"]; atomic && strings.HasPrefix(k, "infiniband.reth.") {
 				continue // tshark's AtomicETH VA and R_Key: see tsharkAlias
 			}
