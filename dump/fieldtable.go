@@ -161,7 +161,7 @@ var fieldTable = cat([]Field{
 		}
 		return str(r.CNPErr.Error())
 	}},
-}, madFields, ipoibFields, []Field{
+}, madFields, ipoibFields, dcbxFields, []Field{
 	{Name: "_error", Type: FieldString, Get: func(r *Record) (Value, bool) {
 		switch r.Kind {
 		case KindMalformed:
@@ -213,6 +213,7 @@ var protocolTable = []Protocol{
 	{"infiniband.atomicacketh", func(r *Record) bool { return r.packet(ib.HeaderAtomicAckETH) != nil }},
 	madProtocols[0], madProtocols[1], madProtocols[2],
 	{"ipoib", func(r *Record) bool { return r.HasIPoIB }},
+	{"lldp", func(r *Record) bool { return r.lldp() }},
 	// Last, so that verbose text puts the packet's own fields (ImmDt,
 	// IETH, payload, ICRC) after its headers.
 	{"infiniband", func(r *Record) bool { return r.isIB() || r.lrh() != nil }},

@@ -45,6 +45,9 @@ func (r *Record) AppendJSON(b []byte) []byte {
 	if r.HasIPoIB {
 		b = r.appendRowsJSON(b, ipoibFields)
 	}
+	if r.HasDCBX && r.Kind == KindNotRoCE {
+		b = r.appendRowsJSON(b, dcbxFields)
+	}
 	if r.Kind == KindMalformed {
 		b = append(b, `,"_error":`...)
 		b = appendJSONString(b, r.Err.Error())

@@ -135,6 +135,8 @@ func (r *Record) appendRowsJSON(b []byte, rows []Field) []byte {
 		switch f.Type {
 		case FieldUint, FieldBool:
 			b = f.AppendValue(b, v)
+		case FieldString:
+			b = appendJSONString(b, v.S)
 		default:
 			b = append(b, '"')
 			b = f.AppendValue(b, v)

@@ -26,7 +26,11 @@ func ourName(k string) bool {
 			return true // CM messages tshark 4.0 does not decode
 		}
 	}
-	return k == "infiniband.cm" || strings.HasPrefix(k, "_") || strings.HasPrefix(k, "vlan.inner.") ||
+	switch k {
+	case "lldp.dcbx.ieee.pfc.willing", "lldp.dcbx.ieee.pfc.enable", "lldp.dcbx.ieee.ets.willing", "lldp.dcbx.ieee.app.entries":
+		return true // DCBX keys tshark 4.0 names otherwise or lacks
+	}
+	return k == "infiniband.cm" || strings.HasPrefix(k, "lldp.dcbx.ieee.etsrec.") || strings.HasPrefix(k, "_") || strings.HasPrefix(k, "vlan.inner.") ||
 		strings.HasPrefix(k, "infiniband.xrceth.") || strings.HasPrefix(k, "infiniband.feth.")
 }
 
