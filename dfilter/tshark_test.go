@@ -92,6 +92,8 @@ var tsharkExprs = []string{
 	"infiniband.cm.dreq.localcommid", "infiniband.cm.req.remoteqpneecn > 0", "infiniband.cm.drsp.remotecommid", "infiniband.rmpp", "infiniband.rmpp.rmpptype == 0",
 	"infiniband.sa.componentmask == 0x340c", "infiniband.sa.smkey == 0", "infiniband.sa.attributeoffset == 0", "infiniband.pathrecord.dgid == fe80::2:c903:0:1895",
 	"infiniband.pathrecord.numbpath == 1", "infiniband.pathrecord.p_key == 0xffff", "!infiniband.mad && infiniband.deth",
+	"infiniband.smpdirected", "infiniband.smpdirected.smpstatus == 0x8000", "infiniband.smpdirected.hopcount == 0", "infiniband.smpdirected.drslid == 0xffff",
+	"infiniband.sminfo.smstate == 3", "infiniband.sminfo.guid == 0x0002c9020020b4dd", "infiniband.sminfo.priority > 0", "infiniband.smplid.mkey == 0",
 	"lldp", "lldp.dcbx.ieee.pfc.mbc == 1", "lldp.dcbx.ieee.pfc.numtcs == 8", "lldp.dcbx.feature.pfc.prio3 == 1", "lldp.dcbx.feature.pfc.prio4 == 0",
 	"lldp.dcbx.ieee.willing == 1", "lldp.dcbx.ieee.ets.cbs == 1", "lldp.dcbx.ieee.ets.maxtcs == 3", "lldp.dcbx.feature.pg.pgid_prio0 == 15",
 	"lldp.dcbx.feature.pg.per0 == 50", "lldp.dcbx.ieee.ets.tsa3 == 255", "lldp.dcbx.ieee.ets.tsa0 == 2", "lldp.dcbx.feature.pg.per3 all_eq 50",

@@ -53,7 +53,8 @@ func (r *Record) lldp() bool {
 }
 
 func fPFC(name string, typ FieldType, bits uint8, get func(p *dcbx.PFCConfig) uint64) Field {
-	return numeric(name, typ, bits, typ == FieldUint, func(r *Record) (uint64, bool) {
+	hex := name == "lldp.dcbx.ieee.pfc.enable" // a bit vector; the rest BASE_DEC, as in tshark
+	return numeric(name, typ, bits, hex, func(r *Record) (uint64, bool) {
 		if d := r.dcbx(); d != nil && d.HasPFCConfig {
 			return get(&d.PFCConfig), true
 		}

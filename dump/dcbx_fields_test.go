@@ -1,13 +1,13 @@
 package dump_test
 
 import (
-	"os"
 	"sort"
 	"strconv"
 	"testing"
 
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testcaps"
 )
 
 // TestTsharkDCBXFields compares the DCBX rows of the field table with
@@ -34,19 +34,10 @@ func TestTsharkDCBXFields(t *testing.T) {
 	sort.Strings(names)
 	ts := oracle.TsharkFields(t, dcbxPcap, append(names, "lldp.dcbx.ieee.app.prio"))
 	compared := map[string]int{}
-	frames := 0
-	f, err := os.Open(dcbxPcap)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	src, err := dump.NewSource(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = dump.Scan(src, dump.Options{Workers: 1}, func(r *dump.Record) error {
+	recs := testcaps.Records(t, dcbxPcap)
+	for i := range recs {
+		r := &recs[i]
 		theirs := ts[r.Number-1]
-		frames++
 		for _, n := range names {
 			var ours []string
 			for _, fd := range byName[n] {
@@ -91,10 +82,6 @@ func TestTsharkDCBXFields(t *testing.T) {
 			checkUint(t, r, "lldp.dcbx.ieee.app.entries", uint64(len(apps)))
 			compared["lldp.dcbx.ieee.app.entries"]++
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	n := 0
 	for _, fd := range dump.Fields() {
@@ -105,7 +92,7 @@ func TestTsharkDCBXFields(t *testing.T) {
 			n += compared[fd.Name]
 		}
 	}
-	t.Logf("%d DCBX values compared with tshark over %d frames (%d tshark names)", n, frames, len(names))
+	t.Logf("%d DCBX values compared with tshark over %d frames (%d tshark names)", n, len(recs), len(names))
 }
 
 func equalStrings(a, b []string) bool {

@@ -365,6 +365,18 @@
 //	infiniband.cm.apr.localcommid   number  CM APR: local communication ID
 //	infiniband.cm.apr.remotecommid  number  APR: remote communication ID
 //	infiniband.cm.apr.apstatus      number  APR: status (0 path loaded, ...; -v names it)
+//	infiniband.smplid.mkey          string  SMP (LID routed or directed route): M_Key, "0x" and 16 hex digits
+//	infiniband.smpdirected.smpstatus number directed-route SMP: status, D bit (0x8000) included, as tshark 4.0 shows it
+//	infiniband.smpdirected.hoppointer number directed route: hop pointer
+//	infiniband.smpdirected.hopcount number  directed route: hop count
+//	infiniband.smpdirected.drslid   number  directed route: DrSLID (0xffff permissive)
+//	infiniband.smpdirected.drdlid   number  directed route: DrDLID
+//	infiniband.smpdirected.d        number  directed route: D bit, 1 on the way back (tshark 4.0 shows 0)
+//	infiniband.sminfo.guid          string  SMP SMInfo: the SM's port GUID, "0x" and 16 hex digits
+//	infiniband.sminfo.sm_key        string  SMInfo: SM_Key, "0x" and 16 hex digits
+//	infiniband.sminfo.actcount      number  SMInfo: activity count
+//	infiniband.sminfo.priority      number  SMInfo: priority
+//	infiniband.sminfo.smstate       number  SMInfo: SM state (3 master)
 //
 // then, for IPoIB (a native packet's payload by ipoib.Match, or a link
 // type 242 record), tshark 4.0's names:

@@ -211,7 +211,7 @@ var protocolTable = []Protocol{
 	{"infiniband.atomiceth", func(r *Record) bool { return r.packet(ib.HeaderAtomicETH) != nil }},
 	{"infiniband.aeth", func(r *Record) bool { return r.packet(ib.HeaderAETH) != nil }},
 	{"infiniband.atomicacketh", func(r *Record) bool { return r.packet(ib.HeaderAtomicAckETH) != nil }},
-	madProtocols[0], madProtocols[1], madProtocols[2],
+	madProtocols[0], madProtocols[1], madProtocols[2], madProtocols[3],
 	{"ipoib", func(r *Record) bool { return r.HasIPoIB }},
 	{"lldp", func(r *Record) bool { return r.lldp() }},
 	// Last, so that verbose text puts the packet's own fields (ImmDt,

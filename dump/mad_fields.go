@@ -21,6 +21,7 @@ type madRec struct {
 	saL   mad.SA
 	path  bool // the SA data's first record is a PathRecord
 	pathR mad.PathRecord
+	smp   smpRec // smp_fields.go: an SMP and its SMInfo
 }
 
 // decodeMAD decodes the MAD a UD SEND Only to QP 0 or QP 1 carries, as
@@ -36,6 +37,7 @@ func (r *Record) decodeMAD() {
 		return
 	}
 	m.ok = true
+	m.smp.decodeSMP(&m.hdr.Header, p.Payload)
 	rest, next := m.hdr.Payload, m.hdr.NextLayerType()
 	if next == mad.LayerTypeRMPP {
 		if m.rmppH.DecodeFromBytes(rest, nil) != nil {
@@ -100,7 +102,7 @@ var madFields = cat([]Field{
 	fPath("infiniband.pathrecord.packetlifetimeselector", 2, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTimeSelector) }),
 	fPath("infiniband.pathrecord.packetlifetime", 6, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTime) }),
 	fPath("infiniband.pathrecord.preference", 8, func(p *mad.PathRecord) uint64 { return uint64(p.Preference) }),
-}, cmFields)
+}, cmFields, smpFields)
 
 // madProtocols are the presence names of the MAD layers, as tshark 4.0
 // names the subtrees (infiniband.mad, infiniband.rmpp, infiniband.sa
@@ -110,6 +112,7 @@ var madProtocols = []Protocol{
 	{"infiniband.mad", func(r *Record) bool { return r.madRec() != nil }},
 	{"infiniband.rmpp", func(r *Record) bool { m := r.madRec(); return m != nil && m.rmpp }},
 	{"infiniband.cm", func(r *Record) bool { m := r.madRec(); return m != nil && m.cm }},
+	{"infiniband.smpdirected", func(r *Record) bool { m := r.madRec(); return m != nil && m.smp.dr }},
 }
 
 // madRec returns the frame's MAD, or nil.

@@ -70,8 +70,9 @@ func madMessages(t testing.TB) []madMsg {
 	}
 }
 
-// madFrames wraps madMessages, and an SA GetResp(PathRecord) whose RMPP
-// header is active, each in a RoCEv2 UD SEND Only to QP 1.
+// madFrames wraps madMessages, an SA GetResp(PathRecord) whose RMPP
+// header is active, and SMInfo in a directed-route and a LID-routed SMP,
+// each in a RoCEv2 UD SEND Only to QP 1 (the SMPs to QP 0).
 func madFrames(t testing.TB) [][]byte {
 	t.Helper()
 	var mads [][]byte
@@ -104,12 +105,41 @@ func madFrames(t testing.TB) [][]byte {
 		t.Fatal(err)
 	}
 	mads = append(mads, append(b, make([]byte, mad.Len-len(b))...))
+	// SMInfo GetResp over a directed route on its way back (D set, hop
+	// pointer 1 of 2), then SMInfo Get LID routed.
+	smi := mad.SMInfo{GUID: 0x0002c9020020b4dd, SMKey: 0x0102030405060708, ActCount: 77, Priority: 5, SMState: 3}
+	data, err := smi.AppendTo(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dr := mad.SMPDirected{Header: mad.Header{BaseVersion: 1, MgmtClass: mad.ClassSubnDR, ClassVersion: 1, Method: mad.MethodGet,
+		Response: true, TransactionID: 0x42, AttributeID: uint16(mad.SMPAttrSMInfo)}, MKey: 0x1122, DrSLID: 0xffff, DrDLID: 0xffff}
+	dr.SetDirection(true)
+	if err := dr.SetHops(1, 2); err != nil {
+		t.Fatal(err)
+	}
+	copy(dr.Data[:], data)
+	lid := mad.SMP{Header: mad.Header{BaseVersion: 1, MgmtClass: mad.ClassSubnLID, ClassVersion: 1, Method: mad.MethodGet,
+		TransactionID: 0x43, AttributeID: uint16(mad.SMPAttrSMInfo)}, MKey: 0x3344}
+	copy(lid.Data[:], data)
+	for _, m := range []interface {
+		AppendTo([]byte) ([]byte, error)
+	}{&dr, &lid} {
+		b, err := m.AppendTo(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mads = append(mads, b)
+	}
 	var frames [][]byte
 	for i, m := range mads {
 		f := roce.Frame{Dst: [6]byte{2, 0, 0, 0, 0, 2}, Src: [6]byte{2, 0, 0, 0, 0, 1}, Encap: ib.RoCEv2IPv4,
 			GRH: ib.GRH{HopLmt: 64, SGID: netip.MustParseAddr("::ffff:10.1.16.62").As16(), DGID: netip.MustParseAddr("::ffff:10.1.16.61").As16()}}
 		f.Packet.BTH = ib.BTH{OpCode: ib.OpUDSendOnly, PKey: 0xffff, DestQP: ib.QPGSI, PSN: uint32(i)}
 		f.Packet.DETH = ib.DETH{QKey: ib.GSIQKey, SrcQP: ib.QPGSI}
+		if c := mad.Class(m[1]); c == mad.ClassSubnLID || c == mad.ClassSubnDR { // SMPs go to QP 0
+			f.Packet.BTH.DestQP, f.Packet.DETH = ib.QPSMI, ib.DETH{SrcQP: ib.QPSMI}
+		}
 		f.Packet.Payload = m
 		fr, err := f.AppendTo(nil)
 		if err != nil {
@@ -125,7 +155,7 @@ func madFrames(t testing.TB) [][]byte {
 func madKeys() []string {
 	var ks []string
 	for _, f := range dump.Fields() {
-		for _, pre := range []string{"infiniband.mad.", "infiniband.rmpp.", "infiniband.sa.", "infiniband.pathrecord.", "infiniband.cm."} {
+		for _, pre := range []string{"infiniband.mad.", "infiniband.rmpp.", "infiniband.sa.", "infiniband.pathrecord.", "infiniband.cm.", "infiniband.smp", "infiniband.sminfo."} {
 			if strings.HasPrefix(f.Name, pre) {
 				ks = append(ks, f.Name)
 				break
@@ -158,7 +188,12 @@ func TestTsharkMADJSON(t *testing.T) {
 	out, _ := runDump(t, synth, dump.Options{JSON: true})
 	objs := parseLines(t, out)
 	msgs := append(madMessages(t), madMsg{ours: map[string]string{ // the SA frame: tshark misreads its RMPP byte 2
-		"infiniband.rmpp.rresptime": "3", "infiniband.rmpp.rmppflags": "7"}})
+		"infiniband.rmpp.rresptime": "3", "infiniband.rmpp.rmppflags": "7"}},
+		madMsg{ours: map[string]string{"infiniband.smpdirected.d": "1", // tshark misreads the D bit
+			"infiniband.smpdirected.smpstatus": "32768", "infiniband.smpdirected.hoppointer": "1", "infiniband.smpdirected.hopcount": "2",
+			"infiniband.smplid.mkey": "0x0000000000001122", "infiniband.sminfo.actcount": "77", "infiniband.sminfo.priority": "5"}},
+		madMsg{ours: map[string]string{"infiniband.smplid.mkey": "0x0000000000003344", "infiniband.sminfo.smstate": "3",
+			"infiniband.sminfo.sm_key": "0x0102030405060708", "infiniband.sminfo.guid": "0x0002c9020020b4dd"}})
 	for i, m := range msgs {
 		for k, want := range m.ours {
 			all[k]++

@@ -50,7 +50,11 @@ var tsharkAlias = map[string]string{
 // bits of the label) and the packet rate from its first byte. IBTA Vol 1
 // 13.6.2.1: the RMPP header's byte 2 holds RRespTime in its top 5 bits
 // and RMPPFlags in the low 3; tshark 4.0 splits it 4 and 4.
+// The directed-route SMP's D bit is bit 15 of the status (IBTA Vol 1
+// 14.2.1.2); tshark 4.0 reads its infiniband.smpdirected.d as 0 in
+// responses whose status is 0x8000.
 var tsharkWrong = map[string]string{
+	"infiniband.smpdirected.d":  "reads 0",
 	"infiniband.rmpp.rresptime": "4-bit split", "infiniband.rmpp.rmppflags": "4-bit split",
 	"infiniband.cm.req.prim_flowlabel": "3-byte read", "infiniband.cm.req.prim_pktrate": "first byte",
 	"infiniband.cm.req.alt_flowlabel": "3-byte read", "infiniband.cm.req.alt_pktrate": "first byte",
