@@ -96,7 +96,8 @@
 // timestamp; IPoIB (242), as tshark 4.0 reads it: a 40-byte link header
 // (ipoib.LinkHeader) and the 4-byte IPoIB header, after which the packet
 // decodes, like raw IP, as the Ethernet frame it stands for (MAC
-// addresses unknown), so its JSON object has the IP fields. pcap and pcapng link types are read in full (16 bits) from
+// addresses unknown), so its JSON object has the IP fields, then the ipoib
+// keys of its link header. pcap and pcapng link types are read in full (16 bits) from
 // the file headers.
 //
 // # JSON Lines

@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/dump"
@@ -252,5 +254,29 @@ func TestDocListsEveryKey(t *testing.T) {
 			!strings.Contains(text, "\t"+family+"c0 ...") && !strings.Contains(text, "\t"+strings.TrimSuffix(family, "c")+"c0 ...") {
 			t.Errorf("%s is not in the key table of doc.go", name)
 		}
+	}
+}
+
+// BenchmarkJSONMAD measures Decode and AppendJSON of a CM REQ (about 120
+// keys) beside a RoCEv2 RDMA WRITE (about 40) in the same run: neither
+// may allocate.
+func BenchmarkJSONMAD(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		frame []byte
+	}{
+		{"write", firstFrame(b, "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap", 1)},
+		{"cm-req", firstFrame(b, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap", 1)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var rec dump.Record
+			buf := make([]byte, 0, 8192)
+			ci := gopacket.CaptureInfo{Timestamp: time.Unix(1700000000, 0), Length: len(bc.frame), CaptureLength: len(bc.frame)}
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				rec.Decode(i+1, ci, dump.LinkTypeEthernet, bc.frame)
+				buf = rec.AppendJSON(buf[:0])
+			}
+		})
 	}
 }
