@@ -187,7 +187,8 @@ func jsonNoCRC(r *dump.Record, noMAD bool) string {
 			strings.HasPrefix(kv, `"_cnp_error`) {
 			continue
 		}
-		if noMAD && slices.ContainsFunc([]string{`"infiniband.mad.`, `"infiniband.cm.`, `"infiniband.rmpp.`, `"infiniband.sa.`, `"infiniband.pathrecord.`},
+		if noMAD && slices.ContainsFunc([]string{`"infiniband.mad.`, `"infiniband.cm.`, `"infiniband.rmpp.`, `"infiniband.sa.`, `"infiniband.pathrecord.`,
+			`"infiniband.smp`, `"infiniband.sminfo.`},
 			func(p string) bool { return strings.HasPrefix(kv, p) }) {
 			continue
 		}
