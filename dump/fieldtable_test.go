@@ -260,7 +260,8 @@ func TestFieldNamesAreWireshark(t *testing.T) {
 }
 
 // TestVerboseAllocs checks that AppendVerbose allocates nothing for a
-// RoCE frame and a PFC frame, and writes their header lines.
+// RoCE frame, a PFC frame, a CM REQ and a CM REJ (its reason named), and
+// writes their header lines.
 func TestVerboseAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		frame []byte
@@ -268,6 +269,8 @@ func TestVerboseAllocs(t *testing.T) {
 	}{
 		{firstFrame(t, "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap", 1), "    infiniband.reth: va 0x"},
 		{congestionFrames(t)[0], "    macc: opcode 0x0101 (PFC) cbfc.enbv 0x008a cbfc.enbv.c0 false cbfc.enbv.c1 true"},
+		{firstFrame(t, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap", 1), "    infiniband.cm: req 0x34cfb552 req.serviceid 0x0000000001061d2f"},
+		{madFrames(t)[1], "rej.reason 0x001c (Consumer Reject)"},
 	} {
 		var r dump.Record
 		r.Decode(1, gopacket.CaptureInfo{Timestamp: time.Unix(1, 0), Length: len(tc.frame), CaptureLength: len(tc.frame)}, dump.LinkTypeEthernet, tc.frame)
