@@ -378,6 +378,18 @@
 //	infiniband.sminfo.actcount      number  SMInfo: activity count
 //	infiniband.sminfo.priority      number  SMInfo: priority
 //	infiniband.sminfo.smstate       number  SMInfo: SM state (3 master)
+//	infiniband.nodeinfo.baseversion number  SMP NodeInfo: base version
+//	infiniband.nodeinfo.classversion number NodeInfo: class version
+//	infiniband.nodeinfo.nodetype    number  NodeInfo: node type (1 CA, 2 switch, 3 router)
+//	infiniband.nodeinfo.numports    number  NodeInfo: number of ports
+//	infiniband.nodeinfo.systemimageguid string NodeInfo: system image GUID, "0x" and 16 hex digits
+//	infiniband.nodeinfo.nodeguid    string  NodeInfo: node GUID
+//	infiniband.nodeinfo.portguid    string  NodeInfo: port GUID
+//	infiniband.nodeinfo.partitioncap number NodeInfo: partition cap
+//	infiniband.nodeinfo.deviceid    number  NodeInfo: device ID
+//	infiniband.nodeinfo.revision    number  NodeInfo: revision
+//	infiniband.nodeinfo.localportnum number NodeInfo: local port number
+//	infiniband.nodeinfo.vendorid    number  NodeInfo: vendor ID (IEEE OUI)
 //
 // then, for IPoIB (a native packet's payload by ipoib.Match, or a link
 // type 242 record), tshark 4.0's names:

@@ -73,7 +73,8 @@ func madMessages(t testing.TB) []madMsg {
 }
 
 // madFrames wraps madMessages, an SA GetResp(PathRecord) whose RMPP
-// header is active, and SMInfo in a directed-route and a LID-routed SMP,
+// header is active, SMInfo in a directed-route and a LID-routed SMP and
+// NodeInfo in a directed-route one,
 // each in a RoCEv2 UD SEND Only to QP 1 (the SMPs to QP 0).
 func madFrames(t testing.TB) [][]byte {
 	t.Helper()
@@ -124,9 +125,19 @@ func madFrames(t testing.TB) [][]byte {
 	lid := mad.SMP{Header: mad.Header{BaseVersion: 1, MgmtClass: mad.ClassSubnLID, ClassVersion: 1, Method: mad.MethodGet,
 		TransactionID: 0x43, AttributeID: uint16(mad.SMPAttrSMInfo)}, MKey: 0x3344}
 	copy(lid.Data[:], data)
+	ni := mad.NodeInfo{BaseVersion: 1, ClassVersion: 1, NodeType: 1, NumPorts: 2, SystemImageGUID: 0x0002c90300001897,
+		NodeGUID: 0x0002c90300001894, PortGUID: 0x0002c90300001895, PartitionCap: 128, DeviceID: 0x1003, Revision: 0xa0,
+		LocalPortNum: 1, VendorID: 0x0002c9}
+	data, err = ni.AppendTo(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := dr
+	node.AttributeID, node.TransactionID = uint16(mad.SMPAttrNodeInfo), 0x44
+	copy(node.Data[:], data)
 	for _, m := range []interface {
 		AppendTo([]byte) ([]byte, error)
-	}{&dr, &lid} {
+	}{&dr, &lid, &node} {
 		b, err := m.AppendTo(nil)
 		if err != nil {
 			t.Fatal(err)
@@ -157,7 +168,7 @@ func madFrames(t testing.TB) [][]byte {
 func madKeys() []string {
 	var ks []string
 	for _, f := range dump.Fields() {
-		for _, pre := range []string{"infiniband.mad.", "infiniband.rmpp.", "infiniband.sa.", "infiniband.pathrecord.", "infiniband.cm.", "infiniband.smp", "infiniband.sminfo."} {
+		for _, pre := range []string{"infiniband.mad.", "infiniband.rmpp.", "infiniband.sa.", "infiniband.pathrecord.", "infiniband.cm.", "infiniband.smp", "infiniband.sminfo.", "infiniband.nodeinfo."} {
 			if strings.HasPrefix(f.Name, pre) {
 				ks = append(ks, f.Name)
 				break
