@@ -98,7 +98,8 @@
 // timestamp; IPoIB (242), as tshark 4.0 reads it: a 40-byte link header
 // (ipoib.LinkHeader) and the 4-byte IPoIB header, after which the packet
 // decodes, like raw IP, as the Ethernet frame it stands for (MAC
-// addresses unknown), so its JSON object has the IP fields. pcap and pcapng link types are read in full (16 bits) from
+// addresses unknown), so its JSON object has the IP fields, then the ipoib
+// keys of its link header. pcap and pcapng link types are read in full (16 bits) from
 // the file headers.
 //
 // # JSON Lines
@@ -109,9 +110,11 @@
 // queried alike; the few fields Wireshark lacks are named in the same
 // style. A key is present only when the frame has the field. Integers are
 // JSON numbers, except the 64-bit fields that can exceed 2^53 (virtual
-// addresses and atomic data), which are strings holding the exact value
-// as tshark -T json writes it: "0x" and 16 hex digits for the virtual
-// addresses (tshark's BASE_HEX), decimal digits for the atomic data. A
+// addresses and atomic data; in management datagrams GUIDs, transaction
+// IDs, service IDs, SM_Key and ComponentMask), which are strings holding
+// the exact value as tshark -T json writes it: "0x" and 16 hex digits for
+// the virtual addresses and the MAD fields (tshark's BASE_HEX), decimal
+// digits for the atomic data. A
 // JSON number above 2^53 reads back wrong in JavaScript and jq, which
 // hold numbers as 64-bit floats (436754256319763704 becomes
 // ...700); parse these strings as unsigned 64-bit integers. Flags are JSON
@@ -128,6 +131,9 @@
 //	ieee8021ad.priority             number  802.1ad S-tag (TPID 0x88a8): PCP, 0-7
 //	ieee8021ad.dei                  bool    S-tag: drop eligible
 //	ieee8021ad.id                   number  S-tag: VLAN ID
+//	ieee8021ad.inner.priority       number  a second S-tag (not a Wireshark name): PCP
+//	ieee8021ad.inner.dei            bool    second S-tag: drop eligible
+//	ieee8021ad.inner.id             number  second S-tag: VLAN ID
 //	vlan.priority                   number  802.1Q tag (TPID 0x8100): PCP, 0-7
 //	vlan.dei                        bool    802.1Q tag: drop eligible
 //	vlan.id                         number  802.1Q tag: VLAN ID
@@ -223,6 +229,207 @@
 //	                                        when the capture cut the frame short (not a Wireshark field)
 //	infiniband.variant.crc          number  native IB: the VCRC, when captured
 //	_cnp_error                      string  a CNP that breaks a rule of Annex A17.9.3: cnp.Check's reason
+//
+// then, for a management datagram (a whole MAD in a UD SEND Only to QP 0
+// or 1; a MAD the capture cut has none), tshark 4.0's names:
+//
+//	infiniband.mad.baseversion      number  MAD header: base version, 1
+//	infiniband.mad.mgmtclass        number  management class (7 CM, 3 SA, 1 and 0x81 SMP, 4 PerfMgt)
+//	infiniband.mad.classversion     number  class version
+//	infiniband.mad.method           number  method, with the response bit (0x81 GetResp)
+//	infiniband.mad.status           number  status
+//	infiniband.mad.classspecific    number  class-specific field
+//	infiniband.mad.transactionid    string  transaction ID, "0x" and 16 hex digits
+//	infiniband.mad.attributeid      number  attribute ID (0x10 CM REQ, 0x35 SA PathRecord, ...)
+//	infiniband.mad.attributemodifier number attribute modifier
+//	infiniband.rmpp.rmppversion     number  RMPP header (SA): version, 0 when RMPP is not in use
+//	infiniband.rmpp.rmpptype        number  RMPP: type (1 DATA, 2 ACK, 3 STOP, 4 ABORT)
+//	infiniband.rmpp.rresptime       number  RMPP: response time, 5 bits (tshark 4.0 reads 4 bits)
+//	infiniband.rmpp.rmppflags       number  RMPP: flags, 3 bits: 1 active, 2 first, 4 last (tshark 4.0 reads 4 bits)
+//	infiniband.rmpp.rmppstatus      number  RMPP: status
+//	infiniband.rmpp.data1           number  RMPP: segment number (DATA, ACK)
+//	infiniband.rmpp.data2           number  RMPP: payload length (DATA), new window last (ACK)
+//	infiniband.sa.smkey             string  SA header: SM_Key, "0x" and 16 hex digits
+//	infiniband.sa.attributeoffset   number  SA: record size in 8-byte words (0: one record)
+//	infiniband.sa.componentmask     string  SA: component mask, "0x" and 16 hex digits
+//	infiniband.pathrecord.dgid      string  SA PathRecord (the MAD's first record): destination GID
+//	infiniband.pathrecord.sgid      string  PathRecord: source GID
+//	infiniband.pathrecord.dlid      number  PathRecord: destination LID
+//	infiniband.pathrecord.slid      number  PathRecord: source LID
+//	infiniband.pathrecord.rawtraffic number PathRecord: raw traffic, 0 or 1
+//	infiniband.pathrecord.flowlabel number  PathRecord: flow label
+//	infiniband.pathrecord.hoplimit  number  PathRecord: hop limit
+//	infiniband.pathrecord.tclass    number  PathRecord: traffic class
+//	infiniband.pathrecord.reversible number PathRecord: reversible, 0 or 1
+//	infiniband.pathrecord.numbpath  number  PathRecord: number of paths
+//	infiniband.pathrecord.p_key     number  PathRecord: partition key
+//	infiniband.pathrecord.sl        number  PathRecord: service level
+//	infiniband.pathrecord.mtuselector number PathRecord: MTU selector
+//	infiniband.pathrecord.mtu       number  PathRecord: MTU code
+//	infiniband.pathrecord.rateselector number PathRecord: rate selector
+//	infiniband.pathrecord.rate      number  PathRecord: rate code
+//	infiniband.pathrecord.packetlifetimeselector number PathRecord: packet lifetime selector
+//	infiniband.pathrecord.packetlifetime number PathRecord: packet lifetime
+//	infiniband.pathrecord.preference number PathRecord: preference
+//	infiniband.cm.req               number  CM REQ: local communication ID
+//	infiniband.cm.req.serviceid     string  REQ: service ID, "0x" and 16 hex digits
+//	infiniband.cm.req.serviceid.protocol number REQ: RDMA-CM port space's protocol byte (6 TCP, 0x11 UDP, 0x3f IPoIB; RDMA-CM service IDs only)
+//	infiniband.cm.req.serviceid.dport number REQ: RDMA-CM destination port
+//	infiniband.cm.req.localcaguid   string  REQ: local CA GUID, "0x" and 16 hex digits
+//	infiniband.cm.req.localqkey     number  REQ: local Q_Key
+//	infiniband.cm.req.localqpn      number  REQ: local QPN
+//	infiniband.cm.req.responderres  number  REQ: responder resources
+//	infiniband.cm.req.localeecn     number  REQ: local EECN
+//	infiniband.cm.req.initdepth     number  REQ: initiator depth
+//	infiniband.cm.req.remoteeecn    number  REQ: remote EECN
+//	infiniband.cm.req.remoteresptout number REQ: remote CM response timeout
+//	infiniband.cm.req.transpsvctype number  REQ: transport service type (0 RC, 1 UC, 2 RD)
+//	infiniband.cm.req.e2eflowctrl   number  REQ: end-to-end flow control, 0 or 1
+//	infiniband.cm.req.startpsn      number  REQ: starting PSN
+//	infiniband.cm.req.localresptout number  REQ: local CM response timeout
+//	infiniband.cm.req.retrcount     number  REQ: retry count
+//	infiniband.cm.req.pkey          number  REQ: partition key
+//	infiniband.cm.req.pppmtu        number  REQ: path packet payload MTU code
+//	infiniband.cm.req.rdcexist      number  REQ: RDC exists, 0 or 1
+//	infiniband.cm.req.rnrretrcount  number  REQ: RNR retry count
+//	infiniband.cm.req.maxcmretr     number  REQ: max CM retries
+//	infiniband.cm.req.srq           number  REQ: SRQ, 0 or 1
+//	infiniband.cm.req.ext_transport number  REQ: extended transport type (1 XRC)
+//	infiniband.cm.req.prim_locallid number  REQ primary path: local port LID
+//	infiniband.cm.req.prim_remotelid number primary path: remote port LID
+//	infiniband.cm.req.prim_localgid string  primary path: local port GID (not in RoCEv2 over IPv4)
+//	infiniband.cm.req.prim_localgid_ipv4 string primary path: local port GID's IPv4 address (RoCEv2 over IPv4)
+//	infiniband.cm.req.prim_remotegid string primary path: remote port GID (not in RoCEv2 over IPv4)
+//	infiniband.cm.req.prim_remotegid_ipv4 string primary path: remote port GID's IPv4 address (RoCEv2 over IPv4)
+//	infiniband.cm.req.prim_flowlabel number primary path: flow label, 20 bits (tshark 4.0 shows its top 12)
+//	infiniband.cm.req.prim_pktrate  number  primary path: packet rate (tshark 4.0 reads the wrong byte)
+//	infiniband.cm.req.prim_tfcclass number  primary path: traffic class
+//	infiniband.cm.req.prim_hoplim   number  primary path: hop limit
+//	infiniband.cm.req.prim_sl       number  primary path: service level
+//	infiniband.cm.req.prim_subnetlocal number primary path: subnet local, 0 or 1
+//	infiniband.cm.req.prim_localacktout number primary path: local ACK timeout
+//	infiniband.cm.req.alt_locallid  number  REQ alternate path: local port LID (its GIDs: tshark shows them as bytes, we not)
+//	infiniband.cm.req.alt_remotelid number  alternate path: remote port LID
+//	infiniband.cm.req.alt_flowlabel number  alternate path: flow label (as for the primary path)
+//	infiniband.cm.req.alt_pktrate   number  alternate path: packet rate
+//	infiniband.cm.req.alt_tfcclass  number  alternate path: traffic class
+//	infiniband.cm.req.alt_hoplim    number  alternate path: hop limit
+//	infiniband.cm.req.alt_sl        number  alternate path: service level
+//	infiniband.cm.req.alt_subnetlocal number alternate path: subnet local, 0 or 1
+//	infiniband.cm.req.alt_localacktout number alternate path: local ACK timeout
+//	infiniband.cm.req.ip_cm.majv    number  REQ IP-CM private data (RDMA-CM service IDs): major version
+//	infiniband.cm.req.ip_cm.minv    number  IP-CM: minor version
+//	infiniband.cm.req.ip_cm.ipv     number  IP-CM: IP version, 4 or 6
+//	infiniband.cm.req.ip_cm.sport   number  IP-CM: source port
+//	infiniband.cm.req.ip_cm.sip4    string  IP-CM: source IPv4 address (IP version 4)
+//	infiniband.cm.req.ip_cm.dip4    string  IP-CM: destination IPv4 address
+//	infiniband.cm.req.ip_cm.sip6    string  IP-CM: source IPv6 address (IP version 6)
+//	infiniband.cm.req.ip_cm.dip6    string  IP-CM: destination IPv6 address
+//	infiniband.cm.rep               number  CM REP: local communication ID
+//	infiniband.cm.rep.remotecommid  number  REP: remote communication ID
+//	infiniband.cm.rep.localqkey     number  REP: local Q_Key
+//	infiniband.cm.rep.localqpn      number  REP: local QPN
+//	infiniband.cm.rep.localeecn     number  REP: local EECN
+//	infiniband.cm.rep.startpsn      number  REP: starting PSN
+//	infiniband.cm.rep.respres       number  REP: responder resources
+//	infiniband.cm.rep.initdepth     number  REP: initiator depth
+//	infiniband.cm.rep.tgtackdelay   number  REP: target ACK delay
+//	infiniband.cm.rep.failoveracc   number  REP: failover accepted
+//	infiniband.cm.rep.e2eflowctrl   number  REP: end-to-end flow control, 0 or 1
+//	infiniband.cm.rep.rnrretrcount  number  REP: RNR retry count
+//	infiniband.cm.rep.srq           number  REP: SRQ, 0 or 1
+//	infiniband.cm.rep.localcaguid   string  REP: local CA GUID, "0x" and 16 hex digits
+//	infiniband.cm.rtu.localcommid   number  CM RTU: local communication ID
+//	infiniband.cm.rtu.remotecommid  number  RTU: remote communication ID
+//	infiniband.cm.rej.localcommid   number  CM REJ: local communication ID
+//	infiniband.cm.rej.remotecommid  number  REJ: remote communication ID
+//	infiniband.cm.rej.msgrej        number  REJ: message rejected (0 REQ, 1 REP, 2 other)
+//	infiniband.cm.rej.rejinfolen    number  REJ: bytes of additional reject information
+//	infiniband.cm.rej.reason        number  REJ: reason (IBTA Table 105; -v names it)
+//	infiniband.cm.dreq.localcommid  number  CM DREQ: local communication ID
+//	infiniband.cm.dreq.remotecommid number  DREQ: remote communication ID
+//	infiniband.cm.req.remoteqpneecn number  DREQ: remote QPN or EECN (tshark 4.0's name, under req)
+//	infiniband.cm.drsp.localcommid  number  CM DREP: local communication ID
+//	infiniband.cm.drsp.remotecommid number  DREP: remote communication ID
+//	infiniband.cm.mra.localcommid   number  CM MRA: local communication ID (MRA, SIDR, LAP, APR: not Wireshark fields)
+//	infiniband.cm.mra.remotecommid  number  MRA: remote communication ID
+//	infiniband.cm.mra.msgmraed      number  MRA: message MRAed (0 REQ, 1 REP, 2 LAP)
+//	infiniband.cm.mra.servicetimeout number MRA: service timeout
+//	infiniband.cm.sidr_req.requestid number CM SIDR_REQ: request ID
+//	infiniband.cm.sidr_req.pkey     number  SIDR_REQ: partition key
+//	infiniband.cm.sidr_req.serviceid string SIDR_REQ: service ID, "0x" and 16 hex digits
+//	infiniband.cm.sidr_rep.requestid number CM SIDR_REP: request ID
+//	infiniband.cm.sidr_rep.status   number  SIDR_REP: status (0 QPN valid, ...; -v names it)
+//	infiniband.cm.sidr_rep.qpn      number  SIDR_REP: QPN
+//	infiniband.cm.sidr_rep.serviceid string SIDR_REP: service ID, "0x" and 16 hex digits
+//	infiniband.cm.sidr_rep.qkey     number  SIDR_REP: Q_Key
+//	infiniband.cm.lap.localcommid   number  CM LAP: local communication ID
+//	infiniband.cm.lap.remotecommid  number  LAP: remote communication ID
+//	infiniband.cm.lap.remoteqpneecn number  LAP: remote QPN or EECN
+//	infiniband.cm.apr.localcommid   number  CM APR: local communication ID
+//	infiniband.cm.apr.remotecommid  number  APR: remote communication ID
+//	infiniband.cm.apr.apstatus      number  APR: status (0 path loaded, ...; -v names it)
+//	infiniband.smplid.mkey          string  SMP (LID routed or directed route): M_Key, "0x" and 16 hex digits
+//	infiniband.smpdirected.smpstatus number directed-route SMP: status, D bit (0x8000) included, as tshark 4.0 shows it
+//	infiniband.smpdirected.hoppointer number directed route: hop pointer
+//	infiniband.smpdirected.hopcount number  directed route: hop count
+//	infiniband.smpdirected.drslid   number  directed route: DrSLID (0xffff permissive)
+//	infiniband.smpdirected.drdlid   number  directed route: DrDLID
+//	infiniband.smpdirected.d        number  directed route: D bit, 1 on the way back (tshark 4.0 shows 0)
+//	infiniband.sminfo.guid          string  SMP SMInfo: the SM's port GUID, "0x" and 16 hex digits
+//	infiniband.sminfo.sm_key        string  SMInfo: SM_Key, "0x" and 16 hex digits
+//	infiniband.sminfo.actcount      number  SMInfo: activity count
+//	infiniband.sminfo.priority      number  SMInfo: priority
+//	infiniband.sminfo.smstate       number  SMInfo: SM state (3 master)
+//	infiniband.nodeinfo.baseversion number  SMP NodeInfo: base version
+//	infiniband.nodeinfo.classversion number NodeInfo: class version
+//	infiniband.nodeinfo.nodetype    number  NodeInfo: node type (1 CA, 2 switch, 3 router)
+//	infiniband.nodeinfo.numports    number  NodeInfo: number of ports
+//	infiniband.nodeinfo.systemimageguid string NodeInfo: system image GUID, "0x" and 16 hex digits
+//	infiniband.nodeinfo.nodeguid    string  NodeInfo: node GUID
+//	infiniband.nodeinfo.portguid    string  NodeInfo: port GUID
+//	infiniband.nodeinfo.partitioncap number NodeInfo: partition cap
+//	infiniband.nodeinfo.deviceid    number  NodeInfo: device ID
+//	infiniband.nodeinfo.revision    number  NodeInfo: revision
+//	infiniband.nodeinfo.localportnum number NodeInfo: local port number
+//	infiniband.nodeinfo.vendorid    number  NodeInfo: vendor ID (IEEE OUI)
+//
+// then, for IPoIB (a native packet's payload by ipoib.Match, or a link
+// type 242 record), tshark 4.0's names:
+//
+//	ipoib.grh.ipver                 number  link type 242, a received packet's GRH: IP version
+//	ipoib.grh.tclass                number  received: traffic class
+//	ipoib.grh.flowlabel             number  received: flow label
+//	ipoib.grh.sqpn                  number  received: the sender's QP
+//	ipoib.grh.sgid                  string  received: source GID
+//	ipoib.daddr.qpn                 number  link type 242, a sent packet: the destination's QP
+//	ipoib.dgid                      string  link type 242: destination GID (received or sent)
+//	ipoib.type                      number  IPoIB header: the Ethertype of what follows (tshark 4.0 shows no IPoIB in native packets)
+//	ipoib.reserved                  number  IPoIB header: reserved, 0
+//
+// then, for LLDP with IEEE 802.1Qaz DCBX TLVs, tshark 4.0's names where
+// a TLV has its own; where tshark names two TLVs' fields alike, ours for
+// the second, which display filters also match by tshark's name:
+//
+//	lldp.dcbx.ieee.pfc.willing      bool    PFC Configuration: willing (not a Wireshark name; filters: lldp.dcbx.ieee.willing too)
+//	lldp.dcbx.ieee.pfc.mbc          bool    PFC: MACsec bypass capability
+//	lldp.dcbx.ieee.pfc.numtcs       number  PFC: PFC cap, traffic classes that may have PFC at once
+//	lldp.dcbx.ieee.pfc.enable       number  PFC: the enable vector, bit n priority n (not a Wireshark field)
+//	lldp.dcbx.feature.pfc.prio0 ... 7 bool PFC: priority n enabled (eight keys)
+//	lldp.dcbx.ieee.ets.willing      bool    ETS Configuration: willing (not a Wireshark name; filters: lldp.dcbx.ieee.willing too)
+//	lldp.dcbx.ieee.ets.cbs          bool    ETS Configuration: credit-based shaper supported
+//	lldp.dcbx.ieee.ets.maxtcs       number  ETS Configuration: traffic classes supported, 0 meaning 8
+//	lldp.dcbx.feature.pg.pgid_prio0 ... 7 number ETS Configuration: priority n's traffic class (eight keys)
+//	lldp.dcbx.feature.pg.per0 ... 7 number  ETS Configuration: class n's bandwidth share in percent (eight keys)
+//	lldp.dcbx.ieee.ets.tsa0 ... 7   number  ETS Configuration: class n's TSA (0 strict, 1 CBS, 2 ETS, 255 vendor; eight keys)
+//	lldp.dcbx.ieee.etsrec.pgid_prio0 ... 7 number ETS Recommendation: priority n's traffic class (not a Wireshark name; filters: lldp.dcbx.feature.pg.pgid_prioN too)
+//	lldp.dcbx.ieee.etsrec.per0 ... 7 number ETS Recommendation: class n's bandwidth share (filters: lldp.dcbx.feature.pg.perN too)
+//	lldp.dcbx.ieee.etsrec.tsa0 ... 7 number ETS Recommendation: class n's TSA (filters: lldp.dcbx.ieee.ets.tsaN too)
+//	lldp.dcbx.ieee.app.entries      number  Application Priority: entries in the TLV (not a Wireshark field)
+//	_dcbx_error                     string  a DCBX TLV that does not decode: the decoder's error
+//
+// and, for a frame that does not decode:
+//
 //	_error                          string  why the frame could not be decoded: the error of a malformed
 //	                                        RoCE frame, or a link type this package does not decode
 //

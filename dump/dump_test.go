@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -534,6 +535,9 @@ func TestAllocs(t *testing.T) {
 	}
 	for i, f := range smpFrames(t) { // SMP, SMP-DR and PerfMgt lines with attribute fields
 		frames = append(frames, frame{fmt.Sprintf("SMP or PerfMgt %d", i), dump.LinkTypeEthernet, f, dump.KindRoCE, true})
+	}
+	for i, f := range madFrames(t) { // every CM attribute, SA PathRecord with RMPP
+		frames = append(frames, frame{"MAD " + strconv.Itoa(i+1), dump.LinkTypeEthernet, f, dump.KindRoCE, true})
 	}
 	var rec dump.Record
 	buf := make([]byte, 0, 4096)

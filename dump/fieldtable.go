@@ -161,6 +161,7 @@ var fieldTable = cat([]Field{
 		}
 		return str(r.CNPErr.Error())
 	}},
+}, madFields, ipoibFields, dcbxFields, []Field{
 	{Name: "_error", Type: FieldString, Get: func(r *Record) (Value, bool) {
 		switch r.Kind {
 		case KindMalformed:
@@ -210,6 +211,9 @@ var protocolTable = []Protocol{
 	{"infiniband.atomiceth", func(r *Record) bool { return r.packet(ib.HeaderAtomicETH) != nil }},
 	{"infiniband.aeth", func(r *Record) bool { return r.packet(ib.HeaderAETH) != nil }},
 	{"infiniband.atomicacketh", func(r *Record) bool { return r.packet(ib.HeaderAtomicAckETH) != nil }},
+	madProtocols[0], madProtocols[1], madProtocols[2], madProtocols[3],
+	{"ipoib", func(r *Record) bool { return r.HasIPoIB }},
+	{"lldp", func(r *Record) bool { return r.lldp() }},
 	// Last, so that verbose text puts the packet's own fields (ImmDt,
 	// IETH, payload, ICRC) after its headers.
 	{"infiniband", func(r *Record) bool { return r.isIB() || r.lrh() != nil }},

@@ -17,6 +17,7 @@ import (
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/oracle"
 	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/ipoib"
 )
 
 // fieldTestCaptures are every capture the field table is checked on:
@@ -32,6 +33,7 @@ func fieldTestCaptures(t *testing.T) []string {
 		frames = append(frames, s.frame)
 	}
 	frames = append(frames, congestionFrames(t)...)
+	frames = append(frames, madFrames(t)...)
 	var cis []gopacket.CaptureInfo
 	for i, f := range frames {
 		cis = append(cis, gopacket.CaptureInfo{Timestamp: time.Unix(1, int64(i)), Length: len(f), CaptureLength: len(f)})
@@ -39,7 +41,8 @@ func fieldTestCaptures(t *testing.T) []string {
 	synth := filepath.Join(dir, "synthetic.pcap")
 	writeCooked(t, filepath.Join(dir, "sll1.pcap"), dump.LinkTypeLinuxSLL, frames, cis)
 	writeCooked(t, filepath.Join(dir, "sll2.pcap"), dump.LinkTypeLinuxSLL2, frames, cis)
-	paths = append(paths, filepath.Join(dir, "sll1.pcap"), filepath.Join(dir, "sll2.pcap"), writePcap(t, synth, frames, cis))
+	paths = append(paths, filepath.Join(dir, "sll1.pcap"), filepath.Join(dir, "sll2.pcap"), writePcap(t, synth, frames, cis),
+		oracle.WritePcapLinkType(t, dir, "ipoib242.pcap", layers.LinkType(ipoib.LinkType), linkFrames(t)))
 	if _, err := exec_tshark(); err == nil { // editcap comes with tshark
 		for _, p := range testcaps.Shipped(t) {
 			paths = append(paths, EditcapCut(t, p, 66))
@@ -257,7 +260,8 @@ func TestFieldNamesAreWireshark(t *testing.T) {
 }
 
 // TestVerboseAllocs checks that AppendVerbose allocates nothing for a
-// RoCE frame and a PFC frame, and writes their header lines.
+// RoCE frame, a PFC frame, a CM REQ and a CM REJ (its reason named), and
+// writes their header lines.
 func TestVerboseAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		frame []byte
@@ -265,6 +269,8 @@ func TestVerboseAllocs(t *testing.T) {
 	}{
 		{firstFrame(t, "rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap", 1), "    infiniband.reth: va 0x"},
 		{congestionFrames(t)[0], "    macc: opcode 0x0101 (PFC) cbfc.enbv 0x008a cbfc.enbv.c0 false cbfc.enbv.c1 true"},
+		{firstFrame(t, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap", 1), "    infiniband.cm: req 0x34cfb552 req.serviceid 0x0000000001061d2f"},
+		{madFrames(t)[1], "rej.reason 0x001c (Consumer Reject)"},
 	} {
 		var r dump.Record
 		r.Decode(1, gopacket.CaptureInfo{Timestamp: time.Unix(1, 0), Length: len(tc.frame), CaptureLength: len(tc.frame)}, dump.LinkTypeEthernet, tc.frame)

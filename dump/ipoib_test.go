@@ -12,9 +12,9 @@ import (
 	"github.com/google/gopacket/layers"
 
 	"github.com/roce-go/roce/dump"
-	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/corpus"
 	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testcaps"
 	"github.com/roce-go/roce/ipoib"
 )
 
@@ -97,42 +97,8 @@ func TestIPoIBTextNative(t *testing.T) {
 	}
 }
 
-// linkFrames builds link type 242 records from the IPoIB packets of the
-// ERF capture (header and payload of each native packet that carries
-// IPoIB) behind link headers, and one record cut inside its link header.
-func linkFrames(t *testing.T) [][]byte {
-	frames, lts := framesOf(t, filepath.Join(capDir, "ib_native_erf_dag_smp_ipoib_cm.pcap"), dump.LinkTypeERF)
-	var rec dump.Record
-	var out [][]byte
-	for i, fr := range frames {
-		rec.Decode(i+1, gopacket.CaptureInfo{}, lts[i], fr)
-		if !rec.HasIPoIB {
-			continue
-		}
-		// Received packets with the GRH and sender of UD packets, sent
-		// ones with the destination of RC packets.
-		p := &rec.RoCE.Packet
-		var lh ipoib.LinkHeader
-		switch {
-		case rec.HasGRH:
-			lh = ipoib.LinkHeader{IPVer: 6, SrcQP: p.DETH.SrcQP, SGID: rec.RoCE.GRH.SGID, DGID: rec.RoCE.GRH.DGID}
-		case p.BTH.OpCode == ib.OpUDSendOnly:
-			lh = ipoib.LinkHeader{IPVer: 6, SrcQP: p.DETH.SrcQP}
-		default:
-			a, err := ipoib.MakeHWAddr(0, p.BTH.DestQP, [16]byte{0xfe, 0x80, 15: byte(rec.LRH.DLID)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			lh.SetDstAddr(a)
-		}
-		b, err := lh.AppendTo(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, append(b, rec.RoCE.Packet.Payload...))
-	}
-	return append(out, make([]byte, 30))
-}
+// linkFrames are link type 242 records of both forms (testcaps.IPoIBLink).
+func linkFrames(t *testing.T) [][]byte { return testcaps.IPoIBLink(t) }
 
 // TestLinkTypeIPoIB reads a capture of link type 242 and checks its text
 // lines against tshark: the link header's GIDs and QP, and the packet the

@@ -46,6 +46,12 @@ func (r *Record) AppendJSON(b []byte) []byte {
 	case KindMACControl:
 		b = r.appendMACCJSON(b)
 	}
+	if r.HasIPoIB {
+		b = r.appendRowsJSON(b, ipoibFields)
+	}
+	if r.HasDCBX && r.Kind == KindNotRoCE {
+		b = r.appendRowsJSON(b, dcbxFields)
+	}
 	if r.Kind == KindMalformed {
 		b = append(b, `,"_error":`...)
 		b = appendJSONString(b, r.Err.Error())
@@ -214,6 +220,9 @@ func (r *Record) appendIBJSON(b []byte) []byte {
 	if r.CNPErr != nil {
 		b = append(b, `,"_cnp_error":`...)
 		b = appendJSONString(b, r.CNPErr.Error())
+	}
+	if r.madj.ok {
+		b = r.appendRowsJSON(b, madFields)
 	}
 	return b
 }

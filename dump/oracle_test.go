@@ -21,7 +21,16 @@ func ourName(k string) bool {
 		"infiniband.payload.len", "infiniband.invariant.crc.status":
 		return true
 	}
-	return strings.HasPrefix(k, "_") || strings.HasPrefix(k, "vlan.inner.") ||
+	for _, pre := range []string{"infiniband.cm.mra.", "infiniband.cm.sidr_", "infiniband.cm.lap.", "infiniband.cm.apr."} {
+		if strings.HasPrefix(k, pre) {
+			return true // CM messages tshark 4.0 does not decode
+		}
+	}
+	switch k {
+	case "lldp.dcbx.ieee.pfc.willing", "lldp.dcbx.ieee.pfc.enable", "lldp.dcbx.ieee.ets.willing", "lldp.dcbx.ieee.app.entries":
+		return true // DCBX keys tshark 4.0 names otherwise or lacks
+	}
+	return k == "infiniband.cm" || strings.HasPrefix(k, "lldp.dcbx.ieee.etsrec.") || strings.HasPrefix(k, "_") || strings.HasPrefix(k, "vlan.inner.") ||
 		strings.HasPrefix(k, "infiniband.xrceth.") || strings.HasPrefix(k, "infiniband.feth.")
 }
 
@@ -31,6 +40,24 @@ func ourName(k string) bool {
 var tsharkAlias = map[string]string{
 	"infiniband.atomiceth.va":    "infiniband.reth.va",
 	"infiniband.atomiceth.r_key": "infiniband.reth.r_key",
+}
+
+// tsharkWrong are tshark 4.0 fields whose value is wrong, with why; they
+// are counted as skipped, not compared. IBTA Vol 1 12.6.5 (Table 99):
+// the primary and alternate paths' Flow Label is bits 0-19 of the
+// 32-bit word at byte 36 of the path, the Packet Rate bits 26-31; tshark
+// 4.0 takes the flow label from the word's first three bytes (the top 12
+// bits of the label) and the packet rate from its first byte. IBTA Vol 1
+// 13.6.2.1: the RMPP header's byte 2 holds RRespTime in its top 5 bits
+// and RMPPFlags in the low 3; tshark 4.0 splits it 4 and 4.
+// The directed-route SMP's D bit is bit 15 of the status (IBTA Vol 1
+// 14.2.1.2); tshark 4.0 reads its infiniband.smpdirected.d as 0 in
+// responses whose status is 0x8000.
+var tsharkWrong = map[string]string{
+	"infiniband.smpdirected.d":  "reads 0",
+	"infiniband.rmpp.rresptime": "4-bit split", "infiniband.rmpp.rmppflags": "4-bit split",
+	"infiniband.cm.req.prim_flowlabel": "3-byte read", "infiniband.cm.req.prim_pktrate": "first byte",
+	"infiniband.cm.req.alt_flowlabel": "3-byte read", "infiniband.cm.req.alt_pktrate": "first byte",
 }
 
 // sharedKeys are the tshark fields we emit: when tshark shows one for a
@@ -58,6 +85,17 @@ var sharedKeys = []string{
 	"sll.pkttype", "sll.hatype", "sll.halen", "sll.src.eth", "sll.etype", "sll.ifindex",
 	"infiniband.lrh.vl", "infiniband.lrh.lver", "infiniband.lrh.sl", "infiniband.lrh.lnh",
 	"infiniband.lrh.dlid", "infiniband.lrh.pktlen", "infiniband.lrh.slid", "infiniband.variant.crc",
+}
+
+// sharedMADKeys are the MAD keys of the field table that tshark 4.0 has.
+func sharedMADKeys() []string {
+	var ks []string
+	for _, k := range append(madKeys(), ipoibKeys...) {
+		if !ourName(k) {
+			ks = append(ks, k)
+		}
+	}
+	return ks
 }
 
 // sameValue compares one of our JSON values with tshark's text for it.
@@ -115,6 +153,10 @@ func compareTshark(t *testing.T, path string) map[string]int {
 			if !ok {
 				continue
 			}
+			if _, wrong := tsharkWrong[k]; wrong {
+				counts["skipped: tshark wrong "+k]++
+				continue
+			}
 			counts[k]++
 			if !sameValue(k, v, theirs) {
 				bad++
@@ -123,7 +165,10 @@ func compareTshark(t *testing.T, path string) map[string]int {
 				}
 			}
 		}
-		for _, k := range sharedKeys {
+		for _, k := range append(sharedKeys[:len(sharedKeys):len(sharedKeys)], sharedMADKeys()...) {
+			if _, malformed := m["_error"]; malformed && strings.HasPrefix(k, "ipoib.") {
+				continue // a record cut in its link header: tshark shows what it can
+			}
 			if _, atomic := m["infiniband.atomiceth.va"]; atomic && strings.HasPrefix(k, "infiniband.reth.") {
 				continue // tshark's AtomicETH VA and R_Key: see tsharkAlias
 			}

@@ -155,6 +155,7 @@ type Record struct {
 	scratch []byte // where cooked frames are rebuilt
 	net     netInfo
 	mads    madText // text_mad.go: a MAD's text
+	madj    madRec  // mad_fields.go: the MAD decoded for JSON and filters
 }
 
 // netInfo is what the Ethernet, IP and UDP or TCP headers say, read
@@ -194,6 +195,7 @@ func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []b
 		r.Len = len(data) // a Simple Packet Block's length, or a caller's CaptureInfo without one
 	}
 	r.Err, r.CNPErr, r.ICRCGood, r.ICRCUnchecked, r.net, r.eth = nil, nil, false, false, netInfo{}, nil
+	r.madj.ok = false
 	r.HasGRH, r.HasIPoIB, r.HasDCBX, r.DCBXErr, r.ERFType, r.capLen, r.erfLen = false, false, false, nil, 0, len(data), 0
 	switch lt {
 	case LinkTypeEthernet:
@@ -363,6 +365,7 @@ func (r *Record) decodeIB(b []byte) {
 	}
 	r.Kind = KindInfiniBand
 	r.RoCE.Raw = b[:captured]
+	r.decodeMAD()
 	r.decodeIPoIB()
 	if cut {
 		r.ICRCUnchecked = true
@@ -386,6 +389,7 @@ func (r *Record) decodeEthernet(e []byte) {
 	case err == nil:
 		r.Kind = KindRoCE
 		r.fromFrame()
+		r.decodeMAD()
 		if r.RoCE.Truncated {
 			if !r.capCut() {
 				// The capture kept the whole frame, which is shorter than

@@ -27,6 +27,7 @@ import (
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/corpus"
+	"github.com/roce-go/roce/ipoib"
 	"github.com/roce-go/roce/pfc"
 )
 
@@ -264,4 +265,42 @@ func WriteCooked(t testing.TB, path string, lt uint32, frames [][]byte, cis []go
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// IPoIBLink builds link type 242 records from the IPoIB packets of the
+// shipped ERF capture (header and payload of each native packet that
+// carries IPoIB) behind link headers of both forms (received packets
+// with the GRH and sender of UD packets, sent ones with the destination
+// of RC packets), and one record cut inside its link header.
+func IPoIBLink(t testing.TB) [][]byte {
+	t.Helper()
+	frames := corpus.ReadPcap(t, corpus.Path("captures", "ib_native_erf_dag_smp_ipoib_cm.pcap"))
+	var rec dump.Record
+	var out [][]byte
+	for i, fr := range frames {
+		rec.Decode(i+1, gopacket.CaptureInfo{}, dump.LinkTypeERF, fr)
+		if !rec.HasIPoIB {
+			continue
+		}
+		p := &rec.RoCE.Packet
+		var lh ipoib.LinkHeader
+		switch {
+		case rec.HasGRH:
+			lh = ipoib.LinkHeader{IPVer: 6, SrcQP: p.DETH.SrcQP, SGID: rec.RoCE.GRH.SGID, DGID: rec.RoCE.GRH.DGID}
+		case p.BTH.OpCode == ib.OpUDSendOnly:
+			lh = ipoib.LinkHeader{IPVer: 6, SrcQP: p.DETH.SrcQP}
+		default:
+			a, err := ipoib.MakeHWAddr(0, p.BTH.DestQP, [16]byte{0xfe, 0x80, 15: byte(rec.LRH.DLID)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lh.SetDstAddr(a)
+		}
+		b, err := lh.AppendTo(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, append(b, p.Payload...))
+	}
+	return append(out, make([]byte, 30))
 }

@@ -1,0 +1,57 @@
+package dump
+
+import "github.com/roce-go/roce/ipoib"
+
+// ipoibFields are the keys of IPoIB, tshark 4.0's names: the link header
+// of a link type 242 record (a received packet's GRH and sender QP, or a
+// sent packet's destination), then the IPoIB header of that record or of
+// a native InfiniBand packet's payload. AppendJSON writes them from these
+// rows (appendRowsJSON).
+var ipoibFields = []Field{
+	fIPoIBRecv("ipoib.grh.ipver", 4, func(l *ipoib.LinkHeader) uint64 { return uint64(l.IPVer) }),
+	fIPoIBRecv("ipoib.grh.tclass", 8, func(l *ipoib.LinkHeader) uint64 { return uint64(l.TClass) }),
+	fIPoIBRecv("ipoib.grh.flowlabel", 20, func(l *ipoib.LinkHeader) uint64 { return uint64(l.FlowLabel) }),
+	fIPoIBRecv("ipoib.grh.sqpn", 24, func(l *ipoib.LinkHeader) uint64 { return uint64(l.SrcQP) }),
+	{Name: "ipoib.grh.sgid", Type: FieldIPv6, Get: func(r *Record) (Value, bool) {
+		if l := r.ipoibLink(); l != nil && !l.Sent() {
+			return addr(l.SGID)
+		}
+		return none()
+	}},
+	numeric("ipoib.daddr.qpn", FieldUint, 24, true, func(r *Record) (uint64, bool) {
+		if l := r.ipoibLink(); l != nil && l.Sent() {
+			return uint64(l.DstAddr().QPN()), true
+		}
+		return 0, false
+	}),
+	{Name: "ipoib.dgid", Type: FieldIPv6, Get: func(r *Record) (Value, bool) {
+		if l := r.ipoibLink(); l != nil { // bytes 24-39 in both forms
+			return addr(l.DGID)
+		}
+		return none()
+	}},
+	numeric("ipoib.type", FieldUint, 16, true, func(r *Record) (uint64, bool) {
+		return uint64(r.IPoIB.Type), r.HasIPoIB
+	}),
+	numeric("ipoib.reserved", FieldUint, 16, true, func(r *Record) (uint64, bool) {
+		return uint64(r.IPoIB.Reserved), r.HasIPoIB
+	}),
+}
+
+// ipoibLink returns the link header of a link type 242 record.
+func (r *Record) ipoibLink() *ipoib.LinkHeader {
+	if r.HasIPoIB && r.LinkType == LinkTypeIPoIB {
+		return &r.IPoIBLink
+	}
+	return nil
+}
+
+// fIPoIBRecv is a field of a received packet's link header.
+func fIPoIBRecv(name string, bits uint8, get func(l *ipoib.LinkHeader) uint64) Field {
+	return numeric(name, FieldUint, bits, false, func(r *Record) (uint64, bool) {
+		if l := r.ipoibLink(); l != nil && !l.Sent() {
+			return get(l), true
+		}
+		return 0, false
+	})
+}

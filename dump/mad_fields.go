@@ -1,0 +1,205 @@
+package dump
+
+import (
+	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/mad"
+)
+
+// madRec is the management datagram of a frame, decoded once by
+// Record.Decode for the JSON keys and display filters of the MAD header,
+// the RMPP and SA headers, the PathRecord and the CM messages.
+type madRec struct {
+	ok    bool // a whole MAD in a UD SEND Only to QP 0 or QP 1
+	hdr   mad.MAD
+	rmpp  bool // the class carries an RMPP header: rmppH holds it
+	rmppH mad.RMPP
+	cm    bool // a CM message of an attribute CM defines: cmL holds it
+	cmL   mad.CM
+	ipcm  bool // a REQ with an RDMA-CM service ID and IP-CM private data
+	ipcmH mad.IPCM
+	sa    bool // an SA header: saL holds it
+	saL   mad.SA
+	path  bool // the SA data's first record is a PathRecord
+	pathR mad.PathRecord
+	smp   smpRec // smp_fields.go: an SMP and its SMInfo
+}
+
+// decodeMAD decodes the MAD a UD SEND Only to QP 0 or QP 1 carries, as
+// far as package mad's layers go; a MAD cut by the capture is left out.
+func (r *Record) decodeMAD() {
+	m := &r.madj
+	m.ok, m.rmpp, m.cm, m.ipcm, m.sa, m.path = false, false, false, false, false, false
+	p := &r.RoCE.Packet
+	if p.BTH.OpCode != ib.OpUDSendOnly || p.BTH.DestQP > ib.QPGSI || p.BTH.Truncated || len(p.Payload) < mad.Len {
+		return
+	}
+	if m.hdr.DecodeFromBytes(p.Payload, nil) != nil {
+		return
+	}
+	m.ok = true
+	m.smp.decodeSMP(&m.hdr.Header, p.Payload)
+	rest, next := m.hdr.Payload, m.hdr.NextLayerType()
+	if next == mad.LayerTypeRMPP {
+		if m.rmppH.DecodeFromBytes(rest, nil) != nil {
+			return
+		}
+		m.rmpp, rest = true, m.rmppH.Payload
+		next = mad.LayerTypeSA // the one class with RMPP this table decodes
+		if m.hdr.MgmtClass != mad.ClassSubnAdm {
+			return
+		}
+	}
+	switch next {
+	case mad.LayerTypeCM:
+		m.cmL.AttributeID = m.hdr.AttributeID
+		m.cm = m.cmL.DecodeFromBytes(rest, nil) == nil && m.cmL.Name() != ""
+		q := &m.cmL.REQ
+		m.ipcm = m.cm && m.hdr.AttributeID == mad.AttrConnectRequest && q.ServiceID.IsIPCM() && q.IPCM(&m.ipcmH)
+	case mad.LayerTypeSA:
+		m.sa = m.saL.DecodeFromBytes(rest, nil) == nil
+		m.path = m.sa && m.hdr.AttributeID == mad.AttrPathRecord && m.pathR.Decode(m.saL.Record(0)) == nil
+	}
+}
+
+// madFields are the rows of the MAD keys, in JSON key order: AppendJSON
+// writes them from these rows (appendRowsJSON).
+var madFields = cat([]Field{
+	fMAD("infiniband.mad.baseversion", 8, func(m *madRec) uint64 { return uint64(m.hdr.BaseVersion) }),
+	fMAD("infiniband.mad.mgmtclass", 8, func(m *madRec) uint64 { return uint64(m.hdr.MgmtClass) }),
+	fMAD("infiniband.mad.classversion", 8, func(m *madRec) uint64 { return uint64(m.hdr.ClassVersion) }),
+	fMAD("infiniband.mad.method", 8, func(m *madRec) uint64 { return uint64(m.hdr.MethodByte()) }),
+	fMAD("infiniband.mad.status", 16, func(m *madRec) uint64 { return uint64(m.hdr.Status) }),
+	fMAD("infiniband.mad.classspecific", 16, func(m *madRec) uint64 { return uint64(m.hdr.ClassSpecific) }),
+	fMAD64("infiniband.mad.transactionid", func(m *madRec) (uint64, bool) { return m.hdr.TransactionID, true }),
+	fMAD("infiniband.mad.attributeid", 16, func(m *madRec) uint64 { return uint64(m.hdr.AttributeID) }),
+	fMAD("infiniband.mad.attributemodifier", 32, func(m *madRec) uint64 { return uint64(m.hdr.AttributeModifier) }),
+	fRMPP("infiniband.rmpp.rmppversion", func(h *mad.RMPP) uint64 { return uint64(h.RMPPVersion) }),
+	fRMPP("infiniband.rmpp.rmpptype", func(h *mad.RMPP) uint64 { return uint64(h.RMPPType) }),
+	fRMPP("infiniband.rmpp.rresptime", func(h *mad.RMPP) uint64 { return uint64(h.RRespTime) }),
+	fRMPP("infiniband.rmpp.rmppflags", func(h *mad.RMPP) uint64 { return uint64(h.RMPPFlags) }),
+	fRMPP("infiniband.rmpp.rmppstatus", func(h *mad.RMPP) uint64 { return uint64(h.RMPPStatus) }),
+	fRMPP32("infiniband.rmpp.data1", func(h *mad.RMPP) uint64 { return uint64(h.Data1) }),
+	fRMPP32("infiniband.rmpp.data2", func(h *mad.RMPP) uint64 { return uint64(h.Data2) }),
+	fMAD64("infiniband.sa.smkey", func(m *madRec) (uint64, bool) { return m.saL.SMKey, m.sa }),
+	fSA("infiniband.sa.attributeoffset", 16, func(m *madRec) (uint64, bool) { return uint64(m.saL.AttributeOffset), m.sa }),
+	fMAD64("infiniband.sa.componentmask", func(m *madRec) (uint64, bool) { return m.saL.ComponentMask, m.sa }),
+	fGID("infiniband.pathrecord.dgid", func(m *madRec) (*[16]byte, bool) { return &m.pathR.DGID, m.path }),
+	fGID("infiniband.pathrecord.sgid", func(m *madRec) (*[16]byte, bool) { return &m.pathR.SGID, m.path }),
+	fPath("infiniband.pathrecord.dlid", 16, func(p *mad.PathRecord) uint64 { return uint64(p.DLID) }),
+	fPath("infiniband.pathrecord.slid", 16, func(p *mad.PathRecord) uint64 { return uint64(p.SLID) }),
+	fPath("infiniband.pathrecord.rawtraffic", 1, func(p *mad.PathRecord) uint64 { return b2u(p.RawTraffic) }),
+	fPath("infiniband.pathrecord.flowlabel", 20, func(p *mad.PathRecord) uint64 { return uint64(p.FlowLabel) }),
+	fPath("infiniband.pathrecord.hoplimit", 8, func(p *mad.PathRecord) uint64 { return uint64(p.HopLimit) }),
+	fPath("infiniband.pathrecord.tclass", 8, func(p *mad.PathRecord) uint64 { return uint64(p.TClass) }),
+	fPath("infiniband.pathrecord.reversible", 1, func(p *mad.PathRecord) uint64 { return b2u(p.Reversible) }),
+	fPath("infiniband.pathrecord.numbpath", 7, func(p *mad.PathRecord) uint64 { return uint64(p.NumbPath) }),
+	fPath("infiniband.pathrecord.p_key", 16, func(p *mad.PathRecord) uint64 { return uint64(p.PKey) }),
+	fPath("infiniband.pathrecord.sl", 4, func(p *mad.PathRecord) uint64 { return uint64(p.SL) }),
+	fPath("infiniband.pathrecord.mtuselector", 2, func(p *mad.PathRecord) uint64 { return uint64(p.MTUSelector) }),
+	fPath("infiniband.pathrecord.mtu", 6, func(p *mad.PathRecord) uint64 { return uint64(p.MTU) }),
+	fPath("infiniband.pathrecord.rateselector", 2, func(p *mad.PathRecord) uint64 { return uint64(p.RateSelector) }),
+	fPath("infiniband.pathrecord.rate", 6, func(p *mad.PathRecord) uint64 { return uint64(p.Rate) }),
+	fPath("infiniband.pathrecord.packetlifetimeselector", 2, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTimeSelector) }),
+	fPath("infiniband.pathrecord.packetlifetime", 6, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTime) }),
+	fPath("infiniband.pathrecord.preference", 8, func(p *mad.PathRecord) uint64 { return uint64(p.Preference) }),
+}, cmFields, smpFields)
+
+// madProtocols are the presence names of the MAD layers, as tshark 4.0
+// names the subtrees (infiniband.mad, infiniband.rmpp, infiniband.sa
+// are its fields of the whole header; ours answer true where tshark's
+// are present).
+var madProtocols = []Protocol{
+	{"infiniband.mad", func(r *Record) bool { return r.madRec() != nil }},
+	{"infiniband.rmpp", func(r *Record) bool { m := r.madRec(); return m != nil && m.rmpp }},
+	{"infiniband.cm", func(r *Record) bool { m := r.madRec(); return m != nil && m.cm }},
+	{"infiniband.smpdirected", func(r *Record) bool { m := r.madRec(); return m != nil && m.smp.dr }},
+}
+
+// madRec returns the frame's MAD, or nil.
+func (r *Record) madRec() *madRec {
+	if r.isIB() && r.madj.ok {
+		return &r.madj
+	}
+	return nil
+}
+
+// appendRowsJSON appends the keys of rows the frame has, as the field
+// table gives them.
+func (r *Record) appendRowsJSON(b []byte, rows []Field) []byte {
+	for i := range rows {
+		f := &rows[i]
+		v, ok := f.Get(r)
+		if !ok {
+			continue
+		}
+		b = append(b, ',', '"')
+		b = append(b, f.Name...)
+		b = append(b, '"', ':')
+		switch f.Type {
+		case FieldUint, FieldBool:
+			b = f.AppendValue(b, v)
+		case FieldString:
+			b = appendJSONString(b, v.S)
+		default:
+			b = append(b, '"')
+			b = f.AppendValue(b, v)
+			b = append(b, '"')
+		}
+	}
+	return b
+}
+
+func fMAD(name string, bits uint8, get func(m *madRec) uint64) Field {
+	return numeric(name, FieldUint, bits, true, func(r *Record) (uint64, bool) {
+		if m := r.madRec(); m != nil {
+			return get(m), true
+		}
+		return 0, false
+	})
+}
+
+// fSA is a field present when get says so.
+func fSA(name string, bits uint8, get func(m *madRec) (uint64, bool)) Field {
+	return numeric(name, FieldUint, bits, true, func(r *Record) (uint64, bool) {
+		if m := r.madRec(); m != nil {
+			return get(m)
+		}
+		return 0, false
+	})
+}
+
+// fMAD64 is a 64-bit field, "0x" and 16 hex digits as tshark writes
+// its BASE_HEX 64-bit fields.
+func fMAD64(name string, get func(m *madRec) (uint64, bool)) Field {
+	return Field{Name: name, Type: FieldHex64, Hex: true, Get: func(r *Record) (Value, bool) {
+		if m := r.madRec(); m != nil {
+			if v, ok := get(m); ok {
+				return u(v)
+			}
+		}
+		return none()
+	}}
+}
+
+func fGID(name string, get func(m *madRec) (*[16]byte, bool)) Field {
+	return Field{Name: name, Type: FieldIPv6, Get: func(r *Record) (Value, bool) {
+		if m := r.madRec(); m != nil {
+			if g, ok := get(m); ok {
+				return addr(*g)
+			}
+		}
+		return none()
+	}}
+}
+
+func fRMPP(name string, get func(h *mad.RMPP) uint64) Field {
+	return fSA(name, 8, func(m *madRec) (uint64, bool) { return get(&m.rmppH), m.rmpp })
+}
+
+func fRMPP32(name string, get func(h *mad.RMPP) uint64) Field {
+	return fSA(name, 32, func(m *madRec) (uint64, bool) { return get(&m.rmppH), m.rmpp })
+}
+
+func fPath(name string, bits uint8, get func(p *mad.PathRecord) uint64) Field {
+	return fSA(name, bits, func(m *madRec) (uint64, bool) { return get(&m.pathR), m.path })
+}

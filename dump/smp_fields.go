@@ -1,0 +1,78 @@
+package dump
+
+import "github.com/roce-go/roce/mad"
+
+// smpRec is the subnet management packet of a frame (classes 0x01 and
+// 0x81) and its SMInfo attribute, decoded by decodeSMP.
+type smpRec struct {
+	lid      bool // LID routed: lidS holds it
+	lidS     mad.SMP
+	dr       bool // directed route: drS holds it
+	drS      mad.SMPDirected
+	smi      bool // the attribute is SMInfo: smInfo holds it
+	smInfo   mad.SMInfo
+	ni       bool // the attribute is NodeInfo: nodeInfo holds it
+	nodeInfo mad.NodeInfo
+}
+
+// decodeSMP decodes the SMP b holds (a whole MAD of class 0x01 or 0x81).
+func (s *smpRec) decodeSMP(h *mad.Header, b []byte) {
+	s.lid, s.dr, s.smi, s.ni = false, false, false, false
+	var data []byte
+	switch h.MgmtClass {
+	case mad.ClassSubnLID:
+		s.lid = s.lidS.Decode(b) == nil
+		data = s.lidS.Data[:]
+	case mad.ClassSubnDR:
+		s.dr = s.drS.Decode(b) == nil
+		data = s.drS.Data[:]
+	default:
+		return
+	}
+	ok := s.lid || s.dr
+	s.smi = ok && h.AttributeID == uint16(mad.SMPAttrSMInfo) && s.smInfo.Decode(data) == nil
+	s.ni = ok && h.AttributeID == uint16(mad.SMPAttrNodeInfo) && s.nodeInfo.Decode(data) == nil
+}
+
+// smpFields are the keys of the SMP headers, of SMInfo and of NodeInfo,
+// tshark 4.0's names, in JSON key order.
+var smpFields = []Field{
+	// tshark 4.0 shows the M_Key of both kinds under smplid.
+	fMAD64("infiniband.smplid.mkey", func(m *madRec) (uint64, bool) {
+		if m.smp.dr {
+			return m.smp.drS.MKey, true
+		}
+		return m.smp.lidS.MKey, m.smp.lid
+	}),
+	fDR("infiniband.smpdirected.smpstatus", 16, func(s *mad.SMPDirected) uint64 { return uint64(s.Status) }),
+	fDR("infiniband.smpdirected.hoppointer", 8, func(s *mad.SMPDirected) uint64 { return uint64(s.HopPointer()) }),
+	fDR("infiniband.smpdirected.hopcount", 8, func(s *mad.SMPDirected) uint64 { return uint64(s.HopCount()) }),
+	fDR("infiniband.smpdirected.drslid", 16, func(s *mad.SMPDirected) uint64 { return uint64(s.DrSLID) }),
+	fDR("infiniband.smpdirected.drdlid", 16, func(s *mad.SMPDirected) uint64 { return uint64(s.DrDLID) }),
+	fDR("infiniband.smpdirected.d", 1, func(s *mad.SMPDirected) uint64 { return b2u(s.Direction()) }),
+	fMAD64("infiniband.sminfo.guid", func(m *madRec) (uint64, bool) { return m.smp.smInfo.GUID, m.smp.smi }),
+	fMAD64("infiniband.sminfo.sm_key", func(m *madRec) (uint64, bool) { return m.smp.smInfo.SMKey, m.smp.smi }),
+	fSA("infiniband.sminfo.actcount", 32, func(m *madRec) (uint64, bool) { return uint64(m.smp.smInfo.ActCount), m.smp.smi }),
+	fSA("infiniband.sminfo.priority", 4, func(m *madRec) (uint64, bool) { return uint64(m.smp.smInfo.Priority), m.smp.smi }),
+	fSA("infiniband.sminfo.smstate", 4, func(m *madRec) (uint64, bool) { return uint64(m.smp.smInfo.SMState), m.smp.smi }),
+	fNI("infiniband.nodeinfo.baseversion", 8, func(n *mad.NodeInfo) uint64 { return uint64(n.BaseVersion) }),
+	fNI("infiniband.nodeinfo.classversion", 8, func(n *mad.NodeInfo) uint64 { return uint64(n.ClassVersion) }),
+	fNI("infiniband.nodeinfo.nodetype", 8, func(n *mad.NodeInfo) uint64 { return uint64(n.NodeType) }),
+	fNI("infiniband.nodeinfo.numports", 8, func(n *mad.NodeInfo) uint64 { return uint64(n.NumPorts) }),
+	fMAD64("infiniband.nodeinfo.systemimageguid", func(m *madRec) (uint64, bool) { return m.smp.nodeInfo.SystemImageGUID, m.smp.ni }),
+	fMAD64("infiniband.nodeinfo.nodeguid", func(m *madRec) (uint64, bool) { return m.smp.nodeInfo.NodeGUID, m.smp.ni }),
+	fMAD64("infiniband.nodeinfo.portguid", func(m *madRec) (uint64, bool) { return m.smp.nodeInfo.PortGUID, m.smp.ni }),
+	fNI("infiniband.nodeinfo.partitioncap", 16, func(n *mad.NodeInfo) uint64 { return uint64(n.PartitionCap) }),
+	fNI("infiniband.nodeinfo.deviceid", 16, func(n *mad.NodeInfo) uint64 { return uint64(n.DeviceID) }),
+	fNI("infiniband.nodeinfo.revision", 32, func(n *mad.NodeInfo) uint64 { return uint64(n.Revision) }),
+	fNI("infiniband.nodeinfo.localportnum", 8, func(n *mad.NodeInfo) uint64 { return uint64(n.LocalPortNum) }),
+	fNI("infiniband.nodeinfo.vendorid", 24, func(n *mad.NodeInfo) uint64 { return uint64(n.VendorID) }),
+}
+
+func fNI(name string, bits uint8, get func(n *mad.NodeInfo) uint64) Field {
+	return fSA(name, bits, func(m *madRec) (uint64, bool) { return get(&m.smp.nodeInfo), m.smp.ni })
+}
+
+func fDR(name string, bits uint8, get func(s *mad.SMPDirected) uint64) Field {
+	return fSA(name, bits, func(m *madRec) (uint64, bool) { return get(&m.smp.drS), m.smp.dr })
+}
