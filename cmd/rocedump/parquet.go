@@ -119,7 +119,13 @@ func writeParquet(c config, src *dump.Source, in io.Reader, capture, path string
 	}
 	bw := bufio.NewWriterSize(of, 256<<10)
 	pw := parquetrows.NewWriter(bw, capture, parquetrows.Options{})
-	st, err := dump.Scan(src, c.opt, pw.Write)
+	// One goroutine decodes and fills the rows, the Writer's own
+	// writes them out: Write, in capture order, is the longest step, and
+	// on two cores dump's reader and decoding goroutines beside it and
+	// the Writer's made the whole slower than this (README, Parquet).
+	opt := c.opt
+	opt.Workers = 1
+	st, err := dump.Scan(src, opt, pw.Write)
 	if cerr := pw.Close(); err == nil {
 		err = cerr
 	}
