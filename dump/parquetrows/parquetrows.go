@@ -172,7 +172,7 @@ func build() {
 			panic(fmt.Sprintf("parquetrows: column %s is not leaf %d", gf.name, i))
 		}
 		columns[i] = column{name: gf.name, field: fs[i],
-			how: howOf(fs[i], leaf.Node.Type().Kind()),
+			how:   howOf(fs[i], leaf.Node.Type().Kind()),
 			proto: protocolIndex(gf.name)}
 		if fs[i] != nil {
 			columns[i].uint = fs[i].Uint
