@@ -30,6 +30,7 @@ type chunk struct {
 	levels []byte
 	values []byte
 	bits   int // FieldBool columns: the values in values, one bit each
+	nulls  int // the NULL cells, once the chunk is written out
 }
 
 // rowGroup is the cells of up to RowGroupRows rows, column by column.
@@ -38,18 +39,44 @@ type rowGroup struct {
 	rows   int
 }
 
-func newRowGroup() *rowGroup {
+// newRowGroup returns an empty row group whose file column holds file
+// (its PLAIN cell). Each column's values have room for RowGroupRows
+// values from the start (the text columns for as many of 16 bytes), so
+// that filling them does not copy them as they grow; the memory is
+// taken from the system as it is written.
+func newRowGroup(file []byte) *rowGroup {
 	g := &rowGroup{chunks: make([]chunk, len(columns))}
 	for i := range g.chunks {
 		g.chunks[i].levels = make([]byte, RowGroupRows)
+		g.chunks[i].values = make([]byte, 0, RowGroupRows*columns[i].how.width(len(file)))
 	}
 	return g
+}
+
+// width returns the bytes of a PLAIN value of a column of type h, the
+// file column's with a file name of n bytes: a guess for the text
+// columns, 1 for the flags' bits (8 of them).
+func (h how) width(n int) int {
+	switch h {
+	case howFile:
+		return 4 + n
+	case howFlag:
+		return 1
+	case howInt32:
+		return 4
+	case howInt64, howTime:
+		return 8
+	}
+	return 16
 }
 
 func (g *rowGroup) reset() {
 	for i := range g.chunks {
 		c := &g.chunks[i]
-		clear(c.levels[:g.rows])
+		if c.nulls != g.rows {
+			clear(c.levels[:g.rows])
+		}
+		c.nulls = 0
 		c.values, c.bits = c.values[:0], 0
 	}
 	g.rows = 0
@@ -152,7 +179,8 @@ func (f *fileWriter) writeChunk(col int, c *chunk, rows int) (format.ColumnChunk
 	}
 	// Readers take a NULL count of 0 at its word (DuckDB drops IS NOT
 	// NULL), and parquet-go's Statistics always write one.
-	stats := format.Statistics{NullCount: int64(bytes.Count(levels, zero))}
+	c.nulls = bytes.Count(levels, zero)
+	stats := format.Statistics{NullCount: int64(c.nulls)}
 	h := format.PageHeader{Type: format.DataPage, UncompressedPageSize: int32(len(page)), CompressedPageSize: int32(len(body)),
 		DataPageHeader: thrift.New(format.DataPageHeader{NumValues: int32(rows), Encoding: format.Plain,
 			DefinitionLevelEncoding: format.RLE, RepetitionLevelEncoding: format.RLE, Statistics: stats})}

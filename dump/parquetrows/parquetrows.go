@@ -256,7 +256,7 @@ func NewWriter(w io.Writer, file string, o Options) *Writer {
 		free: make(chan *rowGroup, 2), full: make(chan *rowGroup, 1), done: make(chan error, 1),
 		fw: newFileWriter(w, codec, "rocedump (github.com/roce-go/roce)")}
 	for i := 0; i < 2; i++ {
-		wr.free <- newRowGroup()
+		wr.free <- newRowGroup(wr.file)
 	}
 	wr.cur = <-wr.free
 	go wr.encode()
