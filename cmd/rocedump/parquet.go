@@ -119,13 +119,11 @@ func writeParquet(c config, src *dump.Source, in io.Reader, capture, path string
 	}
 	bw := bufio.NewWriterSize(of, 256<<10)
 	pw := parquetrows.NewWriter(bw, capture, parquetrows.Options{})
-	// One goroutine decodes and fills the rows, the Writer's own
-	// writes them out: Write, in capture order, is the longest step, and
-	// on two cores dump's reader and decoding goroutines beside it and
-	// the Writer's made the whole slower than this (README, Parquet).
-	opt := c.opt
-	opt.Workers = 1
-	st, err := dump.Scan(src, opt, pw.Write)
+	// The rows are made in batches where the frames are decoded (-j),
+	// the Writer copies them in capture order and writes them out on a
+	// goroutine of its own.
+	st, err := dump.ScanParts(src, c.opt, func() dump.Part { return parquetrows.NewBatch() },
+		func(p dump.Part) error { return pw.WriteBatch(p.(*parquetrows.Batch)) })
 	if cerr := pw.Close(); err == nil {
 		err = cerr
 	}

@@ -29,7 +29,6 @@ const magic = "PAR1"
 type chunk struct {
 	levels []byte
 	values []byte
-	bits   int // FieldBool columns: the values in values, one bit each
 	nulls  int // the NULL cells, once the chunk is written out
 }
 
@@ -40,7 +39,7 @@ type rowGroup struct {
 }
 
 // newRowGroup returns an empty row group whose file column holds file
-// (its PLAIN cell). Each column's values have room for RowGroupRows
+// (its PLAIN cell) in every row; Write does not visit that column. Each column's values have room for RowGroupRows
 // values from the start (the text columns for as many of 16 bytes), so
 // that filling them does not copy them as they grow; the memory is
 // taken from the system as it is written.
@@ -48,18 +47,19 @@ func newRowGroup(file []byte) *rowGroup {
 	g := &rowGroup{chunks: make([]chunk, len(columns))}
 	for i := range g.chunks {
 		g.chunks[i].levels = make([]byte, RowGroupRows)
-		g.chunks[i].values = make([]byte, 0, RowGroupRows*columns[i].how.width(len(file)))
+		if columns[i].how == howFile {
+			g.chunks[i].values = file // its one value, whatever the rows
+			continue
+		}
+		g.chunks[i].values = make([]byte, 0, RowGroupRows*columns[i].how.width())
 	}
 	return g
 }
 
-// width returns the bytes of a PLAIN value of a column of type h, the
-// file column's with a file name of n bytes: a guess for the text
-// columns, 1 for the flags' bits (8 of them).
-func (h how) width(n int) int {
+// width returns the bytes of a PLAIN value of a column of type h: a
+// guess for the text columns, 1 for the flags' bits (8 of them).
+func (h how) width() int {
 	switch h {
-	case howFile:
-		return 4 + n
 	case howFlag:
 		return 1
 	case howInt32:
@@ -77,7 +77,9 @@ func (g *rowGroup) reset() {
 			clear(c.levels[:g.rows])
 		}
 		c.nulls = 0
-		c.values, c.bits = c.values[:0], 0
+		if columns[i].how != howFile {
+			c.values = c.values[:0]
+		}
 	}
 	g.rows = 0
 }
@@ -114,6 +116,7 @@ type fileWriter struct {
 	page    []byte // a page before compression
 	zpage   []byte // after
 	levels  []byte // the levels of a page, encoded
+	bools   []byte // the values of a FieldBool column, bit-packed
 	started bool
 }
 
@@ -159,47 +162,100 @@ var levelsRLE = rle.Encoding{BitWidth: 1}
 
 func (f *fileWriter) writeChunk(col int, c *chunk, rows int) (format.ColumnChunk, error) {
 	el := &f.meta.Schema[col+1]
+	cc := format.ColumnChunk{MetaData: format.ColumnMetaData{Type: el.Type.V, PathInSchema: []string{el.Name},
+		Codec: f.codec.CompressionCodec(), NumValues: int64(rows)}}
+	md := &cc.MetaData
+	levels := c.levels[:rows]
+	var values []byte
+	dh := format.DataPageHeader{NumValues: int32(rows), Encoding: format.Plain,
+		DefinitionLevelEncoding: format.RLE, RepetitionLevelEncoding: format.RLE}
+	if columns[col].how == howFile {
+		// The one value of every row: a dictionary of it, every row
+		// index 0 (one RLE run of bit width 1), no NULL.
+		md.DictionaryPageOffset = f.off
+		h := format.PageHeader{Type: format.DictionaryPage,
+			DictionaryPageHeader: thrift.New(format.DictionaryPageHeader{NumValues: 1, Encoding: format.Plain})}
+		if err := f.writePage(md, &h, c.values); err != nil {
+			return cc, err
+		}
+		levels = f.run(levels[:0], 1, rows)
+		values = binary.AppendUvarint([]byte{1}, uint64(rows)<<1)
+		values = append(values, 0)
+		dh.Encoding = format.RLEDictionary
+		md.Encoding = []format.Encoding{format.Plain, format.RLE, format.RLEDictionary}
+		c.nulls = 0
+	} else {
+		values = c.values
+		if columns[col].how == howFlag {
+			f.bools = packBits(f.bools[:0], values)
+			values = f.bools
+		}
+		md.Encoding = []format.Encoding{format.Plain, format.RLE}
+		c.nulls = bytes.Count(levels, zero)
+	}
 	// A data page v1: the levels' length (4 bytes, little endian), the
 	// levels, the values.
-	levels := c.levels[:rows]
 	lv, err := levelsRLE.EncodeLevels(f.levels, levels)
 	if err != nil {
-		return format.ColumnChunk{}, err
+		return cc, err
 	}
 	f.levels = lv
 	page := binary.LittleEndian.AppendUint32(f.page[:0], uint32(len(lv)))
-	page = append(append(page, lv...), c.values...)
+	page = append(append(page, lv...), values...)
 	f.page = page
+	// Readers take a NULL count of 0 at its word (DuckDB drops IS NOT
+	// NULL), and parquet-go's Statistics always write one.
+	dh.Statistics = format.Statistics{NullCount: int64(c.nulls)}
+	md.Statistics = dh.Statistics
+	md.DataPageOffset = f.off
+	cc.FileOffset = f.off
+	h := format.PageHeader{Type: format.DataPage, DataPageHeader: thrift.New(dh)}
+	return cc, f.writePage(md, &h, page)
+}
+
+// packBits appends the PLAIN encoding of flags, a byte each (0 or 1):
+// a bit each, the first in the low bit.
+func packBits(dst, flags []byte) []byte {
+	for i := 0; i < len(flags); i += 8 {
+		var b byte
+		for j, f := range flags[i:min(i+8, len(flags))] {
+			b |= f << j
+		}
+		dst = append(dst, b)
+	}
+	return dst
+}
+
+// run returns levels with n levels of v appended, a byte each.
+func (f *fileWriter) run(levels []byte, v byte, n int) []byte {
+	for range n {
+		levels = append(levels, v)
+	}
+	return levels
+}
+
+// writePage writes the page of header h and uncompressed content page,
+// compressed, and counts its sizes in md.
+func (f *fileWriter) writePage(md *format.ColumnMetaData, h *format.PageHeader, page []byte) error {
 	body := page
 	if f.codec.CompressionCodec() != format.Uncompressed {
+		var err error
 		if f.zpage, err = f.codec.Encode(f.zpage[:0], page); err != nil {
-			return format.ColumnChunk{}, err
+			return err
 		}
 		body = f.zpage
 	}
-	// Readers take a NULL count of 0 at its word (DuckDB drops IS NOT
-	// NULL), and parquet-go's Statistics always write one.
-	c.nulls = bytes.Count(levels, zero)
-	stats := format.Statistics{NullCount: int64(c.nulls)}
-	h := format.PageHeader{Type: format.DataPage, UncompressedPageSize: int32(len(page)), CompressedPageSize: int32(len(body)),
-		DataPageHeader: thrift.New(format.DataPageHeader{NumValues: int32(rows), Encoding: format.Plain,
-			DefinitionLevelEncoding: format.RLE, RepetitionLevelEncoding: format.RLE, Statistics: stats})}
-	hb, err := thrift.Marshal(new(thrift.CompactProtocol), &h)
+	h.UncompressedPageSize, h.CompressedPageSize = int32(len(page)), int32(len(body))
+	hb, err := thrift.Marshal(new(thrift.CompactProtocol), h)
 	if err != nil {
-		return format.ColumnChunk{}, err
+		return err
 	}
-	off := f.off
 	if err := f.write(hb); err != nil {
-		return format.ColumnChunk{}, err
+		return err
 	}
-	if err := f.write(body); err != nil {
-		return format.ColumnChunk{}, err
-	}
-	return format.ColumnChunk{FileOffset: off, MetaData: format.ColumnMetaData{
-		Type: el.Type.V, Encoding: []format.Encoding{format.Plain, format.RLE}, PathInSchema: []string{el.Name},
-		Codec: f.codec.CompressionCodec(), NumValues: int64(rows),
-		TotalUncompressedSize: int64(len(hb) + len(page)), TotalCompressedSize: int64(len(hb) + len(body)),
-		DataPageOffset: off, Statistics: stats}}, nil
+	md.TotalUncompressedSize += int64(len(hb) + len(page))
+	md.TotalCompressedSize += int64(len(hb) + len(body))
+	return f.write(body)
 }
 
 // close writes the footer.

@@ -180,8 +180,9 @@ func build() {
 	}
 	protoColumns = make([][]int, len(protocols))
 	for i := range columns {
-		p := columns[i].proto
-		protoColumns[p] = append(protoColumns[p], i)
+		if p := columns[i].proto; columns[i].how != howFile {
+			protoColumns[p] = append(protoColumns[p], i)
+		}
 	}
 }
 
@@ -222,13 +223,14 @@ func protocolIndex(field string) int {
 
 // Writer writes the frames of one capture as one Parquet file.
 //
-// Write appends each frame's cells to the row group being filled, column
-// by column (a definition level and, unless NULL, the PLAIN value); a
-// full row group goes to a goroutine that writes it out while Write
-// fills the next one.
+// Write appends each frame's cells to a Batch, column by column (a
+// definition level and, unless NULL, the PLAIN value), and WriteBatch
+// copies a batch into the row group being filled; a full row group goes
+// to a goroutine that writes it out while the next one fills.
 type Writer struct {
 	file  []byte // the FileColumn cell: PLAIN length and name
 	cur   *rowGroup
+	own   *Batch         // Write's
 	free  chan *rowGroup // row groups written, to fill again
 	full  chan *rowGroup // row groups filled, to write
 	done  chan error     // the writing goroutine's end
@@ -259,6 +261,7 @@ func NewWriter(w io.Writer, file string, o Options) *Writer {
 		wr.free <- newRowGroup(wr.file)
 	}
 	wr.cur = <-wr.free
+	wr.own = NewBatch()
 	go wr.encode()
 	return wr
 }
@@ -284,32 +287,18 @@ func (w *Writer) Write(r *dump.Record) error {
 	if w.state != 0 {
 		return errClosed
 	}
-	g := w.cur
-	row := g.rows
-	for i := range protocols {
-		if !protocols[i].Present(r) {
-			continue
-		}
-		for _, c := range protoColumns[i] {
-			if ch := &g.chunks[c]; ch.value(&columns[c], r, w.file) {
-				ch.levels[row] = 1
-			}
-		}
+	if w.own.Add(r); w.own.rows < batchRows {
+		return nil
 	}
-	if g.rows++; g.rows == RowGroupRows {
-		w.full <- g
-		w.cur = <-w.free
-	}
-	return nil
+	err := w.WriteBatch(w.own)
+	w.own.Reset()
+	return err
 }
 
 // value appends column c's value in r to ch and reports whether r has
 // one.
-func (ch *chunk) value(c *column, r *dump.Record, file []byte) bool {
+func (ch *chunk) value(c *column, r *dump.Record) bool {
 	switch c.how {
-	case howFile:
-		ch.values = append(ch.values, file...)
-		return true
 	case howFlag, howInt32, howInt64:
 		if c.uint != nil {
 			u, ok := c.uint(r)
@@ -327,11 +316,7 @@ func (ch *chunk) value(c *column, r *dump.Record, file []byte) bool {
 func (ch *chunk) number(how how, u uint64) bool {
 	switch how {
 	case howFlag:
-		if ch.bits&7 == 0 {
-			ch.values = append(ch.values, 0)
-		}
-		ch.values[len(ch.values)-1] |= byte(u&1) << (ch.bits & 7)
-		ch.bits++
+		ch.values = append(ch.values, byte(u&1)) // a byte until written out
 	case howInt32:
 		ch.values = binary.LittleEndian.AppendUint32(ch.values, uint32(u))
 	default:
@@ -373,6 +358,9 @@ const (
 func (w *Writer) Close() error {
 	if w.state != 0 {
 		return errClosed
+	}
+	if err := w.WriteBatch(w.own); err != nil {
+		return err
 	}
 	w.state = 1
 	if w.cur.rows > 0 {
