@@ -34,18 +34,21 @@ func ScanParts(src *Source, opt Options, newPart func() Part, fn func(p Part) er
 		return runPipelineParts(p, nil, func(*Record) error { return nil }, fn)
 	}
 	part, n := newPart(), 0
+	var ferr error
 	st, err := Scan(src, opt, func(r *Record) error {
 		part.Add(r)
 		if n++; n < partFrames {
 			return nil
 		}
-		err := fn(part)
+		ferr = fn(part)
 		part.Reset()
 		n = 0
-		return err
+		return ferr
 	})
-	if err == nil && n > 0 {
-		err = fn(part)
+	if ferr == nil && n > 0 { // the frames before the end, a read error's too
+		if ferr = fn(part); err == nil {
+			err = ferr
+		}
 	}
 	return st, err
 }
