@@ -19,7 +19,7 @@
 //	64-bit hex, 64-bit              INT64 UINT_64: the exact value
 //	bool                            BOOLEAN
 //	time (frame.time_epoch)         INT64 TIMESTAMP(NANOS, isAdjustedToUTC=false): nanoseconds since 1970 UTC
-//	string, IPv4, IPv6, MAC, bytes  BYTE_ARRAY STRING, the text JSON writes (dictionary encoded)
+//	string, IPv4, IPv6, MAC, bytes  BYTE_ARRAY STRING, the text JSON writes
 //	frame.file                      BYTE_ARRAY STRING, the capture's name as given to NewWriter
 //
 // The 64-bit fields (infiniband.reth.va, infiniband.atomiceth.va,
@@ -47,11 +47,17 @@
 // as one table (DuckDB's read_parquet('DIR/*.parquet'), Spark's
 // spark.read.parquet(DIR)).
 //
-// # Memory
+// # Memory and layout
 //
-// Rows are handed to the Parquet writer in batches and a row group is
-// flushed to the output every RowGroupRows rows, so that memory does not
-// grow with the number of frames. Pages are compressed with Snappy.
+// Rows are filled in batches (Batch; dump.ScanParts fills them on the
+// goroutines that decode the frames) and copied, column by column, into
+// a row group, written out every RowGroupRows rows on a goroutine of
+// the Writer's, so that memory does not grow with the number of frames.
+// The package lays the file out itself (parquet-go's own Writer costs
+// per value): each column chunk is one data page (v1) of PLAIN values
+// behind RLE/bit-packed definition levels, Snappy-compressed; frame.file
+// is a dictionary of its one value. The footer is parquet-go's Thrift
+// description of the file, with its schema elements for Schema().
 package parquetrows
 
 import (
@@ -136,11 +142,11 @@ func node(f *dump.Field) parquet.Node {
 	case dump.FieldTime:
 		return parquet.TimestampAdjusted(parquet.Nanosecond, false)
 	}
-	return parquet.Encoded(parquet.String(), &parquet.RLEDictionary)
+	return parquet.String()
 }
 
 func build() {
-	fileNode := parquet.Encoded(parquet.String(), &parquet.RLEDictionary)
+	fileNode := parquet.String()
 	var g orderedGroup
 	var fs []*dump.Field
 	add := func(name string, n parquet.Node, f *dump.Field) {
