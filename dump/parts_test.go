@@ -87,19 +87,18 @@ func TestScanParts(t *testing.T) {
 func TestScanPartsError(t *testing.T) {
 	path := testcaps.Generated(t, t.TempDir())[0]
 	stop := errors.New("stop")
+	in, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, workers := range []int{1, 2} {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src, err := dump.NewSource(f)
+		src, err := dump.NewSource(bytes.NewReader(in))
 		if err != nil {
 			t.Fatal(err)
 		}
 		calls := 0
 		_, err = dump.ScanParts(src, dump.Options{Workers: workers}, func() dump.Part { return new(jsonPart) },
 			func(dump.Part) error { calls++; return stop })
-		f.Close()
 		if !errors.Is(err, stop) || calls != 1 {
 			t.Errorf("workers %d: %v after %d calls, want %v after 1", workers, err, calls, stop)
 		}
