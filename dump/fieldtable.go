@@ -12,15 +12,15 @@ import (
 // filters compare. To add a field, add its row here, in JSON key order,
 // write its key in AppendJSON, and list it in the package documentation.
 var fieldTable = cat([]Field{
-	{Name: "frame.number", Type: FieldUint, Bits: 32, Get: func(r *Record) (Value, bool) { return u(uint64(r.Number)) }},
+	numeric("frame.number", FieldUint, 32, false, func(r *Record) (uint64, bool) { return uint64(r.Number), true }),
 	{Name: "frame.time_epoch", Type: FieldTime, Get: func(r *Record) (Value, bool) {
 		if r.Time.IsZero() {
 			return none()
 		}
 		return Value{Sec: r.Time.Unix(), U: uint64(r.Time.Nanosecond())}, true
 	}},
-	{Name: "frame.len", Type: FieldUint, Bits: 32, Get: func(r *Record) (Value, bool) { return u(uint64(r.Len)) }},
-	{Name: "frame.cap_len", Type: FieldUint, Bits: 32, Get: func(r *Record) (Value, bool) { return u(uint64(r.capLen)) }},
+	numeric("frame.len", FieldUint, 32, false, func(r *Record) (uint64, bool) { return uint64(r.Len), true }),
+	numeric("frame.cap_len", FieldUint, 32, false, func(r *Record) (uint64, bool) { return uint64(r.capLen), true }),
 	{Name: "erf.types.type", Type: FieldUint, Bits: 8, Get: func(r *Record) (Value, bool) {
 		if r.LinkType != LinkTypeERF {
 			return none()
@@ -40,12 +40,12 @@ var fieldTable = cat([]Field{
 	}},
 	fMAC("eth.dst", "eth.addr", hdr.Ethernet.Dst),
 	fMAC("eth.src", "eth.addr", hdr.Ethernet.Src),
-	{Name: "eth.type", Type: FieldUint, Bits: 16, Hex: true, Get: func(r *Record) (Value, bool) {
+	numeric("eth.type", FieldUint, 16, true, func(r *Record) (uint64, bool) {
 		if r.ethHdr() == nil {
-			return none()
+			return 0, false
 		}
-		return u(uint64(r.net.etherType))
-	}},
+		return uint64(r.net.etherType), true
+	}),
 }, tagFields(), []Field{
 	fAddr("ip.src", "ip.addr", 4, FieldIPv4, true),
 	fAddr("ip.dst", "ip.addr", 4, FieldIPv4, false),
@@ -125,19 +125,19 @@ var fieldTable = cat([]Field{
 	fETH("infiniband.atomicacketh.origremdt", ib.HeaderAtomicAckETH, FieldDec64, 64, false, func(p *ib.Packet) uint64 { return p.AtomicAckETH.OrigRemData }),
 	fETH("infiniband.immdt", ib.HeaderImmDt, FieldBytes, 0, false, func(p *ib.Packet) uint64 { return uint64(p.ImmDt.Data) }),
 	fETH("infiniband.ieth", ib.HeaderIETH, FieldBytes, 0, false, func(p *ib.Packet) uint64 { return uint64(p.IETH.RKey) }),
-	{Name: "infiniband.payload.len", Type: FieldUint, Bits: 32, Get: func(r *Record) (Value, bool) {
+	numeric("infiniband.payload.len", FieldUint, 32, false, func(r *Record) (uint64, bool) {
 		if !r.isIB() {
-			return none()
+			return 0, false
 		}
-		return u(uint64(r.payloadLen()))
-	}},
-	{Name: "infiniband.invariant.crc", Type: FieldUint, Bits: 32, Hex: true, Get: func(r *Record) (Value, bool) {
+		return uint64(r.payloadLen()), true
+	}),
+	numeric("infiniband.invariant.crc", FieldUint, 32, true, func(r *Record) (uint64, bool) {
 		if !r.isIB() || r.ICRCUnchecked {
-			return none()
+			return 0, false
 		}
 		c := r.RoCE.Packet.BTH.ICRC
-		return u(uint64(c[0])<<24 | uint64(c[1])<<16 | uint64(c[2])<<8 | uint64(c[3]))
-	}},
+		return uint64(c[0])<<24 | uint64(c[1])<<16 | uint64(c[2])<<8 | uint64(c[3]), true
+	}),
 	{Name: "infiniband.invariant.crc.status", Type: FieldString, Get: func(r *Record) (Value, bool) {
 		switch {
 		case !r.isIB():
@@ -149,12 +149,12 @@ var fieldTable = cat([]Field{
 		}
 		return str("bad")
 	}},
-	{Name: "infiniband.variant.crc", Type: FieldUint, Bits: 16, Hex: true, Get: func(r *Record) (Value, bool) {
+	numeric("infiniband.variant.crc", FieldUint, 16, true, func(r *Record) (uint64, bool) {
 		if r.Kind != KindInfiniBand || len(r.RoCE.Raw)+2 > r.capLen {
-			return none()
+			return 0, false
 		}
-		return u(uint64(r.LRH.VCRC))
-	}},
+		return uint64(r.LRH.VCRC), true
+	}),
 	{Name: "_cnp_error", Type: FieldString, Get: func(r *Record) (Value, bool) {
 		if !r.isIB() || r.CNPErr == nil {
 			return none()

@@ -53,6 +53,7 @@ type batch struct {
 	out   []byte   // Dump: the lines of the matching frames, in order
 	err   error    // what ended reading after the slots (io.EOF or a read error), nil if reading goes on
 	pan   any      // a worker's panic, raised again by the consumer
+	part  Part     // ScanParts: the matching frames, added by the worker
 	done  chan struct{}
 }
 
@@ -74,6 +75,11 @@ type pipeline struct {
 	wg      sync.WaitGroup
 	pool    int // batches at most
 	created int // batches made so far (reader goroutine only)
+	// ScanParts: the worker of each batch adds its matching frames to
+	// the batch's part (made by newPart), which the consumer hands to
+	// partFn after taking the batch.
+	newPart func() Part
+	partFn  func(Part) error
 }
 
 // workers returns how many decoding goroutines opt asks for.
@@ -88,7 +94,14 @@ func (opt *Options) workers() int {
 // Dump (fn nil: the lines of the matching frames are written to w) on the
 // pipeline.
 func runPipeline(src *Source, opt *Options, workers int, w io.Writer, fn func(r *Record) error) (st Stats, err error) {
-	p := startPipeline(src, opt, workers, fn == nil)
+	return runPipelineParts(startPipeline(src, opt, workers, fn == nil, nil), w, fn, nil)
+}
+
+// runPipelineParts is runPipeline on p, with partFn called on each
+// batch's part (ScanParts) after fn on its records.
+func runPipelineParts(p *pipeline, w io.Writer, fn func(r *Record) error, partFn func(Part) error) (st Stats, err error) {
+	opt := p.opt
+	p.partFn = partFn
 	defer p.stop()
 	for {
 		b := <-p.order // the reader sends every batch up to the last
@@ -98,6 +111,9 @@ func runPipeline(src *Source, opt *Options, workers int, w io.Writer, fn func(r 
 		}
 		before := st
 		out, last, stop, ferr := p.take(b, &st, fn)
+		if ferr == nil && b.part != nil {
+			ferr = p.partFn(b.part)
+		}
 		if p.format && last > 0 {
 			if n, werr := w.Write(out[:last]); werr != nil {
 				// Count the frames up to the one whose line failed,
@@ -176,8 +192,8 @@ func (p *pipeline) take(b *batch, st *Stats, fn func(r *Record) error) (out []by
 // startPipeline starts the reader and the workers of a pipeline over
 // src; format says the workers format lines (Dump) rather than keep
 // Records (Scan).
-func startPipeline(src *Source, opt *Options, workers int, format bool) *pipeline {
-	p := &pipeline{src: src, opt: opt, format: format, pool: 2*workers + 2}
+func startPipeline(src *Source, opt *Options, workers int, format bool, newPart func() Part) *pipeline {
+	p := &pipeline{src: src, opt: opt, format: format, pool: 2*workers + 2, newPart: newPart}
 	p.stamp = format && !opt.JSON && opt.Text.Time.delta()
 	p.free = make(chan *batch, p.pool)
 	p.work = make(chan *batch, p.pool)
@@ -340,6 +356,12 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 		}
 	}()
 	b.out = b.out[:0]
+	if p.newPart != nil {
+		if b.part == nil {
+			b.part = p.newPart()
+		}
+		b.part.Reset()
+	}
 	for len(b.recs) < len(b.slots) && !p.format {
 		b.recs = append(b.recs, Record{Location: p.opt.Location, Speed: p.opt.Speed, Text: p.opt.Text, File: p.opt.File})
 	}
@@ -356,6 +378,9 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 		ci := gopacket.CaptureInfo{Timestamp: s.ts, Length: s.length, CaptureLength: int(s.hi - s.lo)}
 		r.Decode(s.number, ci, s.lt, b.data[s.lo:s.hi:s.hi])
 		match := p.opt.keep(r)
+		if match && b.part != nil {
+			b.part.Add(r)
+		}
 		if match && p.format {
 			switch {
 			case p.opt.JSON:

@@ -119,7 +119,11 @@ func writeParquet(c config, src *dump.Source, in io.Reader, capture, path string
 	}
 	bw := bufio.NewWriterSize(of, 256<<10)
 	pw := parquetrows.NewWriter(bw, capture, parquetrows.Options{})
-	st, err := dump.Scan(src, c.opt, pw.Write)
+	// The rows are made in batches where the frames are decoded (-j),
+	// the Writer copies them in capture order and writes them out on a
+	// goroutine of its own.
+	st, err := dump.ScanParts(src, c.opt, func() dump.Part { return parquetrows.NewBatch() },
+		func(p dump.Part) error { return pw.WriteBatch(p.(*parquetrows.Batch)) })
 	if cerr := pw.Close(); err == nil {
 		err = cerr
 	}

@@ -19,7 +19,7 @@
 //	64-bit hex, 64-bit              INT64 UINT_64: the exact value
 //	bool                            BOOLEAN
 //	time (frame.time_epoch)         INT64 TIMESTAMP(NANOS, isAdjustedToUTC=false): nanoseconds since 1970 UTC
-//	string, IPv4, IPv6, MAC, bytes  BYTE_ARRAY STRING, the text JSON writes (dictionary encoded)
+//	string, IPv4, IPv6, MAC, bytes  BYTE_ARRAY STRING, the text JSON writes
 //	frame.file                      BYTE_ARRAY STRING, the capture's name as given to NewWriter
 //
 // The 64-bit fields (infiniband.reth.va, infiniband.atomiceth.va,
@@ -47,14 +47,21 @@
 // as one table (DuckDB's read_parquet('DIR/*.parquet'), Spark's
 // spark.read.parquet(DIR)).
 //
-// # Memory
+// # Memory and layout
 //
-// Rows are handed to the Parquet writer in batches and a row group is
-// flushed to the output every RowGroupRows rows, so that memory does not
-// grow with the number of frames. Pages are compressed with Snappy.
+// Rows are filled in batches (Batch; dump.ScanParts fills them on the
+// goroutines that decode the frames) and copied, column by column, into
+// a row group, written out every RowGroupRows rows on a goroutine of
+// the Writer's, so that memory does not grow with the number of frames.
+// The package lays the file out itself (parquet-go's own Writer costs
+// per value): each column chunk is one data page (v1) of PLAIN values
+// behind RLE/bit-packed definition levels, Snappy-compressed; frame.file
+// is a dictionary of its one value. The footer is parquet-go's Thrift
+// description of the file, with its schema elements for Schema().
 package parquetrows
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -76,18 +83,13 @@ const FileColumn = "frame.file"
 // most this many rows, encoded, before writing them out.
 const RowGroupRows = 1 << 16
 
-// batchRows is the number of rows handed to the Parquet writer at a time.
-const batchRows = 512
-
 // column is one column of the schema.
 type column struct {
 	name  string
 	field *dump.Field // nil: FileColumn
 	how   how
-	uint  func(r *dump.Record) (uint64, bool) // the value of a flag or integer column
+	uint  func(r *dump.Record) (uint64, bool) // the field's Uint, if it has one
 	proto int                                 // the field's protocol, an index in protocols
-	null  parquet.Value                       // the column's NULL
-	flags [2]parquet.Value                    // a FieldBool column's false and true
 }
 
 // how says how a column's value is made.
@@ -107,6 +109,10 @@ var (
 	schema    *parquet.Schema
 	columns   []column // in the schema's leaf order (column index)
 	protocols []dump.Protocol
+	// protoColumns holds, for each protocol, the indexes in columns of
+	// its fields, so that Write visits no column of a protocol a frame
+	// lacks (their cells stay NULL).
+	protoColumns [][]int
 )
 
 // Schema returns the Parquet schema of the files the Writer writes. It
@@ -136,11 +142,11 @@ func node(f *dump.Field) parquet.Node {
 	case dump.FieldTime:
 		return parquet.TimestampAdjusted(parquet.Nanosecond, false)
 	}
-	return parquet.Encoded(parquet.String(), &parquet.RLEDictionary)
+	return parquet.String()
 }
 
 func build() {
-	fileNode := parquet.Encoded(parquet.String(), &parquet.RLEDictionary)
+	fileNode := parquet.String()
 	var g orderedGroup
 	var fs []*dump.Field
 	add := func(name string, n parquet.Node, f *dump.Field) {
@@ -172,9 +178,17 @@ func build() {
 			panic(fmt.Sprintf("parquetrows: column %s is not leaf %d", gf.name, i))
 		}
 		columns[i] = column{name: gf.name, field: fs[i],
-			how: howOf(fs[i], leaf.Node.Type().Kind()), uint: uintOf(fs[i]),
-			proto: protocolIndex(gf.name), null: parquet.NullValue().Level(0, 0, i),
-			flags: [2]parquet.Value{parquet.BooleanValue(false).Level(0, 1, i), parquet.BooleanValue(true).Level(0, 1, i)}}
+			how:   howOf(fs[i], leaf.Node.Type().Kind()),
+			proto: protocolIndex(gf.name)}
+		if fs[i] != nil {
+			columns[i].uint = fs[i].Uint
+		}
+	}
+	protoColumns = make([][]int, len(protocols))
+	for i := range columns {
+		if p := columns[i].proto; columns[i].how != howFile {
+			protoColumns[p] = append(protoColumns[p], i)
+		}
 	}
 }
 
@@ -192,20 +206,6 @@ func howOf(f *dump.Field, kind parquet.Kind) how {
 		return howInt64
 	}
 	return howText
-}
-
-// uintOf returns the field's Uint getter, or one made of its Get.
-func uintOf(f *dump.Field) func(r *dump.Record) (uint64, bool) {
-	switch {
-	case f == nil:
-		return nil
-	case f.Uint != nil:
-		return f.Uint
-	}
-	return func(r *dump.Record) (uint64, bool) {
-		v, ok := f.Get(r)
-		return v.U, ok
-	}
 }
 
 // protocolIndex returns the index in protocols of the protocol a field
@@ -229,29 +229,19 @@ func protocolIndex(field string) int {
 
 // Writer writes the frames of one capture as one Parquet file.
 //
-// Write copies each frame's values into a batch, column by column; a
-// full batch goes to a goroutine that encodes it, column by column,
-// while Write fills the next one, and writes a row group out every
-// RowGroupRows rows.
+// Write appends each frame's cells to a Batch, column by column (a
+// definition level and, unless NULL, the PLAIN value), and WriteBatch
+// copies a batch into the row group being filled; a full row group goes
+// to a goroutine that writes it out while the next one fills.
 type Writer struct {
-	pw    *parquet.Writer
-	file  []byte
-	cur   *batch
-	free  chan *batch // batches encoded, to fill again
-	full  chan *batch // batches filled, to encode
-	done  chan error  // the encoder's end
-	err   error
-	rows  int // rows in the row group being written (the encoder's)
+	file  []byte // the FileColumn cell: PLAIN length and name
+	cur   *rowGroup
+	own   *Batch         // Write's
+	free  chan *rowGroup // row groups written, to fill again
+	full  chan *rowGroup // row groups filled, to write
+	done  chan error     // the writing goroutine's end
+	fw    *fileWriter
 	state int // 0 open, 1 closed
-	// present says, for the frame being written, which protocols it has.
-	present [64]bool
-}
-
-// batch is rows in columns: cols[c][i] is column c's value of row i.
-type batch struct {
-	cols  [][]parquet.Value
-	n     int
-	arena []byte // the text values
 }
 
 // Options are the Writer's settings; the zero value is the default.
@@ -269,50 +259,31 @@ func NewWriter(w io.Writer, file string, o Options) *Writer {
 	if codec == nil {
 		codec = &parquet.Snappy
 	}
-	s := Schema()
-	pw := parquet.NewWriter(w, s,
-		parquet.Compression(codec),
-		parquet.CreatedBy("rocedump (github.com/roce-go/roce)", "", ""),
-	)
-	wr := &Writer{pw: pw, file: []byte(file), free: make(chan *batch, 2), full: make(chan *batch, 1), done: make(chan error, 1)}
+	Schema()
+	wr := &Writer{file: append(binary.LittleEndian.AppendUint32(nil, uint32(len(file))), file...),
+		free: make(chan *rowGroup, 2), full: make(chan *rowGroup, 1), done: make(chan error, 1),
+		fw: newFileWriter(w, codec, "rocedump (github.com/roce-go/roce)")}
 	for i := 0; i < 2; i++ {
-		b := &batch{cols: make([][]parquet.Value, len(columns)), arena: make([]byte, 0, 64<<10)}
-		for c := range b.cols {
-			b.cols[c] = make([]parquet.Value, batchRows)
-		}
-		wr.free <- b
+		wr.free <- newRowGroup(wr.file)
 	}
 	wr.cur = <-wr.free
+	wr.own = NewBatch()
 	go wr.encode()
 	return wr
 }
 
-// encode writes the batches it is handed until full is closed, then
+// encode writes the row groups it is handed until full is closed, then
 // reports the first error on done.
 func (w *Writer) encode() {
 	var err error
-	cws := w.pw.ColumnWriters()
-	for b := range w.full {
+	for g := range w.full {
 		if err == nil {
-			err = w.encodeBatch(cws, b)
+			err = w.fw.writeRowGroup(g)
 		}
-		b.n, b.arena = 0, b.arena[:0]
-		w.free <- b
+		g.reset()
+		w.free <- g
 	}
 	w.done <- err
-}
-
-func (w *Writer) encodeBatch(cws []*parquet.ColumnWriter, b *batch) error {
-	for c, cw := range cws {
-		if _, err := cw.WriteRowValues(b.cols[c][:b.n]); err != nil {
-			return err
-		}
-	}
-	if w.rows += b.n; w.rows >= RowGroupRows {
-		w.rows = 0
-		return w.pw.Flush()
-	}
-	return nil
 }
 
 // Write adds r as a row. The Record may be reused once Write returns.
@@ -322,61 +293,65 @@ func (w *Writer) Write(r *dump.Record) error {
 	if w.state != 0 {
 		return errClosed
 	}
-	b := w.cur
-	present := w.present[:len(protocols)]
-	for i := range protocols {
-		present[i] = protocols[i].Present(r)
+	if w.own.Add(r); w.own.rows < batchRows {
+		return nil
 	}
-	for c := range columns {
-		col := &columns[c]
-		if present[col.proto] {
-			b.value(&b.cols[c][b.n], col, c, r, w.file)
-		} else {
-			b.cols[c][b.n] = col.null
-		}
-	}
-	if b.n++; b.n == batchRows {
-		w.full <- b
-		w.cur = <-w.free
-	}
-	return nil
+	err := w.WriteBatch(w.own)
+	w.own.Reset()
+	return err
 }
 
-// value sets *dst to column c's value in r, at column index i.
-func (w *batch) value(dst *parquet.Value, c *column, i int, r *dump.Record, file []byte) {
+// value appends column c's value in r to ch and reports whether r has
+// one.
+func (ch *chunk) value(c *column, r *dump.Record) bool {
 	switch c.how {
-	case howFile:
-		*dst = parquet.ByteArrayValue(file).Level(0, 1, i)
-		return
 	case howFlag, howInt32, howInt64:
-		u, ok := c.uint(r)
-		switch {
-		case !ok:
-			*dst = c.null
-		case c.how == howFlag:
-			*dst = c.flags[u&1]
-		case c.how == howInt32:
-			*dst = parquet.Int32Value(int32(uint32(u))).Level(0, 1, i)
-		default:
-			*dst = parquet.Int64Value(int64(u)).Level(0, 1, i)
+		if c.uint != nil {
+			u, ok := c.uint(r)
+			return ok && ch.number(c.how, u)
 		}
-		return
+		v, ok := c.field.Get(r)
+		return ok && ch.number(c.how, v.U)
+	case howTime:
+		return ch.time(c, r)
 	}
-	v, ok := c.field.Get(r)
-	switch {
-	case !ok:
-		*dst = c.null
-	case c.how == howTime:
-		if v.Sec < minSec || v.Sec > maxSec {
-			*dst = c.null // beyond int64 nanoseconds: years before 1678 or after 2262
-			return
-		}
-		*dst = parquet.Int64Value(v.Sec*1e9+int64(v.U)).Level(0, 1, i)
+	return ch.text(c, r)
+}
+
+// number appends u, a value of a column of type how.
+func (ch *chunk) number(how how, u uint64) bool {
+	switch how {
+	case howFlag:
+		ch.values = append(ch.values, byte(u&1)) // a byte until written out
+	case howInt32:
+		ch.values = binary.LittleEndian.AppendUint32(ch.values, uint32(u))
 	default:
-		start := len(w.arena)
-		w.arena = c.field.AppendValue(w.arena, v)
-		*dst = parquet.ByteArrayValue(w.arena[start:len(w.arena):len(w.arena)]).Level(0, 1, i)
+		ch.values = binary.LittleEndian.AppendUint64(ch.values, u)
 	}
+	return true
+}
+
+// time appends the value of c, a howTime column, in r.
+func (ch *chunk) time(c *column, r *dump.Record) bool {
+	v, ok := c.field.Get(r)
+	if !ok || v.Sec < minSec || v.Sec > maxSec {
+		return false // none, or beyond int64 nanoseconds: years before 1678 or after 2262
+	}
+	ch.values = binary.LittleEndian.AppendUint64(ch.values, uint64(v.Sec*1e9+int64(v.U)))
+	return true
+}
+
+// text appends the value of c, a howText column, in r: its length (4
+// bytes, little endian) and its text.
+func (ch *chunk) text(c *column, r *dump.Record) bool {
+	v, ok := c.field.Get(r)
+	if !ok {
+		return false
+	}
+	start := len(ch.values)
+	ch.values = c.field.AppendValue(append(ch.values, 0, 0, 0, 0), v)
+	binary.LittleEndian.PutUint32(ch.values[start:], uint32(len(ch.values)-start-4))
+	return true
 }
 
 // The seconds a TIMESTAMP(NANOS) holds.
@@ -390,15 +365,18 @@ func (w *Writer) Close() error {
 	if w.state != 0 {
 		return errClosed
 	}
+	if err := w.WriteBatch(w.own); err != nil {
+		return err
+	}
 	w.state = 1
-	if w.cur.n > 0 {
+	if w.cur.rows > 0 {
 		w.full <- w.cur
 	}
 	close(w.full)
 	if err := <-w.done; err != nil {
 		return fmt.Errorf("roce: parquet: %w", err)
 	}
-	if err := w.pw.Close(); err != nil {
+	if err := w.fw.close(); err != nil {
 		return fmt.Errorf("roce: parquet: %w", err)
 	}
 	return nil

@@ -1,0 +1,102 @@
+package parquetrows
+
+import (
+	"github.com/roce-go/roce/dump"
+)
+
+// Batch is rows not yet written, column by column: Add fills it, the
+// Writer's WriteBatch copies it into the row group being filled. It is
+// a dump.Part, so that dump.ScanParts fills batches on the goroutines
+// that decode the frames, several at once, and the Writer only copies
+// each column's cells in capture order.
+type Batch struct {
+	chunks []chunk
+	rows   int
+}
+
+// batchRows is the rows a Batch has room for before it grows.
+const batchRows = 256
+
+// NewBatch returns an empty Batch.
+func NewBatch() *Batch {
+	Schema()
+	b := &Batch{chunks: make([]chunk, len(columns))}
+	for i := range b.chunks {
+		b.chunks[i].levels = make([]byte, batchRows)
+	}
+	return b
+}
+
+// Add adds r as a row. The Record may be reused once Add returns. Add
+// allocates nothing once the Batch has held as many rows.
+func (b *Batch) Add(r *dump.Record) {
+	if b.rows == len(b.chunks[0].levels) {
+		for i := range b.chunks {
+			b.chunks[i].levels = append(b.chunks[i].levels, make([]byte, b.rows)...)
+		}
+	}
+	row := b.rows
+	for i := range protocols {
+		if !protocols[i].Present(r) {
+			continue
+		}
+		for _, c := range protoColumns[i] {
+			if ch := &b.chunks[c]; ch.value(&columns[c], r) {
+				ch.levels[row] = 1
+			}
+		}
+	}
+	b.rows++
+}
+
+// Reset empties b.
+func (b *Batch) Reset() {
+	for i := range b.chunks {
+		c := &b.chunks[i]
+		clear(c.levels[:b.rows])
+		c.values = c.values[:0]
+	}
+	b.rows = 0
+}
+
+// Len returns the rows in b.
+func (b *Batch) Len() int { return b.rows }
+
+// WriteBatch adds the rows of b after those written so far, and leaves
+// b as it is. A row group is written out once it holds RowGroupRows rows
+// or would hold more with the next batch.
+func (w *Writer) WriteBatch(b *Batch) error {
+	if w.state != 0 {
+		return errClosed
+	}
+	if b.rows == 0 {
+		return nil
+	}
+	g := w.cur
+	if g.rows > 0 && g.rows+b.rows > RowGroupRows {
+		w.flush()
+		g = w.cur
+	}
+	for i := range b.chunks {
+		if columns[i].how == howFile {
+			continue
+		}
+		src, dst := &b.chunks[i], &g.chunks[i]
+		if need := g.rows + b.rows; need > len(dst.levels) {
+			dst.levels = append(dst.levels, make([]byte, need-len(dst.levels))...)
+		}
+		copy(dst.levels[g.rows:], src.levels[:b.rows])
+		dst.values = append(dst.values, src.values...)
+	}
+	if g.rows += b.rows; g.rows >= RowGroupRows {
+		w.flush()
+	}
+	return nil
+}
+
+// flush hands the row group being filled to the writing goroutine and
+// takes an empty one.
+func (w *Writer) flush() {
+	w.full <- w.cur
+	w.cur = <-w.free
+}

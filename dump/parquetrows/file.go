@@ -1,0 +1,275 @@
+package parquetrows
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"sync"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/encoding/rle"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// The file is laid out by this package, not by parquet-go's Writer,
+// whose cost is per value: every column chunk is one data page (v1) of
+// PLAIN values behind RLE/bit-packed definition levels, compressed as a
+// whole, and the footer is parquet-go's format.FileMetaData in Thrift's
+// compact protocol, with the schema elements parquet-go writes for
+// Schema().
+
+// magic opens and closes a Parquet file.
+const magic = "PAR1"
+
+// chunk is one column's cells of a row group: a definition level per
+// row (0 NULL, 1 a value; RowGroupRows of them, 0 until set) and the
+// PLAIN encoding of the values.
+type chunk struct {
+	levels []byte
+	values []byte
+	nulls  int // the NULL cells, once the chunk is written out
+}
+
+// rowGroup is the cells of up to RowGroupRows rows, column by column.
+type rowGroup struct {
+	chunks []chunk
+	rows   int
+}
+
+// newRowGroup returns an empty row group whose file column holds file
+// (its PLAIN cell) in every row; Write does not visit that column. Each column's values have room for RowGroupRows
+// values from the start (the text columns for as many of 16 bytes), so
+// that filling them does not copy them as they grow; the memory is
+// taken from the system as it is written.
+func newRowGroup(file []byte) *rowGroup {
+	g := &rowGroup{chunks: make([]chunk, len(columns))}
+	for i := range g.chunks {
+		g.chunks[i].levels = make([]byte, RowGroupRows)
+		if columns[i].how == howFile {
+			g.chunks[i].values = file // its one value, whatever the rows
+			continue
+		}
+		g.chunks[i].values = make([]byte, 0, RowGroupRows*columns[i].how.width())
+	}
+	return g
+}
+
+// width returns the bytes of a PLAIN value of a column of type h: a
+// guess for the text columns, 1 for the flags' bits (8 of them).
+func (h how) width() int {
+	switch h {
+	case howFlag:
+		return 1
+	case howInt32:
+		return 4
+	case howInt64, howTime:
+		return 8
+	}
+	return 16
+}
+
+func (g *rowGroup) reset() {
+	for i := range g.chunks {
+		c := &g.chunks[i]
+		if c.nulls != g.rows {
+			clear(c.levels[:g.rows])
+		}
+		c.nulls = 0
+		if columns[i].how != howFile {
+			c.values = c.values[:0]
+		}
+	}
+	g.rows = 0
+}
+
+var (
+	elementsOnce sync.Once
+	elements     []format.SchemaElement // Schema()'s, as parquet-go writes them
+)
+
+// schemaElements returns the footer's schema elements: those of an empty
+// file parquet-go writes for Schema().
+func schemaElements() []format.SchemaElement {
+	elementsOnce.Do(func() {
+		var b bytes.Buffer
+		w := parquet.NewWriter(&b, Schema())
+		if err := w.Close(); err != nil {
+			panic("parquetrows: " + err.Error())
+		}
+		f, err := parquet.OpenFile(bytes.NewReader(b.Bytes()), int64(b.Len()))
+		if err != nil {
+			panic("parquetrows: " + err.Error())
+		}
+		elements = f.Metadata().Schema
+	})
+	return elements
+}
+
+// fileWriter writes row groups and the footer of a Parquet file.
+type fileWriter struct {
+	w       io.Writer
+	off     int64
+	codec   compress.Codec
+	meta    format.FileMetaData
+	page    []byte // a page before compression
+	zpage   []byte // after
+	levels  []byte // the levels of a page, encoded
+	bools   []byte // the values of a FieldBool column, bit-packed
+	started bool
+}
+
+func newFileWriter(w io.Writer, codec compress.Codec, createdBy string) *fileWriter {
+	return &fileWriter{w: w, codec: codec, meta: format.FileMetaData{
+		Version: 1, Schema: schemaElements(), CreatedBy: createdBy}}
+}
+
+func (f *fileWriter) write(b []byte) error {
+	n, err := f.w.Write(b)
+	f.off += int64(n)
+	return err
+}
+
+// writeRowGroup writes g, one page per column.
+func (f *fileWriter) writeRowGroup(g *rowGroup) error {
+	if !f.started {
+		f.started = true
+		if err := f.write([]byte(magic)); err != nil {
+			return err
+		}
+	}
+	rg := format.RowGroup{NumRows: int64(g.rows), FileOffset: f.off}
+	start := f.off
+	for i := range g.chunks {
+		cc, err := f.writeChunk(i, &g.chunks[i], g.rows)
+		if err != nil {
+			return err
+		}
+		rg.TotalByteSize += cc.MetaData.TotalUncompressedSize
+		rg.Columns = append(rg.Columns, cc)
+	}
+	rg.TotalCompressedSize = f.off - start
+	f.meta.RowGroups = append(f.meta.RowGroups, rg)
+	f.meta.NumRows += int64(g.rows)
+	return nil
+}
+
+var zero = []byte{0}
+
+// levelsRLE encodes definition levels of one bit.
+var levelsRLE = rle.Encoding{BitWidth: 1}
+
+func (f *fileWriter) writeChunk(col int, c *chunk, rows int) (format.ColumnChunk, error) {
+	el := &f.meta.Schema[col+1]
+	cc := format.ColumnChunk{MetaData: format.ColumnMetaData{Type: el.Type.V, PathInSchema: []string{el.Name},
+		Codec: f.codec.CompressionCodec(), NumValues: int64(rows)}}
+	md := &cc.MetaData
+	levels := c.levels[:rows]
+	var values []byte
+	dh := format.DataPageHeader{NumValues: int32(rows), Encoding: format.Plain,
+		DefinitionLevelEncoding: format.RLE, RepetitionLevelEncoding: format.RLE}
+	if columns[col].how == howFile {
+		// The one value of every row: a dictionary of it, every row
+		// index 0 (one RLE run of bit width 1), no NULL.
+		md.DictionaryPageOffset = f.off
+		h := format.PageHeader{Type: format.DictionaryPage,
+			DictionaryPageHeader: thrift.New(format.DictionaryPageHeader{NumValues: 1, Encoding: format.Plain})}
+		if err := f.writePage(md, &h, c.values); err != nil {
+			return cc, err
+		}
+		levels = f.run(levels[:0], 1, rows)
+		values = binary.AppendUvarint([]byte{1}, uint64(rows)<<1)
+		values = append(values, 0)
+		dh.Encoding = format.RLEDictionary
+		md.Encoding = []format.Encoding{format.Plain, format.RLE, format.RLEDictionary}
+		c.nulls = 0
+	} else {
+		values = c.values
+		if columns[col].how == howFlag {
+			f.bools = packBits(f.bools[:0], values)
+			values = f.bools
+		}
+		md.Encoding = []format.Encoding{format.Plain, format.RLE}
+		c.nulls = bytes.Count(levels, zero)
+	}
+	// A data page v1: the levels' length (4 bytes, little endian), the
+	// levels, the values.
+	lv, err := levelsRLE.EncodeLevels(f.levels, levels)
+	if err != nil {
+		return cc, err
+	}
+	f.levels = lv
+	page := binary.LittleEndian.AppendUint32(f.page[:0], uint32(len(lv)))
+	page = append(append(page, lv...), values...)
+	f.page = page
+	// Readers take a NULL count of 0 at its word (DuckDB drops IS NOT
+	// NULL), and parquet-go's Statistics always write one.
+	dh.Statistics = format.Statistics{NullCount: int64(c.nulls)}
+	md.Statistics = dh.Statistics
+	md.DataPageOffset = f.off
+	cc.FileOffset = f.off
+	h := format.PageHeader{Type: format.DataPage, DataPageHeader: thrift.New(dh)}
+	return cc, f.writePage(md, &h, page)
+}
+
+// packBits appends the PLAIN encoding of flags, a byte each (0 or 1):
+// a bit each, the first in the low bit.
+func packBits(dst, flags []byte) []byte {
+	for i := 0; i < len(flags); i += 8 {
+		var b byte
+		for j, f := range flags[i:min(i+8, len(flags))] {
+			b |= f << j
+		}
+		dst = append(dst, b)
+	}
+	return dst
+}
+
+// run returns levels with n levels of v appended, a byte each.
+func (f *fileWriter) run(levels []byte, v byte, n int) []byte {
+	for range n {
+		levels = append(levels, v)
+	}
+	return levels
+}
+
+// writePage writes the page of header h and uncompressed content page,
+// compressed, and counts its sizes in md.
+func (f *fileWriter) writePage(md *format.ColumnMetaData, h *format.PageHeader, page []byte) error {
+	body := page
+	if f.codec.CompressionCodec() != format.Uncompressed {
+		var err error
+		if f.zpage, err = f.codec.Encode(f.zpage[:0], page); err != nil {
+			return err
+		}
+		body = f.zpage
+	}
+	h.UncompressedPageSize, h.CompressedPageSize = int32(len(page)), int32(len(body))
+	hb, err := thrift.Marshal(new(thrift.CompactProtocol), h)
+	if err != nil {
+		return err
+	}
+	if err := f.write(hb); err != nil {
+		return err
+	}
+	md.TotalUncompressedSize += int64(len(hb) + len(page))
+	md.TotalCompressedSize += int64(len(hb) + len(body))
+	return f.write(body)
+}
+
+// close writes the footer.
+func (f *fileWriter) close() error {
+	if !f.started {
+		f.started = true
+		if err := f.write([]byte(magic)); err != nil {
+			return err
+		}
+	}
+	b, err := thrift.Marshal(new(thrift.CompactProtocol), &f.meta)
+	if err != nil {
+		return err
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(b)))
+	return f.write(append(b, magic...))
+}
