@@ -21,7 +21,8 @@ type madRec struct {
 	saL   mad.SA
 	path  bool // the SA data's first record is a PathRecord
 	pathR mad.PathRecord
-	smp   smpRec // smp_fields.go: an SMP and its SMInfo
+	smp   smpRec  // smp_fields.go: an SMP and its SMInfo
+	attr  attrRec // smp_attr_fields.go: PortInfo, SwitchInfo, PortCounters
 }
 
 // decodeMAD decodes the MAD a UD SEND Only to QP 0 or QP 1 carries, as
@@ -38,6 +39,7 @@ func (r *Record) decodeMAD() {
 	}
 	m.ok = true
 	m.smp.decodeSMP(&m.hdr.Header, p.Payload)
+	m.decodeAttrs(p.Payload)
 	rest, next := m.hdr.Payload, m.hdr.NextLayerType()
 	if next == mad.LayerTypeRMPP {
 		if m.rmppH.DecodeFromBytes(rest, nil) != nil {
@@ -102,7 +104,7 @@ var madFields = cat([]Field{
 	fPath("infiniband.pathrecord.packetlifetimeselector", 2, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTimeSelector) }),
 	fPath("infiniband.pathrecord.packetlifetime", 6, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTime) }),
 	fPath("infiniband.pathrecord.preference", 8, func(p *mad.PathRecord) uint64 { return uint64(p.Preference) }),
-}, cmFields, smpFields)
+}, cmFields, smpFields, attrFields)
 
 // madProtocols are the presence names of the MAD layers, as tshark 4.0
 // names the subtrees (infiniband.mad, infiniband.rmpp, infiniband.sa
