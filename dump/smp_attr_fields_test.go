@@ -1,88 +1,17 @@
 package dump_test
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/hex"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/gopacket"
-	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/dump"
-	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/oracle"
 	"github.com/roce-go/roce/internal/testcaps"
 	"github.com/roce-go/roce/mad"
 )
-
-// goldenSMPMADs reads the MADs of testdata/golden/mad_smp_perf.txt: the
-// hex bytes before "|" on each data line ("xx" or "xx*N"), one MAD per
-// "== name" block.
-func goldenSMPMADs(t testing.TB) [][]byte {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "testdata", "golden", "mad_smp_perf.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out [][]byte
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#"):
-			continue
-		case strings.HasPrefix(line, "== "):
-			out = append(out, nil)
-			continue
-		}
-		data, _, _ := strings.Cut(line, "|")
-		for _, tok := range strings.Fields(data) {
-			word, times, _ := strings.Cut(tok, "*")
-			n := 1
-			if times != "" {
-				if n, err = strconv.Atoi(times); err != nil {
-					t.Fatalf("%q: %v", tok, err)
-				}
-			}
-			b, err := hex.DecodeString(word)
-			if err != nil || len(b) != 1 || len(out) == 0 {
-				t.Fatalf("golden: bad byte %q", tok)
-			}
-			out[len(out)-1] = append(out[len(out)-1], bytes.Repeat(b, n)...)
-		}
-	}
-	for i, m := range out {
-		if len(m) != mad.Len {
-			t.Fatalf("golden MAD %d: %d bytes", i+1, len(m))
-		}
-	}
-	return out
-}
-
-// goldenSMPFrames wraps each golden SMP and PerfMgt MAD in a RoCEv2 UD
-// SEND Only, the SMPs to QP 0, PerfMgt to QP 1 with the GSI Q_Key.
-func goldenSMPFrames(t testing.TB) [][]byte {
-	var out [][]byte
-	for i, m := range goldenSMPMADs(t) {
-		qp, qkey := uint32(ib.QPSMI), uint32(0)
-		if mad.Class(m[1]) == mad.ClassPerfMgt {
-			qp, qkey = ib.QPGSI, ib.GSIQKey
-		}
-		f := roce.Frame{Encap: ib.RoCEv2IPv4, GRH: ib.GRH{HopLmt: 64,
-			SGID: [16]byte{10: 0xff, 11: 0xff, 12: 10, 15: 1}, DGID: [16]byte{10: 0xff, 11: 0xff, 12: 10, 15: 2}}}
-		f.Packet.BTH = ib.BTH{OpCode: ib.OpUDSendOnly, PKey: 0xffff, DestQP: qp, PSN: uint32(i + 1)}
-		f.Packet.DETH = ib.DETH{QKey: qkey, SrcQP: qp}
-		f.Packet.Payload = m
-		out = append(out, testcaps.Build(t, &f))
-	}
-	return out
-}
 
 // attrKeys are the keys of PortInfo, SwitchInfo, PortCounters and
 // PortCountersExtended in the field table.
@@ -115,7 +44,7 @@ func TestTsharkSMPAttrJSON(t *testing.T) {
 		ours[k] = true
 	}
 	all := map[string]int{}
-	for name, frames := range map[string][][]byte{"golden.pcap": goldenSMPFrames(t), "smp.pcap": smpFrames(t)} {
+	for name, frames := range map[string][][]byte{"golden.pcap": testcaps.GoldenSMP(t), "smp.pcap": smpFrames(t)} {
 		path := oracle.WritePcap(t, dir, name, frames)
 		for k, n := range compareTshark(t, path) {
 			all[k] += n
@@ -152,9 +81,9 @@ func TestSMPAttrJSONNoAllocs(t *testing.T) {
 	var rec dump.Record
 	buf := make([]byte, 0, 8192)
 	ci := gopacket.CaptureInfo{Timestamp: time.Unix(1700000000, 0)}
-	for i, fr := range goldenSMPFrames(t) {
+	for i, fr := range testcaps.GoldenSMP(t) {
 		ci.Length, ci.CaptureLength = len(fr), len(fr)
-		m := goldenSMPMADs(t)[i]
+		m := testcaps.GoldenSMPMADs(t)[i]
 		attr := uint16(m[16])<<8 | uint16(m[17])
 		key := want[attr]
 		if mad.Class(m[1]) == mad.ClassPerfMgt {
