@@ -393,6 +393,9 @@
 //	infiniband.nodeinfo.revision    number  NodeInfo: revision
 //	infiniband.nodeinfo.localportnum number NodeInfo: local port number
 //	infiniband.nodeinfo.vendorid    number  NodeInfo: vendor ID (IEEE OUI)
+//	infiniband.guidinfo.guid0 ... 7 string SMP GUIDInfo: GUID n of the block, "0x" and 16 hex digits (eight keys; tshark 4.0 shows eight infiniband.switchinfo.guid)
+//	infiniband.p_keytable.membershiptype0 ... 31 number SMP P_KeyTable: entry n's membership bit, 1 full (32 keys)
+//	infiniband.p_keytable.p_keybase0 ... 31 number P_KeyTable: entry n's 15-bit P_Key base (32 keys)
 //	infiniband.portinfo.m_key       string SMP PortInfo: M_Key, "0x" and 16 hex digits
 //	infiniband.portinfo.guid        string PortInfo: GID prefix (tshark's name), "0x" and 16 hex digits
 //	infiniband.portinfo.lid         number PortInfo: base LID

@@ -21,8 +21,9 @@ type madRec struct {
 	saL   mad.SA
 	path  bool // the SA data's first record is a PathRecord
 	pathR mad.PathRecord
-	smp   smpRec  // smp_fields.go: an SMP and its SMInfo
-	attr  attrRec // smp_attr_fields.go: PortInfo, SwitchInfo, PortCounters
+	smp   smpRec   // smp_fields.go: an SMP and its SMInfo
+	attr  attrRec  // smp_attr_fields.go: PortInfo, SwitchInfo, PortCounters
+	table tableRec // smp_table_fields.go: GUIDInfo, P_KeyTable
 }
 
 // decodeMAD decodes the MAD a UD SEND Only to QP 0 or QP 1 carries, as
@@ -40,6 +41,7 @@ func (r *Record) decodeMAD() {
 	m.ok = true
 	m.smp.decodeSMP(&m.hdr.Header, p.Payload)
 	m.decodeAttrs(p.Payload)
+	m.decodeTables()
 	rest, next := m.hdr.Payload, m.hdr.NextLayerType()
 	if next == mad.LayerTypeRMPP {
 		if m.rmppH.DecodeFromBytes(rest, nil) != nil {
@@ -104,7 +106,7 @@ var madFields = cat([]Field{
 	fPath("infiniband.pathrecord.packetlifetimeselector", 2, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTimeSelector) }),
 	fPath("infiniband.pathrecord.packetlifetime", 6, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTime) }),
 	fPath("infiniband.pathrecord.preference", 8, func(p *mad.PathRecord) uint64 { return uint64(p.Preference) }),
-}, cmFields, smpFields, attrFields)
+}, cmFields, smpFields, attrFields, tableFields)
 
 // madProtocols are the presence names of the MAD layers, as tshark 4.0
 // names the subtrees (infiniband.mad, infiniband.rmpp, infiniband.sa

@@ -2,6 +2,7 @@ package dump_test
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -72,10 +73,13 @@ func TestTsharkSMPAttrJSON(t *testing.T) {
 }
 
 // TestSMPAttrJSONNoAllocs: Decode and AppendJSON allocate nothing for the
-// golden SMP and PerfMgt MADs, and the JSON holds the attribute's keys.
+// golden SMP and PerfMgt MADs, and the JSON holds the attribute's keys
+// (PortInfo, SwitchInfo, GUIDInfo, P_KeyTable, PortCounters,
+// PortCountersExtended).
 func TestSMPAttrJSONNoAllocs(t *testing.T) {
 	want := map[uint16]string{uint16(mad.SMPAttrPortInfo): `"infiniband.portinfo.lid":`,
-		uint16(mad.SMPAttrSwitchInfo): `"infiniband.switchinfo.linearfdbcap":`}
+		uint16(mad.SMPAttrSwitchInfo): `"infiniband.switchinfo.linearfdbcap":`,
+		uint16(mad.SMPAttrGUIDInfo):   `"infiniband.guidinfo.guid7":"0x`, uint16(mad.SMPAttrPKeyTable): `"infiniband.p_keytable.p_keybase31":`}
 	perf := map[uint16]string{uint16(mad.PerfAttrPortCounters): `"infiniband.portcounters.portxmitdata":`,
 		uint16(mad.PerfAttrPortCountersExtended): `"infiniband.portcounters_ext.portxmitdata":"`}
 	var rec dump.Record
@@ -99,4 +103,57 @@ func TestSMPAttrJSONNoAllocs(t *testing.T) {
 			t.Errorf("golden MAD %d: %v allocs, decoded with %q: %v", i+1, n, key, ok)
 		}
 	}
+}
+
+// TestTsharkSMPTableJSON compares GUIDInfo's and P_KeyTable's numbered
+// keys with the values tshark 4.0 shows, in order, for the golden
+// GUIDInfo and P_KeyTable MADs: entry n is tshark's n-th value of
+// infiniband.switchinfo.guid (its name for GUIDInfo's GUIDs), of
+// infiniband.p_keytable.membershiptype and of p_keybase.
+func TestTsharkSMPTableJSON(t *testing.T) {
+	oracle.Need(t, "tshark")
+	path := oracle.WritePcap(t, t.TempDir(), "golden.pcap", testcaps.GoldenSMP(t))
+	ts := oracle.Tshark(t, path)
+	out, _ := runDump(t, path, dump.Options{JSON: true})
+	objs := parseLines(t, out)
+	families := []struct{ ours, theirs string }{
+		{"infiniband.guidinfo.guid", "infiniband.switchinfo.guid"},
+		{"infiniband.p_keytable.membershiptype", "infiniband.p_keytable.membershiptype"},
+		{"infiniband.p_keytable.p_keybase", "infiniband.p_keytable.p_keybase"},
+	}
+	n, frames := 0, 0
+	for i, o := range objs {
+		if _, ok := o["infiniband.mad.attributeid"]; !ok {
+			continue
+		}
+		any := false
+		for _, f := range families {
+			if _, ok := o[f.ours+"0"]; !ok {
+				continue
+			}
+			any = true
+			theirs := ts[i][f.theirs]
+			for j := 0; ; j++ {
+				v, ok := o[f.ours+strconv.Itoa(j)]
+				if !ok {
+					if j != len(theirs) {
+						t.Errorf("frame %d: %s: %d keys, tshark shows %d values", i+1, f.ours, j, len(theirs))
+					}
+					break
+				}
+				if j >= len(theirs) || !sameValue(f.ours, v, theirs[j]) {
+					t.Errorf("frame %d: %s%d = %v, tshark %v", i+1, f.ours, j, v, theirs)
+					break
+				}
+				n++
+			}
+		}
+		if any {
+			frames++
+		}
+	}
+	if frames != 2 || n != 8+2*32 {
+		t.Errorf("%d values compared over %d frames, want 72 over 2 (GUIDInfo, P_KeyTable)", n, frames)
+	}
+	t.Logf("%d GUIDInfo and P_KeyTable values compared with tshark over %d frames", n, frames)
 }
