@@ -107,6 +107,8 @@ var tsharkExprs = []string{
 	"infiniband.portcounters.portxmitdata == 0x12345678", "infiniband.portcounters.symbolerrorcounter in {7, 8}", "infiniband.portcounters.portselect == 1",
 	"infiniband.portcounters_ext.portxmitdata == 0x1122334455", "infiniband.portcounters_ext.portrcvdata > 0x2000000000",
 	"infiniband.portcounters_ext.portselect == 2", "infiniband.portcounters_ext.portmulticastxmitpkts",
+	"infiniband.mcmemberrecord.mgid == ff12:401b:ffff::ffff:ffff", "infiniband.mcmemberrecord.mlid == 0xc001", "infiniband.mcmemberrecord.joinstate == 1",
+	"infiniband.mcmemberrecord.flowlabel == 0x12345", "infiniband.mcmemberrecord.portgid == fe80::/64",
 	// a field on the right
 	"udp.srcport == udp.dstport", "udp.srcport > udp.dstport", "ip.src == ip.dst", "ip.src < ip.dst", "infiniband.bth.destqp == infiniband.deth.srcqp",
 	"vlan.id != vlan.id", "vlan.id == vlan.id", "vlan.id ~= vlan.id", "vlan.id === vlan.id", "ip.addr == ip.dst",

@@ -393,6 +393,24 @@
 //	infiniband.nodeinfo.revision    number  NodeInfo: revision
 //	infiniband.nodeinfo.localportnum number NodeInfo: local port number
 //	infiniband.nodeinfo.vendorid    number  NodeInfo: vendor ID (IEEE OUI)
+//	infiniband.mcmemberrecord.mgid  string SA MCMemberRecord (the MAD's first record): multicast GID
+//	infiniband.mcmemberrecord.portgid string MCMemberRecord: port GID
+//	infiniband.mcmemberrecord.q_key number MCMemberRecord: Q_Key
+//	infiniband.mcmemberrecord.mlid  number MCMemberRecord: multicast LID
+//	infiniband.mcmemberrecord.mtuselector number MCMemberRecord: MTU selector
+//	infiniband.mcmemberrecord.mtu   number MCMemberRecord: MTU
+//	infiniband.mcmemberrecord.tclass number MCMemberRecord: traffic class
+//	infiniband.mcmemberrecord.p_key number MCMemberRecord: P_Key
+//	infiniband.mcmemberrecord.rateselector number MCMemberRecord: rate selector
+//	infiniband.mcmemberrecord.rate  number MCMemberRecord: rate
+//	infiniband.mcmemberrecord.packetlifetimeselector number MCMemberRecord: packet lifetime selector
+//	infiniband.mcmemberrecord.packetlifetime number MCMemberRecord: packet lifetime
+//	infiniband.mcmemberrecord.sl    number MCMemberRecord: service level
+//	infiniband.mcmemberrecord.flowlabel number MCMemberRecord: flow label
+//	infiniband.mcmemberrecord.hoplimit number MCMemberRecord: hop limit
+//	infiniband.mcmemberrecord.scope number MCMemberRecord: scope
+//	infiniband.mcmemberrecord.joinstate number MCMemberRecord: JoinState (1 full, 2 non, 4 send-only non-member)
+//	infiniband.mcmemberrecord.proxyjoin number MCMemberRecord: ProxyJoin, 0 or 1
 //	infiniband.guidinfo.guid0 ... 7 string SMP GUIDInfo: GUID n of the block, "0x" and 16 hex digits (eight keys; tshark 4.0 shows eight infiniband.switchinfo.guid)
 //	infiniband.p_keytable.membershiptype0 ... 31 number SMP P_KeyTable: entry n's membership bit, 1 full (32 keys)
 //	infiniband.p_keytable.p_keybase0 ... 31 number P_KeyTable: entry n's 15-bit P_Key base (32 keys)

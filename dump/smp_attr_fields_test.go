@@ -19,7 +19,7 @@ import (
 func attrKeys() []string {
 	var ks []string
 	for _, f := range dump.Fields() {
-		for _, pre := range []string{"infiniband.portinfo.", "infiniband.switchinfo.", "infiniband.portcounters.", "infiniband.portcounters_ext."} {
+		for _, pre := range []string{"infiniband.portinfo.", "infiniband.switchinfo.", "infiniband.portcounters.", "infiniband.portcounters_ext.", "infiniband.mcmemberrecord."} {
 			if strings.HasPrefix(f.Name, pre) {
 				ks = append(ks, f.Name)
 			}
@@ -29,15 +29,15 @@ func attrKeys() []string {
 }
 
 // TestTsharkSMPAttrJSON compares every PortInfo, SwitchInfo,
-// PortCounters and PortCountersExtended key with tshark 4.0's value on
-// the golden SMP and PerfMgt MADs (fields of distinct non-zero values)
+// PortCounters, PortCountersExtended and MCMemberRecord key with tshark
+// 4.0's value on the golden SMP and PerfMgt MADs, an SA MCMemberRecord (fields of distinct non-zero values)
 // and on smpFrames; every key must be compared, and every such field
 // tshark shows must be among our keys.
 func TestTsharkSMPAttrJSON(t *testing.T) {
 	oracle.Need(t, "tshark")
 	dir := t.TempDir()
 	keys := attrKeys()
-	if len(keys) < 90 {
+	if len(keys) < 109 {
 		t.Fatalf("only %d attribute keys", len(keys))
 	}
 	ours := map[string]bool{}
@@ -54,7 +54,7 @@ func TestTsharkSMPAttrJSON(t *testing.T) {
 		for i, fs := range oracle.Tshark(t, path) {
 			for k := range fs {
 				if ours[k] || strings.Contains(k, ".capabilitymask.") || !strings.HasPrefix(k, "infiniband.portinfo.") &&
-					!strings.HasPrefix(k, "infiniband.portcounters") &&
+					!strings.HasPrefix(k, "infiniband.portcounters") && !strings.HasPrefix(k, "infiniband.mcmemberrecord.") &&
 					!(strings.HasPrefix(k, "infiniband.switchinfo.") && k != "infiniband.switchinfo.guid") {
 					continue
 				}
@@ -69,7 +69,7 @@ func TestTsharkSMPAttrJSON(t *testing.T) {
 		}
 		n += all[k]
 	}
-	t.Logf("%d values of %d PortInfo, SwitchInfo, PortCounters and PortCountersExtended keys compared with tshark", n, len(keys))
+	t.Logf("%d values of %d PortInfo, SwitchInfo, PortCounters, PortCountersExtended and MCMemberRecord keys compared with tshark", n, len(keys))
 }
 
 // TestSMPAttrJSONNoAllocs: Decode and AppendJSON allocate nothing for the
@@ -85,13 +85,17 @@ func TestSMPAttrJSONNoAllocs(t *testing.T) {
 	var rec dump.Record
 	buf := make([]byte, 0, 8192)
 	ci := gopacket.CaptureInfo{Timestamp: time.Unix(1700000000, 0)}
+	mads := append(testcaps.GoldenSMPMADs(t), testcaps.SAMCMember(t))
 	for i, fr := range testcaps.GoldenSMP(t) {
 		ci.Length, ci.CaptureLength = len(fr), len(fr)
-		m := testcaps.GoldenSMPMADs(t)[i]
+		m := mads[i]
 		attr := uint16(m[16])<<8 | uint16(m[17])
 		key := want[attr]
-		if mad.Class(m[1]) == mad.ClassPerfMgt {
+		switch mad.Class(m[1]) {
+		case mad.ClassPerfMgt:
 			key = perf[attr]
+		case mad.ClassSubnAdm:
+			key = `"infiniband.mcmemberrecord.proxyjoin":1`
 		}
 		ok, kb := true, []byte(key)
 		n := testing.AllocsPerRun(100, func() {

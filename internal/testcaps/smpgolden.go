@@ -64,11 +64,12 @@ func GoldenSMPMADs(t testing.TB) [][]byte {
 }
 
 // GoldenSMP wraps each golden SMP and PerfMgt MAD in a RoCEv2 UD SEND
-// Only, the SMPs to QP 0, PerfMgt to QP 1 with the GSI Q_Key.
+// Only, the SMPs to QP 0, PerfMgt to QP 1 with the GSI Q_Key, then
+// SAMCMember's MAD to QP 1.
 func GoldenSMP(t testing.TB) [][]byte {
 	t.Helper()
 	var out [][]byte
-	for i, m := range GoldenSMPMADs(t) {
+	for i, m := range append(GoldenSMPMADs(t), SAMCMember(t)) {
 		qp, qkey := uint32(ib.QPSMI), uint32(0)
 		if mad.Class(m[1]) == mad.ClassPerfMgt {
 			qp, qkey = ib.QPGSI, ib.GSIQKey
@@ -92,4 +93,27 @@ func WriteGoldenSMP(t testing.TB, dir string) string {
 		cis[i] = gopacket.CaptureInfo{Timestamp: time.Unix(1764500000, int64(i)*1000), Length: len(f), CaptureLength: len(f)}
 	}
 	return write(t, filepath.Join(dir, "golden_smp.pcap"), frames, cis)
+}
+
+// SAMCMember is an SA GetResp(MCMemberRecord) MAD, RMPP inactive, with
+// the values of testdata/golden/mad_attributes.txt's SA.MCMemberRecord
+// and distinct ones where that record has zeros (TClass, SL, FlowLabel).
+func SAMCMember(t testing.TB) []byte {
+	t.Helper()
+	h := mad.Header{BaseVersion: 1, MgmtClass: mad.ClassSubnAdm, ClassVersion: 2, Method: mad.MethodGet, Response: true,
+		TransactionID: 0x5a5a, AttributeID: mad.AttrMCMemberRecord}
+	b, _ := h.AppendTo(nil)
+	b = append(b, make([]byte, 12)...) // RMPP header, inactive
+	sa := make([]byte, mad.SAHeaderLen)
+	sa[9] = (mad.MCMemberRecordLen + 7) / 8 // AttributeOffset, 8-byte words
+	sa[19] = 0x03                           // ComponentMask: MGID, PortGID
+	b = append(b, sa...)
+	r := mad.MCMemberRecord{MGID: gid("ff12:401b:ffff::ffff:ffff"), PortGID: gid("fe80::2:c902:24:f636"), QKey: 0xb, MLID: 0xc001,
+		MTUSelector: 2, MTU: 4, TClass: 0x20, PKey: 0xffff, RateSelector: 2, Rate: 3, PacketLifeTimeSelector: 2, PacketLifeTime: 18,
+		SL: 5, FlowLabel: 0x12345, HopLimit: 64, Scope: 2, JoinState: 1, ProxyJoin: true}
+	b, err := r.AppendTo(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, make([]byte, mad.Len-len(b))...)
 }
