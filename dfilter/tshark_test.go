@@ -191,6 +191,7 @@ func knownDifference(expr string, r *dump.Record, protos string) string {
 	op := r.RoCE.Packet.BTH.OpCode
 	ib := r.Kind == dump.KindRoCE || r.Kind == dump.KindInfiniBand
 	_, payload, _ := strings.Cut(protos, "infiniband:")
+	pl := r.RoCE.Packet.Payload
 	switch {
 	case r.Kind == dump.KindMalformed:
 		return "malformed: tshark shows the transport fields it could read, dump none"
@@ -202,8 +203,8 @@ func knownDifference(expr string, r *dump.Record, protos string) string {
 		return "IPoIB: tshark decodes the IP datagram inside, dump does not"
 	case strings.Contains(expr, "crc") && (payload != "" || op == 0x81):
 		return "CNP, or payload taken by a heuristic dissector: tshark shows no ICRC"
-	case strings.Contains(expr, "crc") && op == 0x64 && len(r.RoCE.Packet.Payload) > 1 && r.RoCE.Packet.Payload[1] == 0x04:
-		return "PerfMgt MAD: tshark 4.0's PerfMgt dissector shows no ICRC after the attribute"
+	case strings.Contains(expr, "crc") && op == 0x64 && len(pl) > 17 && (pl[1] == 0x04 || pl[1] == 0x03 && pl[16] == 0 && pl[17] == 0x38):
+		return "PerfMgt MAD or SA MCMemberRecord: tshark 4.0's dissectors show no ICRC after the attribute"
 	case strings.Contains(expr, "ieee8021ad") && r.RoCE.NumVLANs == 2 && r.RoCE.VLANs[1].TPID == 0x88a8:
 		return "two S-tags: tshark names their IDs ieee8021ad.svid and ieee8021ad.cvid"
 	}
