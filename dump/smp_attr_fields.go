@@ -22,18 +22,13 @@ type attrRec struct {
 func (m *madRec) decodeAttrs(b []byte) {
 	a, s, h := &m.attr, &m.smp, &m.hdr.Header
 	a.pi, a.si, a.pc, a.pce = false, false, false, false
-	var data []byte
-	switch {
-	case s.lid:
-		data = s.lidS.Data[:]
-	case s.dr:
-		data = s.drS.Data[:]
-	case h.MgmtClass == mad.ClassPerfMgt && a.perf.Decode(b) == nil:
-		d := a.perf.Data[:]
-		a.pc = h.AttributeID == uint16(mad.PerfAttrPortCounters) && a.counters.Decode(d) == nil
-		a.pce = h.AttributeID == uint16(mad.PerfAttrPortCountersExtended) && a.ext.Decode(d) == nil
-		return
-	default:
+	data := s.data()
+	if data == nil {
+		if h.MgmtClass == mad.ClassPerfMgt && a.perf.Decode(b) == nil {
+			d := a.perf.Data[:]
+			a.pc = h.AttributeID == uint16(mad.PerfAttrPortCounters) && a.counters.Decode(d) == nil
+			a.pce = h.AttributeID == uint16(mad.PerfAttrPortCountersExtended) && a.ext.Decode(d) == nil
+		}
 		return
 	}
 	a.pi = h.AttributeID == uint16(mad.SMPAttrPortInfo) && a.portInfo.Decode(data) == nil
@@ -176,4 +171,16 @@ func fPCE(name string, get func(c *mad.PortCountersExtended) uint64) Field {
 		}
 		return none()
 	}}
+}
+
+// data returns the attribute data of the SMP decodeSMP decoded, or nil
+// when the MAD is no SMP.
+func (s *smpRec) data() []byte {
+	switch {
+	case s.lid:
+		return s.lidS.Data[:]
+	case s.dr:
+		return s.drS.Data[:]
+	}
+	return nil
 }

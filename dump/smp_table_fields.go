@@ -18,15 +18,10 @@ type tableRec struct {
 // decodeTables decodes GUIDInfo or P_KeyTable from the data of the SMP
 // decodeSMP decoded.
 func (m *madRec) decodeTables() {
-	t, s := &m.table, &m.smp
+	t := &m.table
 	t.gi, t.pk = false, false
-	var data []byte
-	switch {
-	case s.lid:
-		data = s.lidS.Data[:]
-	case s.dr:
-		data = s.drS.Data[:]
-	default:
+	data := m.smp.data()
+	if data == nil {
 		return
 	}
 	id := m.hdr.AttributeID
