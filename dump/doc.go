@@ -393,6 +393,118 @@
 //	infiniband.nodeinfo.revision    number  NodeInfo: revision
 //	infiniband.nodeinfo.localportnum number NodeInfo: local port number
 //	infiniband.nodeinfo.vendorid    number  NodeInfo: vendor ID (IEEE OUI)
+//	infiniband.mcmemberrecord.mgid  string  SA MCMemberRecord (the MAD's first record): multicast GID
+//	infiniband.mcmemberrecord.portgid string MCMemberRecord: port GID
+//	infiniband.mcmemberrecord.q_key number  MCMemberRecord: Q_Key
+//	infiniband.mcmemberrecord.mlid  number  MCMemberRecord: multicast LID
+//	infiniband.mcmemberrecord.mtuselector number MCMemberRecord: MTU selector
+//	infiniband.mcmemberrecord.mtu   number  MCMemberRecord: MTU
+//	infiniband.mcmemberrecord.tclass number MCMemberRecord: traffic class
+//	infiniband.mcmemberrecord.p_key number  MCMemberRecord: P_Key
+//	infiniband.mcmemberrecord.rateselector number MCMemberRecord: rate selector
+//	infiniband.mcmemberrecord.rate  number  MCMemberRecord: rate
+//	infiniband.mcmemberrecord.packetlifetimeselector number MCMemberRecord: packet lifetime selector
+//	infiniband.mcmemberrecord.packetlifetime number MCMemberRecord: packet lifetime
+//	infiniband.mcmemberrecord.sl    number  MCMemberRecord: service level
+//	infiniband.mcmemberrecord.flowlabel number MCMemberRecord: flow label
+//	infiniband.mcmemberrecord.hoplimit number MCMemberRecord: hop limit
+//	infiniband.mcmemberrecord.scope number  MCMemberRecord: scope
+//	infiniband.mcmemberrecord.joinstate number MCMemberRecord: JoinState (1 full, 2 non, 4 send-only non-member)
+//	infiniband.mcmemberrecord.proxyjoin number MCMemberRecord: ProxyJoin, 0 or 1
+//	infiniband.guidinfo.guid0 ... 7 string  SMP GUIDInfo: GUID n of the block, "0x" and 16 hex digits (eight keys; tshark 4.0 shows eight infiniband.switchinfo.guid)
+//	infiniband.p_keytable.membershiptype0 ... 31 number SMP P_KeyTable: entry n's membership bit, 1 full (32 keys)
+//	infiniband.p_keytable.p_keybase0 ... 31 number P_KeyTable: entry n's 15-bit P_Key base (32 keys)
+//	infiniband.portinfo.m_key       string  SMP PortInfo: M_Key, "0x" and 16 hex digits
+//	infiniband.portinfo.guid        string  PortInfo: GID prefix (tshark's name), "0x" and 16 hex digits
+//	infiniband.portinfo.lid         number  PortInfo: base LID
+//	infiniband.portinfo.mastersmlid number  PortInfo: master SM's LID
+//	infiniband.portinfo.capabilitymask number PortInfo: CapabilityMask
+//	infiniband.portinfo.diagcode    number  PortInfo: DiagCode
+//	infiniband.portinfo.m_keyleaseperiod number PortInfo: M_Key lease period
+//	infiniband.portinfo.localportnum number PortInfo: local port number
+//	infiniband.portinfo.linkwidthenabled number PortInfo: LinkWidthEnabled
+//	infiniband.portinfo.linkwidthsupported number PortInfo: LinkWidthSupported
+//	infiniband.portinfo.linkwidthactive number PortInfo: LinkWidthActive
+//	infiniband.portinfo.linkspeedsupported number PortInfo: LinkSpeedSupported
+//	infiniband.portinfo.portstate   number  PortInfo: PortState (1 Down, 2 Init, 3 Armed, 4 Active)
+//	infiniband.portinfo.portphysicalstate number PortInfo: PortPhysicalState
+//	infiniband.portinfo.linkdowndefaultstate number PortInfo: LinkDownDefaultState
+//	infiniband.portinfo.m_keyprotectbits number PortInfo: M_KeyProtectBits
+//	infiniband.portinfo.lmc         number  PortInfo: LMC
+//	infiniband.portinfo.linkspeedactive number PortInfo: LinkSpeedActive
+//	infiniband.portinfo.linkspeedenabled number PortInfo: LinkSpeedEnabled
+//	infiniband.portinfo.neighbormtu number  PortInfo: NeighborMTU
+//	infiniband.portinfo.mastersmsl  number  PortInfo: MasterSMSL
+//	infiniband.portinfo.vlcap       number  PortInfo: VLCap
+//	infiniband.portinfo.inittype    number  PortInfo: InitType
+//	infiniband.portinfo.vlhighlimit number  PortInfo: VLHighLimit
+//	infiniband.portinfo.vlarbitrationhighcap number PortInfo: VLArbitrationHighCap
+//	infiniband.portinfo.vlarbitrationlowcap number PortInfo: VLArbitrationLowCap
+//	infiniband.portinfo.inittypereply number PortInfo: InitTypeReply
+//	infiniband.portinfo.mtucap      number  PortInfo: MTUCap
+//	infiniband.portinfo.vlstallcount number PortInfo: VLStallCount
+//	infiniband.portinfo.hoqlife     number  PortInfo: HOQLife
+//	infiniband.portinfo.operationalvls number PortInfo: OperationalVLs
+//	infiniband.portinfo.partitionenforcementinbound number PortInfo: PartitionEnforcementInbound, 0 or 1
+//	infiniband.portinfo.partitionenforcementoutbound number PortInfo: PartitionEnforcementOutbound, 0 or 1
+//	infiniband.portinfo.filterrawinbound number PortInfo: FilterRawInbound, 0 or 1
+//	infiniband.portinfo.filterrawoutbound number PortInfo: FilterRawOutbound, 0 or 1
+//	infiniband.portinfo.m_keyviolations number PortInfo: M_KeyViolations
+//	infiniband.portinfo.p_keyviolations number PortInfo: P_KeyViolations
+//	infiniband.portinfo.q_keyviolations number PortInfo: Q_KeyViolations
+//	infiniband.portinfo.guidcap     number  PortInfo: GUIDCap
+//	infiniband.portinfo.clientreregister number PortInfo: ClientReregister, 0 or 1
+//	infiniband.portinfo.subnettimeout number PortInfo: SubnetTimeOut
+//	infiniband.portinfo.resptimevalue number PortInfo: RespTimeValue
+//	infiniband.portinfo.localphyerrors number PortInfo: LocalPhyErrors threshold
+//	infiniband.portinfo.overrunerrors number PortInfo: OverrunErrors threshold
+//	infiniband.portinfo.maxcredithint number PortInfo: MaxCreditHint
+//	infiniband.portinfo.linkroundtriplatency number PortInfo: LinkRoundTripLatency
+//	infiniband.switchinfo.linearfdbcap number SMP SwitchInfo: LinearFDBCap
+//	infiniband.switchinfo.randomfdbcap number SwitchInfo: RandomFDBCap
+//	infiniband.switchinfo.multicastfdbcap number SwitchInfo: MulticastFDBCap
+//	infiniband.switchinfo.linearfdbtop number SwitchInfo: LinearFDBTop
+//	infiniband.switchinfo.defaultport number SwitchInfo: DefaultPort
+//	infiniband.switchinfo.defaultmulticastprimaryport number SwitchInfo: DefaultMulticastPrimaryPort
+//	infiniband.switchinfo.defaultmulticastnotprimaryport number SwitchInfo: DefaultMulticastNotPrimaryPort
+//	infiniband.switchinfo.lifetimevalue number SwitchInfo: LifeTimeValue
+//	infiniband.switchinfo.portstatechange number SwitchInfo: PortStateChange, 0 or 1
+//	infiniband.switchinfo.optimizedsltovlmappingprogramming number SwitchInfo: OptimizedSLtoVLMappingProgramming
+//	infiniband.switchinfo.lidsperport number SwitchInfo: LIDsPerPort
+//	infiniband.switchinfo.partitionenforcementcap number SwitchInfo: PartitionEnforcementCap
+//	infiniband.switchinfo.inboundenforcementcap number SwitchInfo: InboundEnforcementCap, 0 or 1
+//	infiniband.switchinfo.outboundenforcementcap number SwitchInfo: OutboundEnforcementCap, 0 or 1
+//	infiniband.switchinfo.filterrawinboundcap number SwitchInfo: FilterRawInboundCap, 0 or 1
+//	infiniband.switchinfo.filterrawoutboundcap number SwitchInfo: FilterRawOutboundCap, 0 or 1
+//	infiniband.switchinfo.enhancedportzero number SwitchInfo: EnhancedPortZero, 0 or 1
+//	infiniband.portcounters.portselect number PerfMgt PortCounters: PortSelect
+//	infiniband.portcounters.counterselect number PortCounters: CounterSelect
+//	infiniband.portcounters.symbolerrorcounter number PortCounters: SymbolErrorCounter
+//	infiniband.portcounters.linkerrorrecoverycounter number PortCounters: LinkErrorRecoveryCounter
+//	infiniband.portcounters.linkdownedcounter number PortCounters: LinkDownedCounter
+//	infiniband.portcounters.portrcverrors number PortCounters: PortRcvErrors
+//	infiniband.portcounters.portrcvremotephysicalerrors number PortCounters: PortRcvRemotePhysicalErrors
+//	infiniband.portcounters.portrcvswitchrelayerrors number PortCounters: PortRcvSwitchRelayErrors
+//	infiniband.portcounters.portxmitdiscards number PortCounters: PortXmitDiscards
+//	infiniband.portcounters.portxmitconstrainterrors number PortCounters: PortXmitConstraintErrors
+//	infiniband.portcounters.portrcvconstrainterrors number PortCounters: PortRcvConstraintErrors
+//	infiniband.portcounters.locallinkintegrityerrors number PortCounters: LocalLinkIntegrityErrors
+//	infiniband.portcounters.excessivebufferoverrunerrors number PortCounters: ExcessiveBufferOverrunErrors
+//	infiniband.portcounters.vl15dropped number PortCounters: VL15Dropped
+//	infiniband.portcounters.portxmitdata number PortCounters: PortXmitData (32-bit words)
+//	infiniband.portcounters.portrcvdata number PortCounters: PortRcvData
+//	infiniband.portcounters.portxmitpkts number PortCounters: PortXmitPkts
+//	infiniband.portcounters.portrcvpkts number PortCounters: PortRcvPkts
+//	infiniband.portcounters_ext.portselect number PerfMgt PortCountersExtended: PortSelect
+//	infiniband.portcounters_ext.counterselect number PortCountersExtended: CounterSelect
+//	infiniband.portcounters_ext.portxmitdata string PortCountersExtended: PortXmitData, 64 bits, decimal digits
+//	infiniband.portcounters_ext.portrcvdata string PortCountersExtended: PortRcvData
+//	infiniband.portcounters_ext.portxmitpkts string PortCountersExtended: PortXmitPkts
+//	infiniband.portcounters_ext.portrcvpkts string PortCountersExtended: PortRcvPkts
+//	infiniband.portcounters_ext.portunicastxmitpkts string PortCountersExtended: PortUnicastXmitPkts
+//	infiniband.portcounters_ext.portunicastrcvpkts string PortCountersExtended: PortUnicastRcvPkts
+//	infiniband.portcounters_ext.portmulticastxmitpkts string PortCountersExtended: PortMulticastXmitPkts
+//	infiniband.portcounters_ext.portmulticastrcvpkts string PortCountersExtended: PortMulticastRcvPkts
 //
 // then, for IPoIB (a native packet's payload by ipoib.Match, or a link
 // type 242 record), tshark 4.0's names:

@@ -34,6 +34,7 @@ func fieldTestCaptures(t *testing.T) []string {
 	}
 	frames = append(frames, congestionFrames(t)...)
 	frames = append(frames, madFrames(t)...)
+	frames = append(frames, testcaps.GoldenSMP(t)...) // PortInfo, SwitchInfo, PortCounters, PortCountersExtended
 	var cis []gopacket.CaptureInfo
 	for i, f := range frames {
 		cis = append(cis, gopacket.CaptureInfo{Timestamp: time.Unix(1, int64(i)), Length: len(f), CaptureLength: len(f)})

@@ -21,14 +21,18 @@ type madRec struct {
 	saL   mad.SA
 	path  bool // the SA data's first record is a PathRecord
 	pathR mad.PathRecord
-	smp   smpRec // smp_fields.go: an SMP and its SMInfo
+	smp   smpRec   // smp_fields.go: an SMP and its SMInfo
+	attr  attrRec  // smp_attr_fields.go: PortInfo, SwitchInfo, PortCounters
+	table tableRec // smp_table_fields.go: GUIDInfo, P_KeyTable
+	mcm   bool     // the SA data's first record is an MCMemberRecord: mcmR holds it
+	mcmR  mad.MCMemberRecord
 }
 
 // decodeMAD decodes the MAD a UD SEND Only to QP 0 or QP 1 carries, as
 // far as package mad's layers go; a MAD cut by the capture is left out.
 func (r *Record) decodeMAD() {
 	m := &r.madj
-	m.ok, m.rmpp, m.cm, m.ipcm, m.sa, m.path = false, false, false, false, false, false
+	m.ok, m.rmpp, m.cm, m.ipcm, m.sa, m.path, m.mcm = false, false, false, false, false, false, false
 	p := &r.RoCE.Packet
 	if p.BTH.OpCode != ib.OpUDSendOnly || p.BTH.DestQP > ib.QPGSI || p.BTH.Truncated || len(p.Payload) < mad.Len {
 		return
@@ -38,6 +42,8 @@ func (r *Record) decodeMAD() {
 	}
 	m.ok = true
 	m.smp.decodeSMP(&m.hdr.Header, p.Payload)
+	m.decodeAttrs(p.Payload)
+	m.decodeTables()
 	rest, next := m.hdr.Payload, m.hdr.NextLayerType()
 	if next == mad.LayerTypeRMPP {
 		if m.rmppH.DecodeFromBytes(rest, nil) != nil {
@@ -58,6 +64,7 @@ func (r *Record) decodeMAD() {
 	case mad.LayerTypeSA:
 		m.sa = m.saL.DecodeFromBytes(rest, nil) == nil
 		m.path = m.sa && m.hdr.AttributeID == mad.AttrPathRecord && m.pathR.Decode(m.saL.Record(0)) == nil
+		m.mcm = m.sa && m.hdr.AttributeID == mad.AttrMCMemberRecord && m.mcmR.Decode(m.saL.Record(0)) == nil // sa_record_fields.go
 	}
 }
 
@@ -102,7 +109,7 @@ var madFields = cat([]Field{
 	fPath("infiniband.pathrecord.packetlifetimeselector", 2, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTimeSelector) }),
 	fPath("infiniband.pathrecord.packetlifetime", 6, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTime) }),
 	fPath("infiniband.pathrecord.preference", 8, func(p *mad.PathRecord) uint64 { return uint64(p.Preference) }),
-}, cmFields, smpFields)
+}, cmFields, smpFields, attrFields, tableFields, mcMemberFields)
 
 // madProtocols are the presence names of the MAD layers, as tshark 4.0
 // names the subtrees (infiniband.mad, infiniband.rmpp, infiniband.sa

@@ -26,6 +26,9 @@ func ourName(k string) bool {
 			return true // CM messages tshark 4.0 does not decode
 		}
 	}
+	if strings.HasPrefix(k, "infiniband.guidinfo.") || strings.HasPrefix(k, "infiniband.p_keytable.") && strings.TrimRight(k, "0123456789") != k {
+		return true // numbered GUIDInfo and P_KeyTable entries (smp_table_fields.go)
+	}
 	switch k {
 	case "lldp.dcbx.ieee.pfc.willing", "lldp.dcbx.ieee.pfc.enable", "lldp.dcbx.ieee.ets.willing", "lldp.dcbx.ieee.app.entries":
 		return true // DCBX keys tshark 4.0 names otherwise or lacks

@@ -1,0 +1,186 @@
+package dump
+
+import "github.com/roce-go/roce/mad"
+
+// attrRec holds the SMP attributes PortInfo and SwitchInfo and the
+// PerfMgt attributes PortCounters and PortCountersExtended of a frame's
+// MAD, decoded by decodeAttrs for their JSON keys and display filters.
+type attrRec struct {
+	pi         bool // an SMP PortInfo: portInfo holds it
+	portInfo   mad.PortInfo
+	si         bool // an SMP SwitchInfo: switchInfo holds it
+	switchInfo mad.SwitchInfo
+	perf       mad.PerfMgt
+	pc         bool // a PerfMgt PortCounters: counters holds it
+	counters   mad.PortCounters
+	pce        bool // a PerfMgt PortCountersExtended: ext holds it
+	ext        mad.PortCountersExtended
+}
+
+// decodeAttrs decodes the attribute of the SMP decodeSMP decoded, or of
+// the PerfMgt MAD b holds (a whole MAD).
+func (m *madRec) decodeAttrs(b []byte) {
+	a, s, h := &m.attr, &m.smp, &m.hdr.Header
+	a.pi, a.si, a.pc, a.pce = false, false, false, false
+	data := s.data()
+	if data == nil {
+		if h.MgmtClass == mad.ClassPerfMgt && a.perf.Decode(b) == nil {
+			d := a.perf.Data[:]
+			a.pc = h.AttributeID == uint16(mad.PerfAttrPortCounters) && a.counters.Decode(d) == nil
+			a.pce = h.AttributeID == uint16(mad.PerfAttrPortCountersExtended) && a.ext.Decode(d) == nil
+		}
+		return
+	}
+	a.pi = h.AttributeID == uint16(mad.SMPAttrPortInfo) && a.portInfo.Decode(data) == nil
+	a.si = h.AttributeID == uint16(mad.SMPAttrSwitchInfo) && a.switchInfo.Decode(data) == nil
+}
+
+// attrFields are the keys of PortInfo, SwitchInfo, PortCounters and
+// PortCountersExtended, tshark 4.0's names and, for its 64-bit fields,
+// its representation (BASE_HEX "0x" and 16 digits, BASE_DEC decimal
+// digits), in JSON key order. tshark names PortInfo's GidPrefix
+// infiniband.portinfo.guid; the fields tshark 4.0 lacks (PortInfo's
+// CapabilityMask2, LinkSpeedExt* and MulticastPKeyTrapSuppressionEnabled,
+// SwitchInfo's MulticastFDBTop, PortCounters' CounterSelect2, QP1Dropped
+// and PortXmitWait, PortCountersExtended's CounterSelect2 and error
+// counters) have no key yet.
+var attrFields = cat(portInfoFields, []Field{
+	fSW("infiniband.switchinfo.linearfdbcap", 16, func(s *mad.SwitchInfo) uint64 { return uint64(s.LinearFDBCap) }),
+	fSW("infiniband.switchinfo.randomfdbcap", 16, func(s *mad.SwitchInfo) uint64 { return uint64(s.RandomFDBCap) }),
+	fSW("infiniband.switchinfo.multicastfdbcap", 16, func(s *mad.SwitchInfo) uint64 { return uint64(s.MulticastFDBCap) }),
+	fSW("infiniband.switchinfo.linearfdbtop", 16, func(s *mad.SwitchInfo) uint64 { return uint64(s.LinearFDBTop) }),
+	fSW("infiniband.switchinfo.defaultport", 8, func(s *mad.SwitchInfo) uint64 { return uint64(s.DefaultPort) }),
+	fSW("infiniband.switchinfo.defaultmulticastprimaryport", 8, func(s *mad.SwitchInfo) uint64 { return uint64(s.DefaultMulticastPrimaryPort) }),
+	fSW("infiniband.switchinfo.defaultmulticastnotprimaryport", 8, func(s *mad.SwitchInfo) uint64 { return uint64(s.DefaultMulticastNotPrimaryPort) }),
+	fSW("infiniband.switchinfo.lifetimevalue", 5, func(s *mad.SwitchInfo) uint64 { return uint64(s.LifeTimeValue) }),
+	fSW("infiniband.switchinfo.portstatechange", 1, func(s *mad.SwitchInfo) uint64 { return b2u(s.PortStateChange) }),
+	fSW("infiniband.switchinfo.optimizedsltovlmappingprogramming", 2, func(s *mad.SwitchInfo) uint64 { return uint64(s.OptimizedSLtoVLMappingProgramming) }),
+	fSW("infiniband.switchinfo.lidsperport", 16, func(s *mad.SwitchInfo) uint64 { return uint64(s.LIDsPerPort) }),
+	fSW("infiniband.switchinfo.partitionenforcementcap", 16, func(s *mad.SwitchInfo) uint64 { return uint64(s.PartitionEnforcementCap) }),
+	fSW("infiniband.switchinfo.inboundenforcementcap", 1, func(s *mad.SwitchInfo) uint64 { return b2u(s.InboundEnforcementCap) }),
+	fSW("infiniband.switchinfo.outboundenforcementcap", 1, func(s *mad.SwitchInfo) uint64 { return b2u(s.OutboundEnforcementCap) }),
+	fSW("infiniband.switchinfo.filterrawinboundcap", 1, func(s *mad.SwitchInfo) uint64 { return b2u(s.FilterRawInboundCap) }),
+	fSW("infiniband.switchinfo.filterrawoutboundcap", 1, func(s *mad.SwitchInfo) uint64 { return b2u(s.FilterRawOutboundCap) }),
+	fSW("infiniband.switchinfo.enhancedportzero", 1, func(s *mad.SwitchInfo) uint64 { return b2u(s.EnhancedPortZero) }),
+}, portCounterFields)
+
+var portInfoFields = []Field{
+	fMAD64("infiniband.portinfo.m_key", func(m *madRec) (uint64, bool) { return m.attr.portInfo.MKey, m.attr.pi }),
+	fMAD64("infiniband.portinfo.guid", func(m *madRec) (uint64, bool) { return m.attr.portInfo.GIDPrefix, m.attr.pi }),
+	fPI("infiniband.portinfo.lid", 16, func(p *mad.PortInfo) uint64 { return uint64(p.LID) }),
+	fPI("infiniband.portinfo.mastersmlid", 16, func(p *mad.PortInfo) uint64 { return uint64(p.MasterSMLID) }),
+	fPI("infiniband.portinfo.capabilitymask", 32, func(p *mad.PortInfo) uint64 { return uint64(p.CapabilityMask) }),
+	fPI("infiniband.portinfo.diagcode", 16, func(p *mad.PortInfo) uint64 { return uint64(p.DiagCode) }),
+	fPI("infiniband.portinfo.m_keyleaseperiod", 16, func(p *mad.PortInfo) uint64 { return uint64(p.MKeyLeasePeriod) }),
+	fPI("infiniband.portinfo.localportnum", 8, func(p *mad.PortInfo) uint64 { return uint64(p.LocalPortNum) }),
+	fPI("infiniband.portinfo.linkwidthenabled", 8, func(p *mad.PortInfo) uint64 { return uint64(p.LinkWidthEnabled) }),
+	fPI("infiniband.portinfo.linkwidthsupported", 8, func(p *mad.PortInfo) uint64 { return uint64(p.LinkWidthSupported) }),
+	fPI("infiniband.portinfo.linkwidthactive", 8, func(p *mad.PortInfo) uint64 { return uint64(p.LinkWidthActive) }),
+	fPI("infiniband.portinfo.linkspeedsupported", 4, func(p *mad.PortInfo) uint64 { return uint64(p.LinkSpeedSupported) }),
+	fPI("infiniband.portinfo.portstate", 4, func(p *mad.PortInfo) uint64 { return uint64(p.PortState) }),
+	fPI("infiniband.portinfo.portphysicalstate", 4, func(p *mad.PortInfo) uint64 { return uint64(p.PortPhysicalState) }),
+	fPI("infiniband.portinfo.linkdowndefaultstate", 4, func(p *mad.PortInfo) uint64 { return uint64(p.LinkDownDefaultState) }),
+	fPI("infiniband.portinfo.m_keyprotectbits", 2, func(p *mad.PortInfo) uint64 { return uint64(p.MKeyProtectBits) }),
+	fPI("infiniband.portinfo.lmc", 3, func(p *mad.PortInfo) uint64 { return uint64(p.LMC) }),
+	fPI("infiniband.portinfo.linkspeedactive", 4, func(p *mad.PortInfo) uint64 { return uint64(p.LinkSpeedActive) }),
+	fPI("infiniband.portinfo.linkspeedenabled", 4, func(p *mad.PortInfo) uint64 { return uint64(p.LinkSpeedEnabled) }),
+	fPI("infiniband.portinfo.neighbormtu", 4, func(p *mad.PortInfo) uint64 { return uint64(p.NeighborMTU) }),
+	fPI("infiniband.portinfo.mastersmsl", 4, func(p *mad.PortInfo) uint64 { return uint64(p.MasterSMSL) }),
+	fPI("infiniband.portinfo.vlcap", 4, func(p *mad.PortInfo) uint64 { return uint64(p.VLCap) }),
+	fPI("infiniband.portinfo.inittype", 4, func(p *mad.PortInfo) uint64 { return uint64(p.InitType) }),
+	fPI("infiniband.portinfo.vlhighlimit", 8, func(p *mad.PortInfo) uint64 { return uint64(p.VLHighLimit) }),
+	fPI("infiniband.portinfo.vlarbitrationhighcap", 8, func(p *mad.PortInfo) uint64 { return uint64(p.VLArbitrationHighCap) }),
+	fPI("infiniband.portinfo.vlarbitrationlowcap", 8, func(p *mad.PortInfo) uint64 { return uint64(p.VLArbitrationLowCap) }),
+	fPI("infiniband.portinfo.inittypereply", 4, func(p *mad.PortInfo) uint64 { return uint64(p.InitTypeReply) }),
+	fPI("infiniband.portinfo.mtucap", 4, func(p *mad.PortInfo) uint64 { return uint64(p.MTUCap) }),
+	fPI("infiniband.portinfo.vlstallcount", 3, func(p *mad.PortInfo) uint64 { return uint64(p.VLStallCount) }),
+	fPI("infiniband.portinfo.hoqlife", 5, func(p *mad.PortInfo) uint64 { return uint64(p.HOQLife) }),
+	fPI("infiniband.portinfo.operationalvls", 4, func(p *mad.PortInfo) uint64 { return uint64(p.OperationalVLs) }),
+	fPI("infiniband.portinfo.partitionenforcementinbound", 1, func(p *mad.PortInfo) uint64 { return b2u(p.PartitionEnforcementInbound) }),
+	fPI("infiniband.portinfo.partitionenforcementoutbound", 1, func(p *mad.PortInfo) uint64 { return b2u(p.PartitionEnforcementOutbound) }),
+	fPI("infiniband.portinfo.filterrawinbound", 1, func(p *mad.PortInfo) uint64 { return b2u(p.FilterRawInbound) }),
+	fPI("infiniband.portinfo.filterrawoutbound", 1, func(p *mad.PortInfo) uint64 { return b2u(p.FilterRawOutbound) }),
+	fPI("infiniband.portinfo.m_keyviolations", 16, func(p *mad.PortInfo) uint64 { return uint64(p.MKeyViolations) }),
+	fPI("infiniband.portinfo.p_keyviolations", 16, func(p *mad.PortInfo) uint64 { return uint64(p.PKeyViolations) }),
+	fPI("infiniband.portinfo.q_keyviolations", 16, func(p *mad.PortInfo) uint64 { return uint64(p.QKeyViolations) }),
+	fPI("infiniband.portinfo.guidcap", 8, func(p *mad.PortInfo) uint64 { return uint64(p.GUIDCap) }),
+	fPI("infiniband.portinfo.clientreregister", 1, func(p *mad.PortInfo) uint64 { return b2u(p.ClientReregister) }),
+	fPI("infiniband.portinfo.subnettimeout", 5, func(p *mad.PortInfo) uint64 { return uint64(p.SubnetTimeOut) }),
+	fPI("infiniband.portinfo.resptimevalue", 5, func(p *mad.PortInfo) uint64 { return uint64(p.RespTimeValue) }),
+	fPI("infiniband.portinfo.localphyerrors", 4, func(p *mad.PortInfo) uint64 { return uint64(p.LocalPhyErrors) }),
+	fPI("infiniband.portinfo.overrunerrors", 4, func(p *mad.PortInfo) uint64 { return uint64(p.OverrunErrors) }),
+	fPI("infiniband.portinfo.maxcredithint", 16, func(p *mad.PortInfo) uint64 { return uint64(p.MaxCreditHint) }),
+	fPI("infiniband.portinfo.linkroundtriplatency", 24, func(p *mad.PortInfo) uint64 { return uint64(p.LinkRoundTripLatency) }),
+}
+
+var portCounterFields = []Field{
+	fPC("infiniband.portcounters.portselect", 8, true, func(c *mad.PortCounters) uint64 { return uint64(c.PortSelect) }),
+	fPC("infiniband.portcounters.counterselect", 16, true, func(c *mad.PortCounters) uint64 { return uint64(c.CounterSelect) }),
+	fPC("infiniband.portcounters.symbolerrorcounter", 16, false, func(c *mad.PortCounters) uint64 { return uint64(c.SymbolErrorCounter) }),
+	fPC("infiniband.portcounters.linkerrorrecoverycounter", 8, false, func(c *mad.PortCounters) uint64 { return uint64(c.LinkErrorRecoveryCounter) }),
+	fPC("infiniband.portcounters.linkdownedcounter", 8, false, func(c *mad.PortCounters) uint64 { return uint64(c.LinkDownedCounter) }),
+	fPC("infiniband.portcounters.portrcverrors", 16, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortRcvErrors) }),
+	fPC("infiniband.portcounters.portrcvremotephysicalerrors", 16, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortRcvRemotePhysicalErrors) }),
+	fPC("infiniband.portcounters.portrcvswitchrelayerrors", 16, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortRcvSwitchRelayErrors) }),
+	fPC("infiniband.portcounters.portxmitdiscards", 16, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortXmitDiscards) }),
+	fPC("infiniband.portcounters.portxmitconstrainterrors", 8, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortXmitConstraintErrors) }),
+	fPC("infiniband.portcounters.portrcvconstrainterrors", 8, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortRcvConstraintErrors) }),
+	fPC("infiniband.portcounters.locallinkintegrityerrors", 4, false, func(c *mad.PortCounters) uint64 { return uint64(c.LocalLinkIntegrityErrors) }),
+	fPC("infiniband.portcounters.excessivebufferoverrunerrors", 4, false, func(c *mad.PortCounters) uint64 { return uint64(c.ExcessiveBufferOverrunErrors) }),
+	fPC("infiniband.portcounters.vl15dropped", 16, false, func(c *mad.PortCounters) uint64 { return uint64(c.VL15Dropped) }),
+	fPC("infiniband.portcounters.portxmitdata", 32, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortXmitData) }),
+	fPC("infiniband.portcounters.portrcvdata", 32, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortRcvData) }),
+	fPC("infiniband.portcounters.portxmitpkts", 32, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortXmitPkts) }),
+	fPC("infiniband.portcounters.portrcvpkts", 32, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortRcvPkts) }),
+	fSA("infiniband.portcounters_ext.portselect", 8, func(m *madRec) (uint64, bool) { return uint64(m.attr.ext.PortSelect), m.attr.pce }),
+	fSA("infiniband.portcounters_ext.counterselect", 16, func(m *madRec) (uint64, bool) { return uint64(m.attr.ext.CounterSelect), m.attr.pce }),
+	fPCE("infiniband.portcounters_ext.portxmitdata", func(c *mad.PortCountersExtended) uint64 { return c.PortXmitData }),
+	fPCE("infiniband.portcounters_ext.portrcvdata", func(c *mad.PortCountersExtended) uint64 { return c.PortRcvData }),
+	fPCE("infiniband.portcounters_ext.portxmitpkts", func(c *mad.PortCountersExtended) uint64 { return c.PortXmitPkts }),
+	fPCE("infiniband.portcounters_ext.portrcvpkts", func(c *mad.PortCountersExtended) uint64 { return c.PortRcvPkts }),
+	fPCE("infiniband.portcounters_ext.portunicastxmitpkts", func(c *mad.PortCountersExtended) uint64 { return c.PortUnicastXmitPkts }),
+	fPCE("infiniband.portcounters_ext.portunicastrcvpkts", func(c *mad.PortCountersExtended) uint64 { return c.PortUnicastRcvPkts }),
+	fPCE("infiniband.portcounters_ext.portmulticastxmitpkts", func(c *mad.PortCountersExtended) uint64 { return c.PortMulticastXmitPkts }),
+	fPCE("infiniband.portcounters_ext.portmulticastrcvpkts", func(c *mad.PortCountersExtended) uint64 { return c.PortMulticastRcvPkts }),
+}
+
+func fPI(name string, bits uint8, get func(p *mad.PortInfo) uint64) Field {
+	return fSA(name, bits, func(m *madRec) (uint64, bool) { return get(&m.attr.portInfo), m.attr.pi })
+}
+
+func fSW(name string, bits uint8, get func(s *mad.SwitchInfo) uint64) Field {
+	return fSA(name, bits, func(m *madRec) (uint64, bool) { return get(&m.attr.switchInfo), m.attr.si })
+}
+
+// fPC is a PortCounters field; hex says tshark shows it BASE_HEX.
+func fPC(name string, bits uint8, hex bool, get func(c *mad.PortCounters) uint64) Field {
+	return numeric(name, FieldUint, bits, hex, func(r *Record) (uint64, bool) {
+		if m := r.madRec(); m != nil && m.attr.pc {
+			return get(&m.attr.counters), true
+		}
+		return 0, false
+	})
+}
+
+// fPCE is a 64-bit PortCountersExtended counter, decimal digits in a
+// string as tshark writes its BASE_DEC 64-bit fields.
+func fPCE(name string, get func(c *mad.PortCountersExtended) uint64) Field {
+	return Field{Name: name, Type: FieldDec64, Bits: 64, Get: func(r *Record) (Value, bool) {
+		if m := r.madRec(); m != nil && m.attr.pce {
+			return u(get(&m.attr.ext))
+		}
+		return none()
+	}}
+}
+
+// data returns the attribute data of the SMP decodeSMP decoded, or nil
+// when the MAD is no SMP.
+func (s *smpRec) data() []byte {
+	switch {
+	case s.lid:
+		return s.lidS.Data[:]
+	case s.dr:
+		return s.drS.Data[:]
+	}
+	return nil
+}
