@@ -147,7 +147,7 @@ func (c *CM) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if err := decodeWalker(data, a.layer, a.size, a.member(c)); err != nil {
 		return err
 	}
-	c.Contents = data[:DataLen]
+	c.Contents, c.Payload = data[:DataLen], data[DataLen:] // bytes after the MAD, if any
 	c.Reserved = data[a.size:DataLen:DataLen]
 	if len(c.Reserved) == 0 {
 		c.Reserved = nil

@@ -113,9 +113,10 @@ func (s *SA) LayerType() gopacket.LayerType { return LayerTypeSA }
 // CanDecode returns LayerTypeSA.
 func (s *SA) CanDecode() gopacket.LayerClass { return LayerTypeSA }
 
-// NextLayerType returns gopacket.LayerTypeZero: the SA data is the
-// layer's own (Data, Record).
-func (s *SA) NextLayerType() gopacket.LayerType { return gopacket.LayerTypeZero }
+// NextLayerType returns gopacket.LayerTypePayload when bytes follow the
+// MAD, gopacket.LayerTypeZero otherwise: the SA data is the layer's own
+// (Data, Record).
+func (s *SA) NextLayerType() gopacket.LayerType { return nextAfterMAD(s.Payload) }
 
 // DecodeFromBytes decodes the SA header and data from data (the 220
 // bytes after the RMPP header), resetting s first; df may be nil.
@@ -128,7 +129,7 @@ func (s *SA) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if err := decodeWalker(data, "SA", SAHeaderLen, s); err != nil {
 		return err
 	}
-	s.Contents, s.Payload = data[:SAHeaderLen], data[SAHeaderLen:]
+	s.Contents, s.Payload = data[:SAHeaderLen+SADataLen], data[SAHeaderLen+SADataLen:]
 	s.Data = data[SAHeaderLen : SAHeaderLen+SADataLen : SAHeaderLen+SADataLen]
 	return nil
 }

@@ -146,5 +146,11 @@ func decodeMAD(data []byte, p gopacket.PacketBuilder) error {
 	}
 	b := body()
 	b.Follow(&m.MAD)
-	return add(b, rest, p)
+	if err := add(b, rest, p); err != nil {
+		return err
+	}
+	if b.NextLayerType() == gopacket.LayerTypePayload { // bytes after the MAD
+		return p.NextDecoder(gopacket.LayerTypePayload)
+	}
+	return nil
 }
