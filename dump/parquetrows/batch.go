@@ -43,6 +43,7 @@ func (b *Batch) Add(r *dump.Record) {
 		for _, c := range protoColumns[i] {
 			if ch := &b.chunks[c]; ch.value(&columns[c], r) {
 				ch.levels[row] = 1
+				ch.n++
 			}
 		}
 	}
@@ -52,9 +53,7 @@ func (b *Batch) Add(r *dump.Record) {
 // Reset empties b.
 func (b *Batch) Reset() {
 	for i := range b.chunks {
-		c := &b.chunks[i]
-		clear(c.levels[:b.rows])
-		c.values = c.values[:0]
+		b.chunks[i].clear(b.rows)
 	}
 	b.rows = 0
 }
@@ -81,12 +80,7 @@ func (w *Writer) WriteBatch(b *Batch) error {
 		if columns[i].how == howFile {
 			continue
 		}
-		src, dst := &b.chunks[i], &g.chunks[i]
-		if need := g.rows + b.rows; need > len(dst.levels) {
-			dst.levels = append(dst.levels, make([]byte, need-len(dst.levels))...)
-		}
-		copy(dst.levels[g.rows:], src.levels[:b.rows])
-		dst.values = append(dst.values, src.values...)
+		g.chunks[i].add(&b.chunks[i], g.rows, b.rows)
 	}
 	if g.rows += b.rows; g.rows >= RowGroupRows {
 		w.flush()

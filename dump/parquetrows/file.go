@@ -23,13 +23,16 @@ import (
 // magic opens and closes a Parquet file.
 const magic = "PAR1"
 
-// chunk is one column's cells of a row group: a definition level per
-// row (0 NULL, 1 a value; RowGroupRows of them, 0 until set) and the
-// PLAIN encoding of the values.
+// chunk is one column's cells of a batch or a row group: a definition
+// level per row (0 NULL, 1 a value; 0 until set), the PLAIN encoding of
+// the values, and the number of values. A row group's chunk has no
+// levels until a value comes: most columns are NULL in most row groups
+// (the fields of protocols a capture does not carry), and they cost
+// nothing but their page.
 type chunk struct {
 	levels []byte
 	values []byte
-	nulls  int // the NULL cells, once the chunk is written out
+	n      int // the cells that hold a value
 }
 
 // rowGroup is the cells of up to RowGroupRows rows, column by column.
@@ -39,46 +42,52 @@ type rowGroup struct {
 }
 
 // newRowGroup returns an empty row group whose file column holds file
-// (its PLAIN cell) in every row; Write does not visit that column. Each column's values have room for RowGroupRows
-// values from the start (the text columns for as many of 16 bytes), so
-// that filling them does not copy them as they grow; the memory is
-// taken from the system as it is written.
+// (its PLAIN cell) in every row; Write does not visit that column. The
+// other columns take their memory when their first value comes, and
+// keep it for the row groups after.
 func newRowGroup(file []byte) *rowGroup {
 	g := &rowGroup{chunks: make([]chunk, len(columns))}
 	for i := range g.chunks {
-		g.chunks[i].levels = make([]byte, RowGroupRows)
 		if columns[i].how == howFile {
 			g.chunks[i].values = file // its one value, whatever the rows
-			continue
 		}
-		g.chunks[i].values = make([]byte, 0, RowGroupRows*columns[i].how.width())
 	}
 	return g
 }
 
-// width returns the bytes of a PLAIN value of a column of type h: a
-// guess for the text columns, 1 for the flags' bits (8 of them).
-func (h how) width() int {
-	switch h {
-	case howFlag:
-		return 1
-	case howInt32:
-		return 4
-	case howInt64, howTime:
-		return 8
+// add copies the cells of src, a batch's chunk of rows rows, after the
+// g.rows rows of the row group's chunk c.
+func (c *chunk) add(src *chunk, at, rows int) {
+	if src.n == 0 {
+		return // NULLs: the levels are 0 already, or not there
 	}
-	return 16
+	if c.levels == nil {
+		// Room for a row group of rows like these, so that the values
+		// are not copied as they grow.
+		c.levels = make([]byte, RowGroupRows)
+		c.values = make([]byte, 0, len(src.values)*RowGroupRows/rows*9/8+64)
+	}
+	if need := at + rows; need > len(c.levels) {
+		c.levels = append(c.levels, make([]byte, need-len(c.levels))...)
+	}
+	copy(c.levels[at:], src.levels[:rows])
+	c.values = append(c.values, src.values...)
+	c.n += src.n
+}
+
+// clear empties c, a chunk of rows rows, keeping its memory.
+func (c *chunk) clear(rows int) {
+	if c.n > 0 {
+		clear(c.levels[:rows])
+		c.values = c.values[:0]
+	}
+	c.n = 0
 }
 
 func (g *rowGroup) reset() {
 	for i := range g.chunks {
-		c := &g.chunks[i]
-		if c.nulls != g.rows {
-			clear(c.levels[:g.rows])
-		}
-		c.nulls = 0
 		if columns[i].how != howFile {
-			c.values = c.values[:0]
+			g.chunks[i].clear(g.rows)
 		}
 	}
 	g.rows = 0
@@ -155,8 +164,6 @@ func (f *fileWriter) writeRowGroup(g *rowGroup) error {
 	return nil
 }
 
-var zero = []byte{0}
-
 // levelsRLE encodes definition levels of one bit.
 var levelsRLE = rle.Encoding{BitWidth: 1}
 
@@ -165,8 +172,8 @@ func (f *fileWriter) writeChunk(col int, c *chunk, rows int) (format.ColumnChunk
 	cc := format.ColumnChunk{MetaData: format.ColumnMetaData{Type: el.Type.V, PathInSchema: []string{el.Name},
 		Codec: f.codec.CompressionCodec(), NumValues: int64(rows)}}
 	md := &cc.MetaData
-	levels := c.levels[:rows]
 	var values []byte
+	nulls := rows - c.n
 	dh := format.DataPageHeader{NumValues: int32(rows), Encoding: format.Plain,
 		DefinitionLevelEncoding: format.RLE, RepetitionLevelEncoding: format.RLE}
 	if columns[col].how == howFile {
@@ -178,12 +185,11 @@ func (f *fileWriter) writeChunk(col int, c *chunk, rows int) (format.ColumnChunk
 		if err := f.writePage(md, &h, c.values); err != nil {
 			return cc, err
 		}
-		levels = f.run(levels[:0], 1, rows)
 		values = binary.AppendUvarint([]byte{1}, uint64(rows)<<1)
 		values = append(values, 0)
 		dh.Encoding = format.RLEDictionary
 		md.Encoding = []format.Encoding{format.Plain, format.RLE, format.RLEDictionary}
-		c.nulls = 0
+		nulls = 0
 	} else {
 		values = c.values
 		if columns[col].how == howFlag {
@@ -191,13 +197,21 @@ func (f *fileWriter) writeChunk(col int, c *chunk, rows int) (format.ColumnChunk
 			values = f.bools
 		}
 		md.Encoding = []format.Encoding{format.Plain, format.RLE}
-		c.nulls = bytes.Count(levels, zero)
 	}
 	// A data page v1: the levels' length (4 bytes, little endian), the
-	// levels, the values.
-	lv, err := levelsRLE.EncodeLevels(f.levels, levels)
-	if err != nil {
-		return cc, err
+	// levels, the values. A column all NULL or all values is one RLE
+	// run.
+	var lv []byte
+	switch nulls {
+	case rows:
+		lv = append(binary.AppendUvarint(f.levels[:0], uint64(rows)<<1), 0)
+	case 0:
+		lv = append(binary.AppendUvarint(f.levels[:0], uint64(rows)<<1), 1)
+	default:
+		var err error
+		if lv, err = levelsRLE.EncodeLevels(f.levels[:0], c.levels[:rows]); err != nil {
+			return cc, err
+		}
 	}
 	f.levels = lv
 	page := binary.LittleEndian.AppendUint32(f.page[:0], uint32(len(lv)))
@@ -205,7 +219,7 @@ func (f *fileWriter) writeChunk(col int, c *chunk, rows int) (format.ColumnChunk
 	f.page = page
 	// Readers take a NULL count of 0 at its word (DuckDB drops IS NOT
 	// NULL), and parquet-go's Statistics always write one.
-	dh.Statistics = format.Statistics{NullCount: int64(c.nulls)}
+	dh.Statistics = format.Statistics{NullCount: int64(nulls)}
 	md.Statistics = dh.Statistics
 	md.DataPageOffset = f.off
 	cc.FileOffset = f.off
@@ -224,14 +238,6 @@ func packBits(dst, flags []byte) []byte {
 		dst = append(dst, b)
 	}
 	return dst
-}
-
-// run returns levels with n levels of v appended, a byte each.
-func (f *fileWriter) run(levels []byte, v byte, n int) []byte {
-	for range n {
-		levels = append(levels, v)
-	}
-	return levels
 }
 
 // writePage writes the page of header h and uncompressed content page,

@@ -209,11 +209,11 @@ func howOf(f *dump.Field, kind parquet.Kind) how {
 }
 
 // protocolIndex returns the index in protocols of the protocol a field
-// belongs to (dump.FieldProtocol), adding it when it is not there yet.
+// requires (dump.FieldRequires), adding it when it is not there yet.
 // A frame that lacks a protocol lacks its fields, so that Write asks a
 // frame for each protocol once, not for each of its fields.
 func protocolIndex(field string) int {
-	name := dump.FieldProtocol(field)
+	name := dump.FieldRequires(field)
 	for i, p := range protocols {
 		if p.Name == name {
 			return i
