@@ -272,7 +272,12 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 	if w := opt.workers(); w > 1 {
 		return runPipeline(src, &opt, w, nil, fn)
 	}
-	var st Stats
+	return scanSerial(src, opt, fn)
+}
+
+// scanSerial is Scan on the calling goroutine alone.
+func scanSerial(src *Source, opt Options, fn func(r *Record) error) (st Stats, err error) {
+	defer src.guard(&err)()
 	var rec Record
 	var ref timeRef
 	rec.Location, rec.Speed, rec.Text, rec.File = opt.Location, opt.Speed, opt.Text, opt.File

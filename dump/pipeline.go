@@ -301,7 +301,7 @@ func (p *pipeline) read() {
 				return
 			}
 		}
-		p.fill(b)
+		p.fillGuarded(b)
 		// order and work hold the whole pool: these never block.
 		p.order <- b
 		p.work <- b
@@ -309,6 +309,19 @@ func (p *pipeline) read() {
 			return
 		}
 	}
+}
+
+// fillGuarded is fill, with a capture file that shrinks under its
+// mapping (NewSourceBytes) an error of b rather than a crash.
+func (p *pipeline) fillGuarded(b *batch) {
+	var err error
+	defer func() {
+		if err != nil {
+			b.err = err
+		}
+	}()
+	defer p.src.guard(&err)()
+	p.fill(b)
 }
 
 // fill reads records into b until it is full or reading ends.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -85,6 +86,7 @@ const (
 type Source struct {
 	count *countReader
 	in    input
+	whole *input // NewSourceBytes: the input that holds the file (s.in, or under gzip the compressed one)
 	ng    bool
 	be    bool // pcap: the file is big-endian
 	nano  bool // pcap: nanosecond timestamps
@@ -96,6 +98,35 @@ type Source struct {
 	// A packet source (NewPacketSource) instead of a file.
 	pkt gopacket.PacketDataSource
 	zc  gopacket.ZeroCopyPacketDataSource
+}
+
+// ErrShrank is the error of reading a capture held in a file's mapping
+// (NewSourceBytes over a mapped file) whose file was cut shorter while
+// it was read: the pages past the new end fault. It wraps
+// io.ErrUnexpectedEOF, as a capture cut short does.
+var ErrShrank = fmt.Errorf("roce: the capture file was cut shorter while it was read: %w", io.ErrUnexpectedEOF)
+
+// guard, for a Source of NewSourceBytes, makes a fault on the memory it
+// reads (a mapped file cut shorter: SIGBUS) a panic on the calling
+// goroutine (runtime/debug.SetPanicOnFault) and returns what to defer:
+// it recovers that panic and sets *err to ErrShrank. Other panics go on.
+// For other Sources it does nothing.
+func (s *Source) guard(err *error) func() {
+	if s.whole == nil {
+		return func() {}
+	}
+	old := debug.SetPanicOnFault(true)
+	return func() {
+		debug.SetPanicOnFault(old)
+		if e := recover(); e != nil {
+			if f, ok := e.(interface{ Addr() uintptr }); ok && f != nil {
+				s.err = ErrShrank
+				*err = ErrShrank
+				return
+			}
+			panic(e)
+		}
+	}
 }
 
 // countReader counts the bytes read through it.
@@ -115,10 +146,29 @@ func (c *countReader) Read(p []byte) (int, error) {
 func NewSource(r io.Reader) (*Source, error) {
 	s := &Source{count: &countReader{r: r}}
 	s.in.init(s.count)
+	return s.start()
+}
+
+// NewSourceBytes is NewSource for a capture held whole in memory, a
+// file mapped or read at once: the frames Next returns are views of b,
+// not copies (still valid only until the following call, as for any
+// Source), and no byte of b is written.
+func NewSourceBytes(b []byte) (*Source, error) {
+	s := &Source{count: &countReader{}}
+	s.in = input{buf: b, hi: len(b), err: io.EOF, whole: true}
+	s.whole = &s.in
+	return s.start()
+}
+
+// start reads the file header.
+func (s *Source) start() (*Source, error) {
 	hdr, err := s.in.peek(4)
 	if len(hdr) == 4 && hdr[0] == 0x1f && hdr[1] == 0x8b { // gzip
 		raw := new(input)
 		*raw = s.in
+		if s.whole != nil {
+			s.whole = raw
+		}
 		gz, gerr := gzip.NewReader(raw)
 		if gerr != nil {
 			return nil, fmt.Errorf("%w: gzip: %v", ErrNotCapture, gerr)
@@ -183,7 +233,12 @@ func (s *Source) Number() int { return s.n }
 // Offset returns how many bytes of the input have been read so far
 // (read ahead into a buffer, so a little more than consumed; of the
 // compressed input for a gzip file).
-func (s *Source) Offset() int64 { return s.count.n }
+func (s *Source) Offset() int64 {
+	if s.whole != nil {
+		return s.whole.off
+	}
+	return s.count.n
+}
 
 // Frames returns how many frames Next has returned.
 func (s *Source) Frames() int { return s.read }
@@ -244,6 +299,7 @@ type input struct {
 	lo, hi int
 	off    int64 // stream offset of buf[lo]
 	err    error
+	whole  bool // buf is the whole input (NewSourceBytes), read-only
 }
 
 const inputSize = 64 << 10
@@ -252,7 +308,7 @@ func (in *input) init(r io.Reader) { *in = input{r: r, buf: make([]byte, inputSi
 
 // fill reads until n bytes are buffered or the input ends.
 func (in *input) fill(n int) {
-	if in.hi-in.lo >= n {
+	if in.hi-in.lo >= n || in.whole {
 		return
 	}
 	if n > len(in.buf) {

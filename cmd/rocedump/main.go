@@ -137,6 +137,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -148,6 +149,7 @@ import (
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/internal/cli"
+	"github.com/roce-go/roce/internal/mmap"
 	"github.com/roce-go/roce/pfc"
 )
 
@@ -177,7 +179,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if c.opt.Workers == 0 && !regular(in) {
 		c.opt.Workers = 1 // a pipe: each frame as it comes
 	}
-	src, err := dump.NewSource(in)
+	src, err := newSource(in)
 	if err != nil {
 		fmt.Fprintf(stderr, "rocedump: %s: %v\n", name, err)
 		return 2
@@ -350,7 +352,7 @@ var errOutput = errors.New("-w")
 func writeCapture(c config, src *dump.Source, in io.Reader, w *bufio.Writer, stdout io.Writer) (dump.Stats, error) {
 	var of io.Writer = stdout
 	if c.out != "-" {
-		if f, ok := in.(*os.File); ok {
+		if f, ok := inputFile(in); ok {
 			if fi, err := f.Stat(); err == nil {
 				if fo, err := os.Stat(c.out); err == nil && os.SameFile(fi, fo) {
 					return dump.Stats{}, fmt.Errorf("%w %s: the capture being read", errOutput, c.out)
@@ -412,13 +414,47 @@ func openInput(file string, stdin io.Reader) (in io.Reader, size int64, name str
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 		size = fi.Size()
 	}
+	if b, unmap, ok := mmap.Map(f); ok {
+		return &mapped{Reader: bytes.NewReader(b), b: b, f: f}, size, file, func() error {
+			err := unmap()
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			return err
+		}, nil
+	}
 	return f, size, file, f.Close, nil
+}
+
+// mapped is a capture file mapped into memory (internal/mmap): newSource
+// reads its frames in place.
+type mapped struct {
+	*bytes.Reader
+	b []byte
+	f *os.File
+}
+
+// inputFile returns the file that in reads, if it reads one.
+func inputFile(in io.Reader) (*os.File, bool) {
+	if m, ok := in.(*mapped); ok {
+		return m.f, true
+	}
+	f, ok := in.(*os.File)
+	return f, ok
+}
+
+// newSource reads the file header of the capture in.
+func newSource(in io.Reader) (*dump.Source, error) {
+	if m, ok := in.(*mapped); ok {
+		return dump.NewSourceBytes(m.b)
+	}
+	return dump.NewSource(in)
 }
 
 // regular reports whether in is a regular file, which the pipeline may
 // read ahead in without delaying any line.
 func regular(in io.Reader) bool {
-	f, ok := in.(*os.File)
+	f, ok := inputFile(in)
 	if !ok {
 		// Not a file: a reader of bytes already there (tests), or
 		// something that can block; only the former is known here.

@@ -199,7 +199,7 @@ func openSource(file string, stdin io.Reader) (src *dump.Source, name string, cl
 	if err != nil {
 		return nil, file, nil, err
 	}
-	src, err = dump.NewSource(in)
+	src, err = newSource(in)
 	if err != nil {
 		closeIn()
 		return nil, name, nil, fmt.Errorf("%s: %w", name, err)
@@ -451,7 +451,7 @@ func (r *relay) goLive() error {
 // as it is created: nothing is left behind). At most N captures (-j N)
 // wait with a spool at once, each keeping max(spoolBudget/N, spoolLeast).
 // Variables for the tests.
-var spoolBudget, spoolLeast = 64 << 20, 8 << 20
+var spoolBudget, spoolLeast = 256 << 20, 8 << 20
 
 // spoolChunk is the size of the pieces of memory a spool holds, taken
 // from and given back to chunks, so that the captures waiting in turn

@@ -98,7 +98,7 @@ func parquetPath(out, name string) string {
 func writeParquet(c config, src *dump.Source, in io.Reader, capture, path string, stdout io.Writer) (dump.Stats, error) {
 	var of io.Writer = stdout
 	if path != "-" {
-		if f, ok := in.(*os.File); ok {
+		if f, ok := inputFile(in); ok {
 			if fi, err := f.Stat(); err == nil {
 				if fo, err := os.Stat(path); err == nil && os.SameFile(fi, fo) {
 					return dump.Stats{}, fmt.Errorf("%w %s: the capture being read", errParquet, path)

@@ -23,6 +23,7 @@ func NewBatch() *Batch {
 	b := &Batch{chunks: make([]chunk, len(columns))}
 	for i := range b.chunks {
 		b.chunks[i].levels = make([]byte, batchRows)
+		b.chunks[i].lastCell = -1
 	}
 	return b
 }

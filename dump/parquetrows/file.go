@@ -33,6 +33,11 @@ type chunk struct {
 	levels []byte
 	values []byte
 	n      int // the cells that hold a value
+	// A batch's text column keeps its last address and where its cell
+	// is in values: the frames of a flow repeat their addresses, and a
+	// repeated one is copied instead of formatted again.
+	last     [16]byte
+	lastCell int // the offset in values of the last address's cell, -1: none
 }
 
 // rowGroup is the cells of up to RowGroupRows rows, column by column.
@@ -82,6 +87,7 @@ func (c *chunk) clear(rows int) {
 		c.values = c.values[:0]
 	}
 	c.n = 0
+	c.lastCell = -1
 }
 
 func (g *rowGroup) reset() {

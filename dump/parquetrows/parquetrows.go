@@ -90,6 +90,9 @@ type column struct {
 	how   how
 	uint  func(r *dump.Record) (uint64, bool) // the field's Uint, if it has one
 	proto int                                 // the field's protocol, an index in protocols
+	// address: the field is an address (IPv4, IPv6, MAC), whose text
+	// is a function of Value.Addr alone.
+	address bool
 }
 
 // how says how a column's value is made.
@@ -182,6 +185,10 @@ func build() {
 			proto: protocolIndex(gf.name)}
 		if fs[i] != nil {
 			columns[i].uint = fs[i].Uint
+			switch fs[i].Type {
+			case dump.FieldIPv4, dump.FieldIPv6, dump.FieldMAC:
+				columns[i].address = true
+			}
 		}
 	}
 	protoColumns = make([][]int, len(protocols))
@@ -349,6 +356,15 @@ func (ch *chunk) text(c *column, r *dump.Record) bool {
 		return false
 	}
 	start := len(ch.values)
+	if c.address {
+		if ch.lastCell >= 0 && v.Addr == ch.last {
+			cell := ch.values[ch.lastCell:]
+			n := 4 + int(binary.LittleEndian.Uint32(cell))
+			ch.values = append(ch.values, cell[:n]...)
+			return true
+		}
+		ch.last, ch.lastCell = v.Addr, start
+	}
 	ch.values = c.field.AppendValue(append(ch.values, 0, 0, 0, 0), v)
 	binary.LittleEndian.PutUint32(ch.values[start:], uint32(len(ch.values)-start-4))
 	return true
