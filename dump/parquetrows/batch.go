@@ -1,6 +1,8 @@
 package parquetrows
 
 import (
+	"encoding/binary"
+
 	"github.com/roce-go/roce/dump"
 )
 
@@ -12,6 +14,7 @@ import (
 type Batch struct {
 	chunks []chunk
 	rows   int
+	cells  *dump.Cells // the frame being added
 }
 
 // batchRows is the rows a Batch has room for before it grows.
@@ -20,7 +23,7 @@ const batchRows = 256
 // NewBatch returns an empty Batch.
 func NewBatch() *Batch {
 	Schema()
-	b := &Batch{chunks: make([]chunk, len(columns))}
+	b := &Batch{chunks: make([]chunk, len(columns)), cells: dump.NewCells()}
 	for i := range b.chunks {
 		b.chunks[i].levels = make([]byte, batchRows)
 		b.chunks[i].lastCell = -1
@@ -37,16 +40,27 @@ func (b *Batch) Add(r *dump.Record) {
 		}
 	}
 	row := b.rows
-	for i := range protocols {
-		if !protocols[i].Present(r) {
-			continue
-		}
-		for _, c := range protoColumns[i] {
-			if ch := &b.chunks[c]; ch.value(&columns[c], r) {
-				ch.levels[row] = 1
-				ch.n++
+	c := b.cells
+	c.Fill(r)
+	for fi := c.Next(0); fi >= 0; fi = c.Next(fi + 1) {
+		col := fieldColumn[fi]
+		ch, v := &b.chunks[col], &c.Values[fi]
+		switch fieldHow[fi] {
+		case howInt32:
+			ch.values = binary.LittleEndian.AppendUint32(ch.values, uint32(v.U))
+		case howInt64:
+			ch.values = binary.LittleEndian.AppendUint64(ch.values, v.U)
+		case howFlag:
+			ch.values = append(ch.values, byte(v.U&1)) // a byte until written out
+		case howFile:
+			continue // the Writer's file name, not the frame's
+		default:
+			if !ch.value(&columns[col], v) {
+				continue
 			}
 		}
+		ch.levels[row] = 1
+		ch.n++
 	}
 	b.rows++
 }

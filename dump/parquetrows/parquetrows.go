@@ -88,8 +88,6 @@ type column struct {
 	name  string
 	field *dump.Field // nil: FileColumn
 	how   how
-	uint  func(r *dump.Record) (uint64, bool) // the field's Uint, if it has one
-	proto int                                 // the field's protocol, an index in protocols
 	// address: the field is an address (IPv4, IPv6, MAC), whose text
 	// is a function of Value.Addr alone.
 	address bool
@@ -108,14 +106,13 @@ const (
 )
 
 var (
-	once      sync.Once
-	schema    *parquet.Schema
-	columns   []column // in the schema's leaf order (column index)
-	protocols []dump.Protocol
-	// protoColumns holds, for each protocol, the indexes in columns of
-	// its fields, so that Write visits no column of a protocol a frame
-	// lacks (their cells stay NULL).
-	protoColumns [][]int
+	once    sync.Once
+	schema  *parquet.Schema
+	columns []column // in the schema's leaf order (column index)
+	// fieldColumn and fieldHow hold, for each field of dump.Fields(),
+	// its index in columns and its column's how.
+	fieldColumn []int
+	fieldHow    []how
 )
 
 // Schema returns the Parquet schema of the files the Writer writes. It
@@ -181,21 +178,22 @@ func build() {
 			panic(fmt.Sprintf("parquetrows: column %s is not leaf %d", gf.name, i))
 		}
 		columns[i] = column{name: gf.name, field: fs[i],
-			how:   howOf(fs[i], leaf.Node.Type().Kind()),
-			proto: protocolIndex(gf.name)}
+			how: howOf(fs[i], leaf.Node.Type().Kind())}
 		if fs[i] != nil {
-			columns[i].uint = fs[i].Uint
 			switch fs[i].Type {
 			case dump.FieldIPv4, dump.FieldIPv6, dump.FieldMAC:
 				columns[i].address = true
 			}
 		}
 	}
-	protoColumns = make([][]int, len(protocols))
+	col := make(map[string]int, len(columns))
 	for i := range columns {
-		if p := columns[i].proto; columns[i].how != howFile {
-			protoColumns[p] = append(protoColumns[p], i)
-		}
+		col[columns[i].name] = i
+	}
+	fieldColumn, fieldHow = make([]int, len(table)), make([]how, len(table))
+	for i := range table {
+		fieldColumn[i] = col[table[i].Name]
+		fieldHow[i] = columns[fieldColumn[i]].how
 	}
 }
 
@@ -213,25 +211,6 @@ func howOf(f *dump.Field, kind parquet.Kind) how {
 		return howInt64
 	}
 	return howText
-}
-
-// protocolIndex returns the index in protocols of the protocol a field
-// requires (dump.FieldRequires), adding it when it is not there yet.
-// A frame that lacks a protocol lacks its fields, so that Write asks a
-// frame for each protocol once, not for each of its fields.
-func protocolIndex(field string) int {
-	name := dump.FieldRequires(field)
-	for i, p := range protocols {
-		if p.Name == name {
-			return i
-		}
-	}
-	p, ok := dump.LookupProtocol(name)
-	if !ok {
-		panic("parquetrows: no protocol " + name)
-	}
-	protocols = append(protocols, *p)
-	return len(protocols) - 1
 }
 
 // Writer writes the frames of one capture as one Parquet file.
@@ -264,7 +243,7 @@ type Options struct {
 func NewWriter(w io.Writer, file string, o Options) *Writer {
 	codec := o.Compression
 	if codec == nil {
-		codec = &parquet.Snappy
+		codec = snappyCodec{}
 	}
 	Schema()
 	wr := &Writer{file: append(binary.LittleEndian.AppendUint32(nil, uint32(len(file))), file...),
@@ -308,53 +287,23 @@ func (w *Writer) Write(r *dump.Record) error {
 	return err
 }
 
-// value appends column c's value in r to ch and reports whether r has
-// one.
-func (ch *chunk) value(c *column, r *dump.Record) bool {
-	switch c.how {
-	case howFlag, howInt32, howInt64:
-		if c.uint != nil {
-			u, ok := c.uint(r)
-			return ok && ch.number(c.how, u)
+// value appends v, the value of column c's field, a time or a text (Add
+// appends the numbers), to ch and reports whether it is one the column
+// holds.
+func (ch *chunk) value(c *column, v *dump.Value) bool {
+	if c.how == howTime {
+		if v.Sec < minSec || v.Sec > maxSec {
+			return false // beyond int64 nanoseconds: years before 1678 or after 2262
 		}
-		v, ok := c.field.Get(r)
-		return ok && ch.number(c.how, v.U)
-	case howTime:
-		return ch.time(c, r)
+		ch.values = binary.LittleEndian.AppendUint64(ch.values, uint64(v.Sec*1e9+int64(v.U)))
+		return true
 	}
-	return ch.text(c, r)
+	return ch.text(c, v)
 }
 
-// number appends u, a value of a column of type how.
-func (ch *chunk) number(how how, u uint64) bool {
-	switch how {
-	case howFlag:
-		ch.values = append(ch.values, byte(u&1)) // a byte until written out
-	case howInt32:
-		ch.values = binary.LittleEndian.AppendUint32(ch.values, uint32(u))
-	default:
-		ch.values = binary.LittleEndian.AppendUint64(ch.values, u)
-	}
-	return true
-}
-
-// time appends the value of c, a howTime column, in r.
-func (ch *chunk) time(c *column, r *dump.Record) bool {
-	v, ok := c.field.Get(r)
-	if !ok || v.Sec < minSec || v.Sec > maxSec {
-		return false // none, or beyond int64 nanoseconds: years before 1678 or after 2262
-	}
-	ch.values = binary.LittleEndian.AppendUint64(ch.values, uint64(v.Sec*1e9+int64(v.U)))
-	return true
-}
-
-// text appends the value of c, a howText column, in r: its length (4
+// text appends v, the value of c, a howText column: its length (4
 // bytes, little endian) and its text.
-func (ch *chunk) text(c *column, r *dump.Record) bool {
-	v, ok := c.field.Get(r)
-	if !ok {
-		return false
-	}
+func (ch *chunk) text(c *column, v *dump.Value) bool {
 	start := len(ch.values)
 	if c.address {
 		if ch.lastCell >= 0 && v.Addr == ch.last {
@@ -365,7 +314,7 @@ func (ch *chunk) text(c *column, r *dump.Record) bool {
 		}
 		ch.last, ch.lastCell = v.Addr, start
 	}
-	ch.values = c.field.AppendValue(append(ch.values, 0, 0, 0, 0), v)
+	ch.values = c.field.AppendValue(append(ch.values, 0, 0, 0, 0), *v)
 	binary.LittleEndian.PutUint32(ch.values[start:], uint32(len(ch.values)-start-4))
 	return true
 }

@@ -1,0 +1,294 @@
+package dump
+
+import (
+	"math/bits"
+
+	"github.com/roce-go/roce/ib"
+)
+
+// Cells is a frame's values, field by field: what Fill takes from a
+// Record, indexed like Fields(). It is for a writer that stores every
+// field of every frame (the Parquet rows) and would otherwise ask each
+// field's Get in turn: Fill visits only the protocols the frame has, and
+// fills the fields of the headers of a RoCE data packet (frame,
+// Ethernet, IPv4, UDP, BTH, RETH, AETH, DETH, ICRC) in one pass over
+// each header. TestCellsAreTheTable checks on every frame of every test
+// capture that the values are exactly those of Get.
+type Cells struct {
+	// Values holds field i's value in Values[i] when the frame has
+	// field i. Only the part of a Value its field's type uses is set
+	// (Value.U for a number, Value.Addr for an address, ...): the rest
+	// may hold anything.
+	Values []Value
+	has    []uint64 // bit i: the frame has field i
+}
+
+// NewCells returns Cells for the field table.
+func NewCells() *Cells {
+	return &Cells{Values: make([]Value, len(fieldTable)), has: make([]uint64, (len(fieldTable)+63)/64)}
+}
+
+// Fill sets c to the values of r's fields. It allocates nothing, except
+// for the _error text of a malformed frame.
+func (c *Cells) Fill(r *Record) {
+	clear(c.has)
+	for i := range cellGroups {
+		g := &cellGroups[i]
+		if !g.present(r) {
+			continue
+		}
+		if g.fill != nil {
+			g.fill(c, r)
+		}
+		for _, fi := range g.slow {
+			if v, ok := fieldTable[fi].Get(r); ok {
+				c.Values[fi] = v
+				c.mark(fi)
+			}
+		}
+	}
+}
+
+// Has reports whether the frame has field i.
+func (c *Cells) Has(i int) bool { return c.has[i/64]&(1<<(i%64)) != 0 }
+
+// Next returns the first field at or after i that the frame has, or -1.
+// for i := c.Next(0); i >= 0; i = c.Next(i + 1) visits them in table
+// order.
+func (c *Cells) Next(i int) int {
+	for w := i / 64; w < len(c.has); w++ {
+		word := c.has[w]
+		if w == i/64 {
+			word &^= 1<<(i%64) - 1
+		}
+		if word != 0 {
+			return w*64 + bits.TrailingZeros64(word)
+		}
+	}
+	return -1
+}
+
+func (c *Cells) mark(i int) { c.has[i>>6] |= 1 << (i & 63) }
+
+// uint sets field i, a number.
+func (c *Cells) uint(i int, v uint64) {
+	c.Values[i].U = v
+	c.mark(i)
+}
+
+// cellGroup is the fields a frame has only when it has a protocol
+// (FieldRequires): fill, when set, fills some of them; Fill asks Get for
+// the others (slow).
+type cellGroup struct {
+	present func(r *Record) bool
+	fill    func(c *Cells, r *Record)
+	slow    []int
+}
+
+// fastRuns are the fields the fill functions set: runs of fields
+// consecutive in the table, each with the variable that holds the index
+// of its first field (set by cellGroups). The fillers rely on the order,
+// and TestCellsAreTheTable on the values.
+var fastRuns = []struct {
+	first *int
+	names []string
+}{
+	{&fFrame, []string{"frame.number", "frame.time_epoch", "frame.len", "frame.cap_len"}},
+	{&fEth, []string{"eth.dst", "eth.src", "eth.type"}},
+	{&fIP, []string{"ip.src", "ip.dst", "ip.dsfield.dscp", "ip.dsfield.ecn", "ip.ttl", "ip.id", "ip.proto"}},
+	{&fUDP, []string{"udp.srcport", "udp.dstport"}},
+	{&fBTHF, []string{"infiniband.bth.opcode", "infiniband.bth.se", "infiniband.bth.m", "infiniband.bth.padcnt",
+		"infiniband.bth.tver", "infiniband.bth.p_key", "infiniband.bth.fecn", "infiniband.bth.becn",
+		"infiniband.bth.destqp", "infiniband.bth.a", "infiniband.bth.psn"}},
+	{&fDETH, []string{"infiniband.deth.q_key", "infiniband.deth.srcqp"}},
+	{&fRETH, []string{"infiniband.reth.va", "infiniband.reth.r_key", "infiniband.reth.dmalen"}},
+	{&fAETH, []string{"infiniband.aeth.syndrome", "infiniband.aeth.msn"}},
+	{&fIB, []string{"infiniband.immdt", "infiniband.ieth", "infiniband.payload.len", "infiniband.invariant.crc",
+		"infiniband.invariant.crc.status", "infiniband.variant.crc"}},
+	{&fCNPErr, []string{"_cnp_error"}},
+	{&fErr, []string{"_error"}},
+}
+
+// The first field of each run of fastRuns, set by cellGroups.
+var fFrame, fEth, fIP, fUDP, fBTHF, fDETH, fRETH, fAETH, fIB, fCNPErr, fErr int
+
+// cellFillers fill the fast fields of a group, by FieldRequires name.
+var cellFillers = map[string]func(c *Cells, r *Record){
+	"frame":           fillFrame,
+	"eth":             fillEth,
+	"ip":              fillIPv4,
+	"udp":             fillUDP,
+	"infiniband.bth":  fillBTH,
+	"infiniband.deth": fillDETH,
+	"infiniband.reth": fillRETH,
+	"infiniband.aeth": fillAETH,
+	"infiniband":      fillIB,
+}
+
+var cellGroups = func() []cellGroup {
+	var gs []cellGroup
+	index := map[string]int{}
+	fast := map[int]bool{}
+	at := map[string]int{} // fieldIndex, which init fills after this
+	for i := range fieldTable {
+		at[fieldTable[i].Name] = i
+	}
+	for _, run := range fastRuns {
+		*run.first = at[run.names[0]]
+		for k, n := range run.names {
+			i, ok := at[n]
+			if !ok || i != *run.first+k {
+				panic("dump: fast cell " + n + " is not where its run says")
+			}
+			if cellFillers[FieldRequires(n)] == nil {
+				panic("dump: no filler for fast cell " + n)
+			}
+			fast[i] = true
+		}
+	}
+	for i := range fieldTable {
+		p := FieldRequires(fieldTable[i].Name)
+		gi, ok := index[p]
+		if !ok {
+			proto, found := LookupProtocol(p)
+			if !found {
+				panic("dump: no protocol " + p)
+			}
+			gi = len(gs)
+			index[p] = gi
+			gs = append(gs, cellGroup{present: proto.Present, fill: cellFillers[p]})
+		}
+		if !fast[i] {
+			gs[gi].slow = append(gs[gi].slow, i)
+		}
+	}
+	return gs
+}()
+
+func fillFrame(c *Cells, r *Record) {
+	c.uint(fFrame, uint64(r.Number))
+	if !r.Time.IsZero() {
+		v := &c.Values[fFrame+1]
+		v.Sec, v.U = r.Time.Unix(), uint64(r.Time.Nanosecond())
+		c.mark(fFrame + 1)
+	}
+	c.uint(fFrame+2, uint64(r.Len))
+	c.uint(fFrame+3, uint64(r.capLen))
+	if r.isIB() && r.CNPErr != nil {
+		c.Values[fCNPErr].S = r.CNPErr.Error()
+		c.mark(fCNPErr)
+	}
+	switch r.Kind {
+	case KindMalformed:
+		c.Values[fErr].S = r.Err.Error()
+		c.mark(fErr)
+	case KindUnsupported:
+		c.Values[fErr].S = string(appendUnsupported(nil, r))
+		c.mark(fErr)
+	}
+}
+
+func fillEth(c *Cells, r *Record) {
+	e := r.ethHdr()
+	if e == nil {
+		return
+	}
+	var a [16]byte
+	copy(a[:6], e[0:6])
+	c.Values[fEth].Addr = a
+	copy(a[:6], e[6:12])
+	c.Values[fEth+1].Addr = a
+	c.mark(fEth)
+	c.mark(fEth + 1)
+	c.uint(fEth+2, uint64(r.net.etherType))
+}
+
+func fillIPv4(c *Cells, r *Record) {
+	n := &r.net
+	c.Values[fIP].Addr = n.src
+	c.Values[fIP+1].Addr = n.dst
+	c.mark(fIP)
+	c.mark(fIP + 1)
+	c.uint(fIP+2, uint64(n.tclass>>2))
+	c.uint(fIP+3, uint64(n.tclass&3))
+	c.uint(fIP+4, uint64(n.ttl))
+	c.uint(fIP+5, uint64(n.ipID))
+	c.uint(fIP+6, uint64(n.proto))
+}
+
+func fillUDP(c *Cells, r *Record) {
+	c.uint(fUDP, uint64(r.net.sport))
+	c.uint(fUDP+1, uint64(r.net.dport))
+}
+
+func fillBTH(c *Cells, r *Record) {
+	h := &r.RoCE.Packet.BTH
+	c.uint(fBTHF, uint64(h.OpCode))
+	c.uint(fBTHF+1, b2u(h.SE))
+	c.uint(fBTHF+2, b2u(h.MigReq))
+	c.uint(fBTHF+3, uint64(h.PadCnt))
+	c.uint(fBTHF+4, uint64(h.TVer))
+	c.uint(fBTHF+5, uint64(h.PKey))
+	c.uint(fBTHF+6, b2u(h.FECN))
+	c.uint(fBTHF+7, b2u(h.BECN))
+	c.uint(fBTHF+8, uint64(h.DestQP))
+	c.uint(fBTHF+9, b2u(h.AckReq))
+	c.uint(fBTHF+10, uint64(h.PSN))
+}
+
+func fillDETH(c *Cells, r *Record) {
+	d := &r.RoCE.Packet.DETH
+	c.uint(fDETH, uint64(d.QKey))
+	c.uint(fDETH+1, uint64(d.SrcQP))
+}
+
+func fillRETH(c *Cells, r *Record) {
+	h := &r.RoCE.Packet.RETH
+	c.uint(fRETH, h.VA)
+	c.uint(fRETH+1, uint64(h.RKey))
+	c.uint(fRETH+2, uint64(h.DMALen))
+}
+
+func fillAETH(c *Cells, r *Record) {
+	a := &r.RoCE.Packet.AETH
+	c.uint(fAETH, uint64(a.Syndrome))
+	c.uint(fAETH+1, uint64(a.MSN))
+}
+
+// icrcStatus are the values of infiniband.invariant.crc.status.
+var icrcStatus = [...]string{"bad", "good", "unchecked"}
+
+func fillIB(c *Cells, r *Record) {
+	if r.Kind == KindInfiniBand && len(r.RoCE.Raw)+2 <= r.capLen {
+		c.uint(fIB+5, uint64(r.LRH.VCRC))
+	}
+	if !r.isIB() {
+		return // an LRH alone: none of the others
+	}
+	p := &r.RoCE.Packet
+	h := p.Headers()
+	if h.Has(ib.HeaderImmDt) {
+		c.bytes4(fIB, p.ImmDt.Data)
+	}
+	if h.Has(ib.HeaderIETH) {
+		c.bytes4(fIB+1, p.IETH.RKey)
+	}
+	c.uint(fIB+2, uint64(r.payloadLen()))
+	status := b2u(r.ICRCGood)
+	if r.ICRCUnchecked {
+		status = 2
+	} else {
+		x := p.BTH.ICRC
+		c.uint(fIB+3, uint64(x[0])<<24|uint64(x[1])<<16|uint64(x[2])<<8|uint64(x[3]))
+	}
+	c.Values[fIB+4].S = icrcStatus[status]
+	c.mark(fIB + 4)
+}
+
+// bytes4 sets field i, four bytes.
+func (c *Cells) bytes4(i int, x uint32) {
+	v := &c.Values[i]
+	v.Addr = [16]byte{byte(x >> 24), byte(x >> 16), byte(x >> 8), byte(x)}
+	v.Len = 4
+	c.mark(i)
+}
