@@ -21,17 +21,20 @@ type Cells struct {
 	// may hold anything.
 	Values []Value
 	has    []uint64 // bit i: the frame has field i
+	fields []int    // the fields the frame has, in the order Fill found them
 }
 
 // NewCells returns Cells for the field table.
 func NewCells() *Cells {
-	return &Cells{Values: make([]Value, len(fieldTable)), has: make([]uint64, (len(fieldTable)+63)/64)}
+	return &Cells{Values: make([]Value, len(fieldTable)), has: make([]uint64, (len(fieldTable)+63)/64),
+		fields: make([]int, 0, len(fieldTable))}
 }
 
 // Fill sets c to the values of r's fields. It allocates nothing, except
 // for the _error text of a malformed frame.
 func (c *Cells) Fill(r *Record) {
 	clear(c.has)
+	c.fields = c.fields[:0]
 	for i := range cellGroups {
 		g := &cellGroups[i]
 		if !g.present(r) {
@@ -68,7 +71,15 @@ func (c *Cells) Next(i int) int {
 	return -1
 }
 
-func (c *Cells) mark(i int) { c.has[i>>6] |= 1 << (i & 63) }
+func (c *Cells) mark(i int) {
+	c.has[i>>6] |= 1 << (i & 63)
+	c.fields = append(c.fields, i)
+}
+
+// Fields returns the indexes of the fields the frame has, each once, in
+// no particular order (that of Next is the table's): the quickest way
+// through them. The slice is valid until the next Fill.
+func (c *Cells) Fields() []int { return c.fields }
 
 // uint sets field i, a number.
 func (c *Cells) uint(i int, v uint64) {

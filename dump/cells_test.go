@@ -30,7 +30,7 @@ func TestCellsAreTheTable(t *testing.T) {
 		_, err = dump.Scan(src, dump.Options{Workers: 1}, func(r *dump.Record) error {
 			frames++
 			cells.Fill(r)
-			next := cells.Next(0)
+			next, has := cells.Next(0), 0
 			for i := range dump.Fields() {
 				fd := &dump.Fields()[i]
 				v, ok := fd.Get(r)
@@ -43,6 +43,7 @@ func TestCellsAreTheTable(t *testing.T) {
 					continue
 				}
 				values++
+				has++
 				if next != i {
 					bad++
 					t.Errorf("%s frame %d: Next gives field %d, want %d (%s)", path, r.Number, next, i, fd.Name)
@@ -56,6 +57,18 @@ func TestCellsAreTheTable(t *testing.T) {
 			if next != -1 {
 				bad++
 				t.Errorf("%s frame %d: Next gives field %d after the last", path, r.Number, next)
+			}
+			seen := map[int]bool{}
+			for _, i := range cells.Fields() {
+				if seen[i] || !cells.Has(i) {
+					bad++
+					t.Errorf("%s frame %d: Fields has %d twice or not Has", path, r.Number, i)
+				}
+				seen[i] = true
+			}
+			if len(seen) != has {
+				bad++
+				t.Errorf("%s frame %d: Fields has %d fields, the frame %d", path, r.Number, len(seen), has)
 			}
 			if bad > 10 {
 				t.FailNow()

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 
 	"github.com/roce-go/roce/gen"
@@ -14,8 +15,10 @@ import (
 // frames (226 MB; rocegen -messages 800 -mtu 1024 -qps 4 -ce-every 50),
 // beside -json to io.Discard on the same capture, the baseline of the
 // issue's "at most 1.5 times the wall time of -json". Frames and bytes
-// per second are reported per run.
+// per second are reported per run. Run with -count 6 and compare the
+// medians (benchstat).
 func BenchmarkParquet(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400)) // as main sets it
 	dir := b.TempDir()
 	cfg := gen.DefaultConfig()
 	cfg.Messages, cfg.MTU, cfg.QPs, cfg.CEEvery = 800, 1024, 4, 50

@@ -42,10 +42,11 @@ func (b *Batch) Add(r *dump.Record) {
 	row := b.rows
 	c := b.cells
 	c.Fill(r)
-	for fi := c.Next(0); fi >= 0; fi = c.Next(fi + 1) {
-		col := fieldColumn[fi]
+	for _, fi := range c.Fields() {
+		fc := fieldColumns[fi]
+		col := fc.col
 		ch, v := &b.chunks[col], &c.Values[fi]
-		switch fieldHow[fi] {
+		switch fc.how {
 		case howInt32:
 			ch.values = binary.LittleEndian.AppendUint32(ch.values, uint32(v.U))
 		case howInt64:

@@ -93,6 +93,12 @@ type column struct {
 	address bool
 }
 
+// fieldColumn is where a field's values go.
+type fieldColumn struct {
+	col int32 // its index in columns
+	how how
+}
+
 // how says how a column's value is made.
 type how uint8
 
@@ -109,10 +115,9 @@ var (
 	once    sync.Once
 	schema  *parquet.Schema
 	columns []column // in the schema's leaf order (column index)
-	// fieldColumn and fieldHow hold, for each field of dump.Fields(),
-	// its index in columns and its column's how.
-	fieldColumn []int
-	fieldHow    []how
+	// fieldColumns holds, for each field of dump.Fields(), its index in
+	// columns and its column's how.
+	fieldColumns []fieldColumn
 )
 
 // Schema returns the Parquet schema of the files the Writer writes. It
@@ -190,10 +195,10 @@ func build() {
 	for i := range columns {
 		col[columns[i].name] = i
 	}
-	fieldColumn, fieldHow = make([]int, len(table)), make([]how, len(table))
+	fieldColumns = make([]fieldColumn, len(table))
 	for i := range table {
-		fieldColumn[i] = col[table[i].Name]
-		fieldHow[i] = columns[fieldColumn[i]].how
+		c := col[table[i].Name]
+		fieldColumns[i] = fieldColumn{col: int32(c), how: columns[c].how}
 	}
 }
 
