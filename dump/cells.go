@@ -35,9 +35,20 @@ func NewCells() *Cells {
 func (c *Cells) Fill(r *Record) {
 	clear(c.has)
 	c.fields = c.fields[:0]
+	var headers uint32 // bit h: the packet has extended header h
+	if r.isIB() {
+		hs := r.RoCE.Packet.Headers()
+		for i := range hs.Len() {
+			headers |= 1 << hs.At(i)
+		}
+	}
 	for i := range cellGroups {
 		g := &cellGroups[i]
-		if !g.present(r) {
+		if g.header != ib.NoHeader {
+			if headers&(1<<g.header) == 0 {
+				continue
+			}
+		} else if !g.present(r) {
 			continue
 		}
 		if g.fill != nil {
@@ -92,6 +103,7 @@ func (c *Cells) uint(i int, v uint64) {
 // the others (slow).
 type cellGroup struct {
 	present func(r *Record) bool
+	header  ib.Header // present: the packet has this extended header
 	fill    func(c *Cells, r *Record)
 	slow    []int
 }
@@ -167,7 +179,7 @@ var cellGroups = func() []cellGroup {
 			}
 			gi = len(gs)
 			index[p] = gi
-			gs = append(gs, cellGroup{present: proto.Present, fill: cellFillers[p]})
+			gs = append(gs, cellGroup{present: proto.Present, header: protocolHeader[p], fill: cellFillers[p]})
 		}
 		if !fast[i] {
 			gs[gi].slow = append(gs[gi].slow, i)

@@ -173,6 +173,17 @@ var fieldTable = cat([]Field{
 	}},
 })
 
+// extHeader is the protocol of an extended transport header: a frame
+// has it when its packet has the header (protocolHeader records which).
+func extHeader(name string, h ib.Header) Protocol {
+	protocolHeader[name] = h
+	return Protocol{Name: name, Present: func(r *Record) bool { return r.packet(h) != nil }}
+}
+
+// protocolHeader holds the header of each extHeader protocol, so that
+// Cells.Fill tests the headers of a packet at once.
+var protocolHeader = map[string]ib.Header{}
+
 func meaning(f Field, m func(uint64) string) Field {
 	f.Meaning = m
 	return f
@@ -203,14 +214,14 @@ var protocolTable = []Protocol{
 	{"infiniband.lrh", func(r *Record) bool { return r.lrh() != nil }},
 	{"infiniband.grh", func(r *Record) bool { return r.grh() != nil }},
 	{"infiniband.bth", func(r *Record) bool { return r.bth() != nil }},
-	{"infiniband.rdeth", func(r *Record) bool { return r.packet(ib.HeaderRDETH) != nil }},
-	{"infiniband.deth", func(r *Record) bool { return r.packet(ib.HeaderDETH) != nil }},
-	{"infiniband.xrceth", func(r *Record) bool { return r.packet(ib.HeaderXRCETH) != nil }},
-	{"infiniband.reth", func(r *Record) bool { return r.packet(ib.HeaderRETH) != nil }},
-	{"infiniband.feth", func(r *Record) bool { return r.packet(ib.HeaderFETH) != nil }},
-	{"infiniband.atomiceth", func(r *Record) bool { return r.packet(ib.HeaderAtomicETH) != nil }},
-	{"infiniband.aeth", func(r *Record) bool { return r.packet(ib.HeaderAETH) != nil }},
-	{"infiniband.atomicacketh", func(r *Record) bool { return r.packet(ib.HeaderAtomicAckETH) != nil }},
+	extHeader("infiniband.rdeth", ib.HeaderRDETH),
+	extHeader("infiniband.deth", ib.HeaderDETH),
+	extHeader("infiniband.xrceth", ib.HeaderXRCETH),
+	extHeader("infiniband.reth", ib.HeaderRETH),
+	extHeader("infiniband.feth", ib.HeaderFETH),
+	extHeader("infiniband.atomiceth", ib.HeaderAtomicETH),
+	extHeader("infiniband.aeth", ib.HeaderAETH),
+	extHeader("infiniband.atomicacketh", ib.HeaderAtomicAckETH),
 	madProtocols[0], madProtocols[1], madProtocols[2], madProtocols[3],
 	{"ipoib", func(r *Record) bool { return r.HasIPoIB }},
 	{"lldp", func(r *Record) bool { return r.lldp() }},

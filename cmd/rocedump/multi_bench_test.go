@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"testing"
 
@@ -16,6 +17,7 @@ import (
 // the ratio of the two is the speed-up of decoding captures in parallel.
 // Frames and bytes per second are reported per run.
 func BenchmarkCaptures(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400)) // as main sets it
 	dir := b.TempDir()
 	var frames, size int
 	for i := 0; i < 4; i++ {
