@@ -59,3 +59,45 @@ func ExampleParseOpcode() {
 	// "0x11": 0x11 RC Acknowledge
 	// unknown opcode "RC FOO": give an IBTA name such as "RC SEND Only" or a number
 }
+
+// Cells holds a frame's values field by field, for a writer that stores
+// every field of every frame (a table); NewSourceBytes reads a capture
+// held in memory in place.
+func ExampleCells() {
+	cfg := gen.DefaultConfig()
+	cfg.Size, cfg.PSN = 1024, 100
+	g, err := gen.New(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var capture bytes.Buffer
+	if _, err := gen.Write(&capture, g, gen.Pcap); err != nil {
+		fmt.Println(err)
+		return
+	}
+	src, err := dump.NewSourceBytes(capture.Bytes())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	psn, _ := dump.LookupField("infiniband.bth.psn")
+	cells := dump.NewCells()
+	_, err = dump.Scan(src, dump.Options{Workers: 1}, func(r *dump.Record) error {
+		cells.Fill(r)
+		fields := dump.Fields()
+		for i := cells.Next(0); i >= 0; i = cells.Next(i + 1) {
+			if f := &fields[i]; f == psn || f.Name == "infiniband.bth.opcode" {
+				fmt.Printf("%s=%s ", f.Name, f.AppendValue(nil, cells.Values[i]))
+			}
+		}
+		fmt.Println(len(cells.Fields()), "fields")
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// infiniband.bth.opcode=10 infiniband.bth.psn=100 33 fields
+	// infiniband.bth.opcode=17 infiniband.bth.psn=100 32 fields
+}
