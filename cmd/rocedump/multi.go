@@ -460,7 +460,8 @@ const spoolChunk = 1 << 20
 
 var chunks = sync.Pool{New: func() any { return new([spoolChunk]byte) }}
 
-// spool holds output in memory, then in a temporary file.
+// spool holds output in memory up to its limit, and what comes after in
+// a temporary file.
 type spool struct {
 	mem   []*[spoolChunk]byte
 	n     int // bytes in mem
@@ -480,16 +481,13 @@ func (s *spool) Write(p []byte) (int, error) {
 		}
 		return len(p), nil
 	}
-	if s.file == nil {
+	if s.file == nil { // the memory is full: what comes after it goes to a file
 		f, err := os.CreateTemp("", "rocedump-spool-*")
 		if err != nil {
 			return 0, fmt.Errorf("spooling the output of a capture waiting for its turn: %w", err)
 		}
 		os.Remove(f.Name())
 		s.file = f
-		if err := s.drain(f); err != nil {
-			return 0, err
-		}
 	}
 	return s.file.Write(p)
 }
@@ -515,7 +513,9 @@ func (s *spool) writeTo(w io.Writer) error {
 			err = serr
 		}
 		if err == nil {
-			_, err = io.Copy(w, s.file)
+			buf := chunks.Get().(*[spoolChunk]byte)
+			_, err = io.CopyBuffer(w, s.file, buf[:])
+			chunks.Put(buf)
 		}
 		s.file.Close()
 		s.file = nil
