@@ -60,6 +60,11 @@
 //     dump.NewSource and Source.Next, each frame through Record.Decode,
 //     AppendJSON and AppendText (each frame also in one of tcpdump's
 //     output formats in turn).
+//   - FuzzSourceBytes: arbitrary bytes as a capture held in memory
+//     (dump.NewSourceBytes, how rocedump reads a mapped file) and as a
+//     stream (dump.NewSource): the same frames, numbers, capture
+//     information and errors, and the input not written to; each frame's
+//     dump.Cells equal to every field's Get.
 //   - FuzzDisplayFilter: an expression through dfilter.Compile: an error
 //     is a *dfilter.SyntaxError inside the expression; a filter that
 //     compiles matches the seed frames as its parenthesized copy does and

@@ -83,3 +83,62 @@ func FuzzSourceResync(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSourceBytes reads arbitrary bytes as a capture held in memory
+// (dump.NewSourceBytes) and as a stream (dump.NewSource): both give the
+// same frames, capture information, link types, numbers and errors, and
+// the bytes are not written to. Each frame then goes through
+// dump.Cells.Fill, whose values must be those of every field's Get.
+func FuzzSourceBytes(f *testing.F) {
+	_, files := fzLoad(f)
+	for _, raw := range files {
+		f.Add(raw)
+		f.Add(raw[:len(raw)*2/3])
+	}
+	f.Add(fzPcapng(f))
+	cells := dump.NewCells()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		orig := bytes.Clone(data)
+		stream, serr := dump.NewSource(bytes.NewReader(data))
+		mapped, merr := dump.NewSourceBytes(data[:len(data):len(data)])
+		if (serr == nil) != (merr == nil) || serr != nil && serr.Error() != merr.Error() {
+			t.Fatalf("NewSource: %v, NewSourceBytes: %v", serr, merr)
+		}
+		if serr != nil {
+			return
+		}
+		var r dump.Record
+		for n := 1; n <= fzMaxFrames; n++ {
+			sf, sci, slt, serr := stream.Next()
+			sf = bytes.Clone(sf)
+			mf, mci, mlt, merr := mapped.Next()
+			if !bytes.Equal(sf, mf) || slt != mlt || stream.Number() != mapped.Number() ||
+				!sci.Timestamp.Equal(mci.Timestamp) || sci.CaptureLength != mci.CaptureLength || sci.Length != mci.Length ||
+				(serr == nil) != (merr == nil) || serr != nil && serr.Error() != merr.Error() {
+				t.Fatalf("frame %d: stream %x %+v %d %v, bytes %x %+v %d %v", n, sf, sci, slt, serr, mf, mci, mlt, merr)
+			}
+			if serr == io.EOF {
+				break
+			}
+			var re *dump.ReadError
+			if serr != nil {
+				if errors.As(serr, &re) && !re.Fatal {
+					continue
+				}
+				break
+			}
+			r.Decode(n, mci, mlt, mf)
+			cells.Fill(&r)
+			for i := range dump.Fields() {
+				fd := &dump.Fields()[i]
+				v, ok := fd.Get(&r)
+				if ok != cells.Has(i) || ok && string(fd.AppendValue(nil, v)) != string(fd.AppendValue(nil, cells.Values[i])) {
+					t.Fatalf("frame %d: %s: Get %v %s, Cells %v %s", n, fd.Name, ok, fd.AppendValue(nil, v), cells.Has(i), fd.AppendValue(nil, cells.Values[i]))
+				}
+			}
+		}
+		if !bytes.Equal(data, orig) {
+			t.Fatal("NewSourceBytes wrote to its input")
+		}
+	})
+}
