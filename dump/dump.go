@@ -277,7 +277,7 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 
 // scanSerial is Scan on the calling goroutine alone.
 func scanSerial(src *Source, opt Options, fn func(r *Record) error) (st Stats, err error) {
-	defer src.guard(&err)()
+	defer src.unguard(src.guard(), &err)
 	var rec Record
 	var ref timeRef
 	rec.Location, rec.Speed, rec.Text, rec.File = opt.Location, opt.Speed, opt.Text, opt.File

@@ -314,13 +314,7 @@ func (p *pipeline) read() {
 // fillGuarded is fill, with a capture file that shrinks under its
 // mapping (NewSourceBytes) an error of b rather than a crash.
 func (p *pipeline) fillGuarded(b *batch) {
-	var err error
-	defer func() {
-		if err != nil {
-			b.err = err
-		}
-	}()
-	defer p.src.guard(&err)()
+	defer p.src.unguard(p.src.guard(), &b.err)
 	p.fill(b)
 }
 

@@ -108,24 +108,29 @@ var ErrShrank = fmt.Errorf("roce: the capture file was cut shorter while it was 
 
 // guard, for a Source of NewSourceBytes, makes a fault on the memory it
 // reads (a mapped file cut shorter: SIGBUS) a panic on the calling
-// goroutine (runtime/debug.SetPanicOnFault) and returns what to defer:
-// it recovers that panic and sets *err to ErrShrank. Other panics go on.
-// For other Sources it does nothing.
-func (s *Source) guard(err *error) func() {
+// goroutine (runtime/debug.SetPanicOnFault), and returns the setting to
+// restore; defer unguard with it. For other Sources it does nothing.
+func (s *Source) guard() (old bool) {
 	if s.whole == nil {
-		return func() {}
+		return false
 	}
-	old := debug.SetPanicOnFault(true)
-	return func() {
-		debug.SetPanicOnFault(old)
-		if e := recover(); e != nil {
-			if f, ok := e.(interface{ Addr() uintptr }); ok && f != nil {
-				s.err = ErrShrank
-				*err = ErrShrank
-				return
-			}
-			panic(e)
+	return debug.SetPanicOnFault(true)
+}
+
+// unguard, deferred after guard, restores the setting, recovers the
+// panic of a fault and sets *err to ErrShrank. Other panics go on.
+func (s *Source) unguard(old bool, err *error) {
+	if s.whole == nil {
+		return
+	}
+	debug.SetPanicOnFault(old)
+	if e := recover(); e != nil {
+		if f, ok := e.(interface{ Addr() uintptr }); ok && f != nil {
+			s.err = ErrShrank
+			*err = ErrShrank
+			return
 		}
+		panic(e)
 	}
 }
 
