@@ -224,7 +224,10 @@ func (n *node) test(r *dump.Record, t dump.FieldType, v *dump.Value) bool {
 		return false
 	case relContains:
 		l := &n.lits[0]
-		if t == dump.FieldString {
+		switch {
+		case t == dump.FieldString && v.B != nil: // text the frame holds (dump.Value.B)
+			return bytes.Contains(v.B, l.v.B)
+		case t == dump.FieldString:
 			return strings.Contains(v.S, l.v.S)
 		}
 		return bytes.Contains(v.Addr[:v.Len], l.v.Addr[:l.v.Len])
@@ -269,6 +272,9 @@ func compare(t dump.FieldType, v *dump.Value, l *literal) int {
 		}
 		return cmp3(v.U < l.v.U)
 	case dump.FieldString:
+		if v.B != nil { // text the frame holds (dump.Value.B)
+			return bytes.Compare(v.B, l.v.B)
+		}
 		return strings.Compare(v.S, l.v.S)
 	case dump.FieldIPv4:
 		return comparePrefix(v.Addr[:4], l.v.Addr[:4], min(l.bits, 32))
