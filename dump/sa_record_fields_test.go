@@ -3,6 +3,7 @@ package dump_test
 import (
 	"bytes"
 	"encoding/hex"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -47,5 +48,30 @@ func TestTsharkServiceRecordBlocks(t *testing.T) {
 	}
 	if n != 5 {
 		t.Errorf("%d values compared, want 5 (one ServiceRecord)", n)
+	}
+}
+
+// TestSAOptionsAtItsOffset checks infiniband.sa.options, which tshark
+// 4.0 shows as reserved, against the byte the IBTA layout puts it in:
+// byte 3 of the PortInfoRecord (IBTA Vol 1 15.2.5.3), the record at byte
+// 56 of the MAD (24-byte MAD header, 12-byte RMPP header, 20-byte SA
+// header: 15.2.1.1).
+func TestSAOptionsAtItsOffset(t *testing.T) {
+	path := testcaps.WriteGoldenSMP(t, t.TempDir())
+	out, _ := runDump(t, path, dump.Options{JSON: true})
+	mads := testcaps.MADs(t)
+	n := 0
+	for i, o := range parseLines(t, out) {
+		v, ok := o["infiniband.sa.options"]
+		if !ok {
+			continue
+		}
+		if want := strconv.Itoa(int(mads[i][56+3])); !sameValue("infiniband.sa.options", v, want) {
+			t.Errorf("frame %d: sa.options = %v, byte 59 of the MAD %s", i+1, v, want)
+		}
+		n++
+	}
+	if n != 3 { // the PortInfoRecord GetTable response and its two segments
+		t.Errorf("%d PortInfoRecords, want 3", n)
 	}
 }
