@@ -207,6 +207,27 @@ func fGID(name string, get func(m *madRec) (*[16]byte, bool)) Field {
 	}}
 }
 
+// fPart is a field of the attribute part returns, present when part
+// finds one (a NodeInfo of an SMP or of an SA NodeRecord, ...).
+func fPart[P any](name string, bits uint8, part func(m *madRec) *P, get func(p *P) uint64) Field {
+	return fSA(name, bits, func(m *madRec) (uint64, bool) {
+		if p := part(m); p != nil {
+			return get(p), true
+		}
+		return 0, false
+	})
+}
+
+// fPart64 is fPart for a 64-bit field written as fMAD64 writes it.
+func fPart64[P any](name string, part func(m *madRec) *P, get func(p *P) uint64) Field {
+	return fMAD64(name, func(m *madRec) (uint64, bool) {
+		if p := part(m); p != nil {
+			return get(p), true
+		}
+		return 0, false
+	})
+}
+
 func fRMPP(name string, get func(h *mad.RMPP) uint64) Field {
 	return fSA(name, 8, func(m *madRec) (uint64, bool) { return get(&m.rmppH), m.rmpp })
 }

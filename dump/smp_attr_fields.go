@@ -185,21 +185,11 @@ func (m *madRec) portInfo() *mad.PortInfo {
 }
 
 func fPI(name string, bits uint8, get func(p *mad.PortInfo) uint64) Field {
-	return fSA(name, bits, func(m *madRec) (uint64, bool) {
-		if p := m.portInfo(); p != nil {
-			return get(p), true
-		}
-		return 0, false
-	})
+	return fPart(name, bits, (*madRec).portInfo, get)
 }
 
 func fPI64(name string, get func(p *mad.PortInfo) uint64) Field {
-	return fMAD64(name, func(m *madRec) (uint64, bool) {
-		if p := m.portInfo(); p != nil {
-			return get(p), true
-		}
-		return 0, false
-	})
+	return fPart64(name, (*madRec).portInfo, get)
 }
 
 func fSW(name string, bits uint8, get func(s *mad.SwitchInfo) uint64) Field {

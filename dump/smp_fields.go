@@ -105,21 +105,11 @@ func (m *madRec) nodeString() []byte {
 }
 
 func fNI(name string, bits uint8, get func(n *mad.NodeInfo) uint64) Field {
-	return fSA(name, bits, func(m *madRec) (uint64, bool) {
-		if n := m.nodeInfo(); n != nil {
-			return get(n), true
-		}
-		return 0, false
-	})
+	return fPart(name, bits, (*madRec).nodeInfo, get)
 }
 
 func fNI64(name string, get func(n *mad.NodeInfo) uint64) Field {
-	return fMAD64(name, func(m *madRec) (uint64, bool) {
-		if n := m.nodeInfo(); n != nil {
-			return get(n), true
-		}
-		return 0, false
-	})
+	return fPart64(name, (*madRec).nodeInfo, get)
 }
 
 func fDR(name string, bits uint8, get func(s *mad.SMPDirected) uint64) Field {
