@@ -114,17 +114,18 @@ func fSvc16(name string, get func(s *mad.ServiceRecord, b *[16]byte)) Field {
 	}}
 }
 
-// The SA data of a segment: 200 bytes after the 20-byte SA header
-// (IBTA Vol 1, 15.2.1.1).
+// saSegment is what one RMPP segment of an SA transfer carries after its
+// RMPP header: the 20-byte SA header and 200 bytes of SA data (IBTA Vol
+// 1, 15.2.1.1).
 const saSegment = mad.SAHeaderLen + mad.SADataLen
 
 // saRecords returns the number of records the MAD holds whole: 1 without
 // RMPP (a single record: Get, GetResp, Set, a request's template); in
 // the first DATA segment of an RMPP transfer, the records of the table,
 // as many as this MAD holds. The first segment's PayloadLength counts
-// the SA header of every 220-byte segment (IBTA Vol 1, 15.2.6.1, as
-// OpenSM and Linux's MAD layer write it): the table is PayloadLength
-// less 20 bytes per segment. Later segments continue records begun
+// the SA header of every segment, as OpenSM and Linux's MAD layer write
+// it (84 for one 64-byte PathRecord): the table is PayloadLength less 20
+// bytes per 220-byte segment. Later segments continue records begun
 // before: no count.
 func (m *madRec) saRecords() (uint64, bool) {
 	h, s := &m.rmppH, &m.saL
