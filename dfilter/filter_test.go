@@ -102,6 +102,10 @@ func TestOurMADFields(t *testing.T) {
 		{"infiniband.servicerecord.servicedata8 contains 1f", []int{14}},
 		{`infiniband.nodedescription.nodestring contains "café"`, []int{18}},
 		{`infiniband.nodedescription.nodestring == "sw-spine-01\x01 \"core\" \\ mlx5_2"`, []int{12}},
+		// a text held in the frame beside one held in a string
+		{"infiniband.invariant.crc.status < infiniband.nodedescription.nodestring", []int{4, 12}},
+		{"infiniband.nodedescription.nodestring > infiniband.invariant.crc.status", []int{4, 12}},
+		{"infiniband.nodedescription.nodestring == infiniband.nodedescription.nodestring", []int{4, 12, 18}},
 	} {
 		if got := selected(t, recs, tc.expr); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: frames %v, want %v", tc.expr, got, tc.want)
@@ -167,6 +171,26 @@ func TestMatchAllocs(t *testing.T) {
 		}
 	})
 	if allocs != 0 || n != 2 { // frames 1 (VLAN 10, 20) and 3 (10.0.0.1)
+		t.Errorf("%v allocations per run, %d frames matched (want 0 and 2)", allocs, n)
+	}
+}
+
+// TestMatchTextAllocs checks that Match allocates nothing when it
+// compares and searches a text the frame holds (dump.Value.B).
+func TestMatchTextAllocs(t *testing.T) {
+	recs := testcaps.Records(t, testcaps.WriteGoldenSMP(t, t.TempDir()))
+	f := dfilter.MustCompile(`infiniband.nodedescription.nodestring contains "mlx" && infiniband.nodedescription.nodestring > "a" ` +
+		`&& infiniband.nodedescription.nodestring != infiniband.invariant.crc.status`)
+	n := 0
+	allocs := testing.AllocsPerRun(100, func() {
+		n = 0
+		for i := range recs {
+			if f.Match(&recs[i]) {
+				n++
+			}
+		}
+	})
+	if allocs != 0 || n != 2 { // the SMP NodeDescription and the SA NodeRecord
 		t.Errorf("%v allocations per run, %d frames matched (want 0 and 2)", allocs, n)
 	}
 }
