@@ -2,6 +2,7 @@ package dfilter
 
 import (
 	"bytes"
+	"cmp"
 	"strings"
 
 	"github.com/roce-go/roce/dump"
@@ -224,7 +225,10 @@ func (n *node) test(r *dump.Record, t dump.FieldType, v *dump.Value) bool {
 		return false
 	case relContains:
 		l := &n.lits[0]
-		if t == dump.FieldString {
+		switch {
+		case t == dump.FieldString && v.B != nil: // text the frame holds (dump.Value.B)
+			return bytes.Contains(v.B, l.v.B)
+		case t == dump.FieldString:
 			return strings.Contains(v.S, l.v.S)
 		}
 		return bytes.Contains(v.Addr[:v.Len], l.v.Addr[:l.v.Len])
@@ -269,7 +273,7 @@ func compare(t dump.FieldType, v *dump.Value, l *literal) int {
 		}
 		return cmp3(v.U < l.v.U)
 	case dump.FieldString:
-		return strings.Compare(v.S, l.v.S)
+		return compareText(v, &l.v)
 	case dump.FieldIPv4:
 		return comparePrefix(v.Addr[:4], l.v.Addr[:4], min(l.bits, 32))
 	case dump.FieldIPv6:
@@ -280,6 +284,31 @@ func compare(t dump.FieldType, v *dump.Value, l *literal) int {
 		return bytes.Compare(v.Addr[:v.Len], l.v.Addr[:l.v.Len])
 	}
 	return 1
+}
+
+// compareText compares two string values, each held in S or, for text
+// the frame holds, in B (dump.Value).
+func compareText(a, b *dump.Value) int {
+	switch {
+	case a.B == nil && b.B == nil:
+		return strings.Compare(a.S, b.S)
+	case a.B != nil && b.B != nil:
+		return bytes.Compare(a.B, b.B)
+	case a.B != nil:
+		return compareBytesString(a.B, b.S)
+	}
+	return -compareBytesString(b.B, a.S)
+}
+
+// compareBytesString compares b and s as strings.Compare would compare
+// string(b) and s, with no copy of b.
+func compareBytesString(b []byte, s string) int {
+	for i := 0; i < len(b) && i < len(s); i++ {
+		if b[i] != s[i] {
+			return cmp3(b[i] < s[i])
+		}
+	}
+	return cmp.Compare(len(b), len(s))
 }
 
 func cmp3(less bool) int {

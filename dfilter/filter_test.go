@@ -72,6 +72,47 @@ func TestOurFields(t *testing.T) {
 	}
 }
 
+// TestOurMADFields checks the MAD fields tshark 4.0 lacks or shows
+// otherwise (the IBTA 1.3 PortInfo and PerfMgt fields, the SA record
+// count, ServiceName as text, a UTF-8 NodeString) on the golden MADs and
+// the SA records of internal/testcaps, whose values its notes and
+// builders state (frames: 5 PortInfo, 8 SwitchInfo, 9 PortCounters, 10
+// PortCountersExtended, 12 NodeRecord, 13 PortInfoRecord, 14
+// ServiceRecord, 15 PathRecord table, 16 and 17 the first and second
+// segments of a PortInfoRecord table, 18 NodeDescription in UTF-8).
+func TestOurMADFields(t *testing.T) {
+	recs := testcaps.Records(t, testcaps.WriteGoldenSMP(t, t.TempDir()))
+	for _, tc := range []struct {
+		expr string
+		want []int
+	}{
+		{"infiniband.portinfo.capabilitymask2 == 0x14", []int{5, 13, 16}},
+		{"infiniband.portinfo.linkspeedextenabled == 0x1e && infiniband.portinfo.linkspeedextsupported == 3", []int{5, 13, 16}},
+		{"infiniband.portinfo.multicastpkeytrapsuppressionenabled == 2", []int{5, 13, 16}},
+		{"infiniband.switchinfo.multicastfdbtop == 0xc010", []int{8}},
+		{"infiniband.portcounters.portxmitwait == 0xabcd && infiniband.portcounters.qp1dropped == 0x16", []int{9}},
+		{"infiniband.portcounters_ext.qp1dropped == 14 && infiniband.portcounters_ext.counterselect2 == 0x3fff", []int{10}},
+		{"infiniband.sa.records == 1", []int{11, 12, 14}},
+		{"infiniband.sa.records > 1", []int{13, 15, 16}},
+		{"infiniband.sa.records == 2", []int{13, 16}},
+		{"infiniband.rmpp.data1 == 2 && !infiniband.sa.records", []int{17}},
+		{"infiniband.sa.options == 1", []int{13, 16}},
+		{`infiniband.servicerecord.servicename contains "SRP"`, []int{14}},
+		{`infiniband.servicerecord.servicename == "SRP.T10:0002C90300001895"`, []int{14}},
+		{"infiniband.servicerecord.servicedata8 contains 1f", []int{14}},
+		{`infiniband.nodedescription.nodestring contains "café"`, []int{18}},
+		{`infiniband.nodedescription.nodestring == "sw-spine-01\x01 \"core\" \\ mlx5_2"`, []int{12}},
+		// a text held in the frame beside one held in a string
+		{"infiniband.invariant.crc.status < infiniband.nodedescription.nodestring", []int{4, 12}},
+		{"infiniband.nodedescription.nodestring > infiniband.invariant.crc.status", []int{4, 12}},
+		{"infiniband.nodedescription.nodestring == infiniband.nodedescription.nodestring", []int{4, 12, 18}},
+	} {
+		if got := selected(t, recs, tc.expr); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: frames %v, want %v", tc.expr, got, tc.want)
+		}
+	}
+}
+
 // TestErrors checks that bad expressions name the column (from 1, where
 // tshark puts its caret) and the problem.
 func TestErrors(t *testing.T) {
@@ -130,6 +171,26 @@ func TestMatchAllocs(t *testing.T) {
 		}
 	})
 	if allocs != 0 || n != 2 { // frames 1 (VLAN 10, 20) and 3 (10.0.0.1)
+		t.Errorf("%v allocations per run, %d frames matched (want 0 and 2)", allocs, n)
+	}
+}
+
+// TestMatchTextAllocs checks that Match allocates nothing when it
+// compares and searches a text the frame holds (dump.Value.B).
+func TestMatchTextAllocs(t *testing.T) {
+	recs := testcaps.Records(t, testcaps.WriteGoldenSMP(t, t.TempDir()))
+	f := dfilter.MustCompile(`infiniband.nodedescription.nodestring contains "mlx" && infiniband.nodedescription.nodestring > "a" ` +
+		`&& infiniband.nodedescription.nodestring != infiniband.invariant.crc.status`)
+	n := 0
+	allocs := testing.AllocsPerRun(100, func() {
+		n = 0
+		for i := range recs {
+			if f.Match(&recs[i]) {
+				n++
+			}
+		}
+	})
+	if allocs != 0 || n != 2 { // the SMP NodeDescription and the SA NodeRecord
 		t.Errorf("%v allocations per run, %d frames matched (want 0 and 2)", allocs, n)
 	}
 }

@@ -36,7 +36,7 @@ func parseLiteral(expr string, t token, f *dump.Field, r relation) (literal, err
 		if t.kind != tString {
 			return bad("%s is a string field: quote the value (\"%s\")", f.Name, s)
 		}
-		l.v.S = s
+		l.v.S, l.v.B = s, []byte(s) // B for the values held as bytes (dump.Value.B)
 	case dump.FieldUint, dump.FieldHex64, dump.FieldDec64:
 		v, ok := parseUint(s)
 		if !ok {

@@ -109,6 +109,14 @@ var tsharkExprs = []string{
 	"infiniband.portcounters_ext.portselect == 2", "infiniband.portcounters_ext.portmulticastxmitpkts",
 	"infiniband.mcmemberrecord.mgid == ff12:401b:ffff::ffff:ffff", "infiniband.mcmemberrecord.mlid == 0xc001", "infiniband.mcmemberrecord.joinstate == 1",
 	"infiniband.mcmemberrecord.flowlabel == 0x12345", "infiniband.mcmemberrecord.portgid == fe80::/64",
+	// NodeDescription and the SA NodeRecord, PortInfoRecord and ServiceRecord (testcaps.SARecords)
+	`infiniband.nodedescription.nodestring contains "mlx"`, `infiniband.nodedescription.nodestring == "ib-leaf-07 mlx5_0"`,
+	`infiniband.nodedescription.nodestring contains "\"core\""`, `infiniband.nodedescription.nodestring != "ib-leaf-07 mlx5_0"`,
+	"infiniband.nodedescription.nodestring", `infiniband.nodedescription.nodestring > "m"`,
+	"infiniband.sa.lid == 0x42", "infiniband.nodeinfo.numports == 36", "infiniband.nodeinfo.nodeguid == 0x0002c90300a1b2c1",
+	"infiniband.sa.endportlid == 0x2a", "infiniband.sa.portnum in {7, 8}", "infiniband.portinfo.lid == 0x2a && infiniband.sa.portnum == 7",
+	"infiniband.linkrecord.serviceid == 0x0002c90300001895", "infiniband.linkrecord.servicegid == fe80::/64",
+	"infiniband.linkrecord.servicep_key == 0x8001", "infiniband.linkrecord.servicelease == 3600", "infiniband.pathrecord.dlid == 0x11",
 	// a field on the right
 	"udp.srcport == udp.dstport", "udp.srcport > udp.dstport", "ip.src == ip.dst", "ip.src < ip.dst", "infiniband.bth.destqp == infiniband.deth.srcqp",
 	"vlan.id != vlan.id", "vlan.id == vlan.id", "vlan.id ~= vlan.id", "vlan.id === vlan.id", "ip.addr == ip.dst",
@@ -184,6 +192,10 @@ func TestTsharkFilters(t *testing.T) {
 	}
 }
 
+// noICRCAfter are the SA attributes (MCMemberRecord, NodeRecord,
+// PortInfoRecord, ServiceRecord) after which tshark 4.0 shows no ICRC.
+var noICRCAfter = map[byte]bool{0x38: true, 0x11: true, 0x12: true, 0x31: true}
+
 // knownDifference says why tshark 4.0 decodes frame r differently from
 // dump, by design or by a tshark limitation, for expression expr; "" when
 // the frame is compared. protos is tshark's frame.protocols of the frame.
@@ -203,8 +215,8 @@ func knownDifference(expr string, r *dump.Record, protos string) string {
 		return "IPoIB: tshark decodes the IP datagram inside, dump does not"
 	case strings.Contains(expr, "crc") && (payload != "" || op == 0x81):
 		return "CNP, or payload taken by a heuristic dissector: tshark shows no ICRC"
-	case strings.Contains(expr, "crc") && op == 0x64 && len(pl) > 17 && (pl[1] == 0x04 || pl[1] == 0x03 && pl[16] == 0 && pl[17] == 0x38):
-		return "PerfMgt MAD or SA MCMemberRecord: tshark 4.0's dissectors show no ICRC after the attribute"
+	case strings.Contains(expr, "crc") && op == 0x64 && len(pl) > 17 && (pl[1] == 0x04 || pl[1] == 0x03 && pl[16] == 0 && noICRCAfter[pl[17]]):
+		return "PerfMgt MAD or SA MCMemberRecord, NodeRecord, PortInfoRecord, ServiceRecord: tshark 4.0's dissectors show no ICRC after the attribute"
 	case strings.Contains(expr, "ieee8021ad") && r.RoCE.NumVLANs == 2 && r.RoCE.VLANs[1].TPID == 0x88a8:
 		return "two S-tags: tshark names their IDs ieee8021ad.svid and ieee8021ad.cvid"
 	}

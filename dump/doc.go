@@ -231,7 +231,11 @@
 //	_cnp_error                      string  a CNP that breaks a rule of Annex A17.9.3: cnp.Check's reason
 //
 // then, for a management datagram (a whole MAD in a UD SEND Only to QP 0
-// or 1; a MAD the capture cut has none), tshark 4.0's names:
+// or 1; a MAD the capture cut has none), tshark 4.0's names, and ours,
+// in the same style, for the fields tshark 4.0 lacks. An SA MAD of
+// several records (a GetTable response) has the keys of its first
+// record, as tshark 4.0 shows only that one, and infiniband.sa.records,
+// how many it holds:
 //
 //	infiniband.mad.baseversion      number  MAD header: base version, 1
 //	infiniband.mad.mgmtclass        number  management class (7 CM, 3 SA, 1 and 0x81 SMP, 4 PerfMgt)
@@ -381,7 +385,7 @@
 //	infiniband.sminfo.actcount      number  SMInfo: activity count
 //	infiniband.sminfo.priority      number  SMInfo: priority
 //	infiniband.sminfo.smstate       number  SMInfo: SM state (3 master)
-//	infiniband.nodeinfo.baseversion number  SMP NodeInfo: base version
+//	infiniband.nodeinfo.baseversion number  SMP NodeInfo, or an SA NodeRecord's: base version
 //	infiniband.nodeinfo.classversion number NodeInfo: class version
 //	infiniband.nodeinfo.nodetype    number  NodeInfo: node type (1 CA, 2 switch, 3 router)
 //	infiniband.nodeinfo.numports    number  NodeInfo: number of ports
@@ -393,6 +397,8 @@
 //	infiniband.nodeinfo.revision    number  NodeInfo: revision
 //	infiniband.nodeinfo.localportnum number NodeInfo: local port number
 //	infiniband.nodeinfo.vendorid    number  NodeInfo: vendor ID (IEEE OUI)
+//	infiniband.nodedescription.nodestring string SMP NodeDescription, or an SA NodeRecord's: the NodeString up to its first NUL,
+//	                                        UTF-8, a stray byte as U+FFFD (tshark 4.0 reads it as ASCII)
 //	infiniband.mcmemberrecord.mgid  string  SA MCMemberRecord (the MAD's first record): multicast GID
 //	infiniband.mcmemberrecord.portgid string MCMemberRecord: port GID
 //	infiniband.mcmemberrecord.q_key number  MCMemberRecord: Q_Key
@@ -411,10 +417,29 @@
 //	infiniband.mcmemberrecord.scope number  MCMemberRecord: scope
 //	infiniband.mcmemberrecord.joinstate number MCMemberRecord: JoinState (1 full, 2 non, 4 send-only non-member)
 //	infiniband.mcmemberrecord.proxyjoin number MCMemberRecord: ProxyJoin, 0 or 1
+//	infiniband.sa.records           number  SA: records the MAD holds: 1 without RMPP; in an RMPP transfer's first segment, the
+//	                                        table's (PayloadLength less the 20-byte SA header of each segment) that fit; none
+//	                                        in later segments (ours)
+//	infiniband.sa.lid               number  SA NodeRecord (the MAD's first record): LID; its NodeInfo and NodeDescription keys are the SMP's
+//	infiniband.sa.endportlid        number  SA PortInfoRecord (the MAD's first record): EndportLID; its PortInfo keys are the SMP's
+//	infiniband.sa.portnum           number  PortInfoRecord: PortNum
+//	infiniband.sa.options           number  PortInfoRecord: Options, IBTA 1.3 (ours; tshark 4.0 shows it reserved)
+//	infiniband.linkrecord.serviceid string  SA ServiceRecord (the MAD's first record; tshark 4.0's names): ServiceID, "0x" and 16 hex digits
+//	infiniband.linkrecord.servicegid string ServiceRecord: ServiceGID
+//	infiniband.linkrecord.servicep_key number ServiceRecord: ServiceP_Key
+//	infiniband.linkrecord.servicelease number ServiceRecord: ServiceLease, seconds (0xffffffff infinite)
+//	infiniband.linkrecord.servicekey string ServiceRecord: ServiceKey, 32 lowercase hex digits
+//	infiniband.servicerecord.servicename string ServiceRecord: ServiceName up to its first NUL, UTF-8 (ours; tshark 4.0
+//	                                        shows infiniband.linkrecord.servicename, the 64 bytes in hex)
+//	infiniband.servicerecord.servicedata8 string ServiceRecord: ServiceData8, its 16 bytes in lowercase hex (ours; tshark 4.0
+//	                                        shows the four blocks as four values of infiniband.linkrecord.servicedata)
+//	infiniband.servicerecord.servicedata16 string ServiceRecord: ServiceData16, 16 bytes in hex (ours)
+//	infiniband.servicerecord.servicedata32 string ServiceRecord: ServiceData32, 16 bytes in hex (ours)
+//	infiniband.servicerecord.servicedata64 string ServiceRecord: ServiceData64, 16 bytes in hex (ours)
 //	infiniband.guidinfo.guid0 ... 7 string  SMP GUIDInfo: GUID n of the block, "0x" and 16 hex digits (eight keys; tshark 4.0 shows eight infiniband.switchinfo.guid)
 //	infiniband.p_keytable.membershiptype0 ... 31 number SMP P_KeyTable: entry n's membership bit, 1 full (32 keys)
 //	infiniband.p_keytable.p_keybase0 ... 31 number P_KeyTable: entry n's 15-bit P_Key base (32 keys)
-//	infiniband.portinfo.m_key       string  SMP PortInfo: M_Key, "0x" and 16 hex digits
+//	infiniband.portinfo.m_key       string  SMP PortInfo, or an SA PortInfoRecord's: M_Key, "0x" and 16 hex digits
 //	infiniband.portinfo.guid        string  PortInfo: GID prefix (tshark's name), "0x" and 16 hex digits
 //	infiniband.portinfo.lid         number  PortInfo: base LID
 //	infiniband.portinfo.mastersmlid number  PortInfo: master SM's LID
@@ -454,12 +479,17 @@
 //	infiniband.portinfo.q_keyviolations number PortInfo: Q_KeyViolations
 //	infiniband.portinfo.guidcap     number  PortInfo: GUIDCap
 //	infiniband.portinfo.clientreregister number PortInfo: ClientReregister, 0 or 1
+//	infiniband.portinfo.multicastpkeytrapsuppressionenabled number PortInfo: MulticastPKeyTrapSuppressionEnabled (ours)
 //	infiniband.portinfo.subnettimeout number PortInfo: SubnetTimeOut
 //	infiniband.portinfo.resptimevalue number PortInfo: RespTimeValue
 //	infiniband.portinfo.localphyerrors number PortInfo: LocalPhyErrors threshold
 //	infiniband.portinfo.overrunerrors number PortInfo: OverrunErrors threshold
 //	infiniband.portinfo.maxcredithint number PortInfo: MaxCreditHint
 //	infiniband.portinfo.linkroundtriplatency number PortInfo: LinkRoundTripLatency
+//	infiniband.portinfo.capabilitymask2 number PortInfo: CapabilityMask2, IBTA 1.3 (ours)
+//	infiniband.portinfo.linkspeedextactive number PortInfo: LinkSpeedExtActive, IBTA 1.3 (ours)
+//	infiniband.portinfo.linkspeedextsupported number PortInfo: LinkSpeedExtSupported, IBTA 1.3 (ours)
+//	infiniband.portinfo.linkspeedextenabled number PortInfo: LinkSpeedExtEnabled, IBTA 1.3 (ours)
 //	infiniband.switchinfo.linearfdbcap number SMP SwitchInfo: LinearFDBCap
 //	infiniband.switchinfo.randomfdbcap number SwitchInfo: RandomFDBCap
 //	infiniband.switchinfo.multicastfdbcap number SwitchInfo: MulticastFDBCap
@@ -477,6 +507,7 @@
 //	infiniband.switchinfo.filterrawinboundcap number SwitchInfo: FilterRawInboundCap, 0 or 1
 //	infiniband.switchinfo.filterrawoutboundcap number SwitchInfo: FilterRawOutboundCap, 0 or 1
 //	infiniband.switchinfo.enhancedportzero number SwitchInfo: EnhancedPortZero, 0 or 1
+//	infiniband.switchinfo.multicastfdbtop number SwitchInfo: MulticastFDBTop (ours)
 //	infiniband.portcounters.portselect number PerfMgt PortCounters: PortSelect
 //	infiniband.portcounters.counterselect number PortCounters: CounterSelect
 //	infiniband.portcounters.symbolerrorcounter number PortCounters: SymbolErrorCounter
@@ -488,15 +519,19 @@
 //	infiniband.portcounters.portxmitdiscards number PortCounters: PortXmitDiscards
 //	infiniband.portcounters.portxmitconstrainterrors number PortCounters: PortXmitConstraintErrors
 //	infiniband.portcounters.portrcvconstrainterrors number PortCounters: PortRcvConstraintErrors
+//	infiniband.portcounters.counterselect2 number PortCounters: CounterSelect2, IBTA 1.3 (ours)
 //	infiniband.portcounters.locallinkintegrityerrors number PortCounters: LocalLinkIntegrityErrors
 //	infiniband.portcounters.excessivebufferoverrunerrors number PortCounters: ExcessiveBufferOverrunErrors
+//	infiniband.portcounters.qp1dropped number PortCounters: QP1Dropped, IBTA 1.3 (ours)
 //	infiniband.portcounters.vl15dropped number PortCounters: VL15Dropped
 //	infiniband.portcounters.portxmitdata number PortCounters: PortXmitData (32-bit words)
 //	infiniband.portcounters.portrcvdata number PortCounters: PortRcvData
 //	infiniband.portcounters.portxmitpkts number PortCounters: PortXmitPkts
 //	infiniband.portcounters.portrcvpkts number PortCounters: PortRcvPkts
+//	infiniband.portcounters.portxmitwait number PortCounters: PortXmitWait (ours)
 //	infiniband.portcounters_ext.portselect number PerfMgt PortCountersExtended: PortSelect
 //	infiniband.portcounters_ext.counterselect number PortCountersExtended: CounterSelect
+//	infiniband.portcounters_ext.counterselect2 number PortCountersExtended: CounterSelect2, IBTA 1.3 (ours)
 //	infiniband.portcounters_ext.portxmitdata string PortCountersExtended: PortXmitData, 64 bits, decimal digits
 //	infiniband.portcounters_ext.portrcvdata string PortCountersExtended: PortRcvData
 //	infiniband.portcounters_ext.portxmitpkts string PortCountersExtended: PortXmitPkts
@@ -505,6 +540,20 @@
 //	infiniband.portcounters_ext.portunicastrcvpkts string PortCountersExtended: PortUnicastRcvPkts
 //	infiniband.portcounters_ext.portmulticastxmitpkts string PortCountersExtended: PortMulticastXmitPkts
 //	infiniband.portcounters_ext.portmulticastrcvpkts string PortCountersExtended: PortMulticastRcvPkts
+//	infiniband.portcounters_ext.symbolerrorcounter string PortCountersExtended: SymbolErrorCounter, IBTA 1.3 error counter, 64 bits, decimal digits (ours)
+//	infiniband.portcounters_ext.linkerrorrecoverycounter string PortCountersExtended: LinkErrorRecoveryCounter (ours)
+//	infiniband.portcounters_ext.linkdownedcounter string PortCountersExtended: LinkDownedCounter (ours)
+//	infiniband.portcounters_ext.portrcverrors string PortCountersExtended: PortRcvErrors (ours)
+//	infiniband.portcounters_ext.portrcvremotephysicalerrors string PortCountersExtended: PortRcvRemotePhysicalErrors (ours)
+//	infiniband.portcounters_ext.portrcvswitchrelayerrors string PortCountersExtended: PortRcvSwitchRelayErrors (ours)
+//	infiniband.portcounters_ext.portxmitdiscards string PortCountersExtended: PortXmitDiscards (ours)
+//	infiniband.portcounters_ext.portxmitconstrainterrors string PortCountersExtended: PortXmitConstraintErrors (ours)
+//	infiniband.portcounters_ext.portrcvconstrainterrors string PortCountersExtended: PortRcvConstraintErrors (ours)
+//	infiniband.portcounters_ext.locallinkintegrityerrors string PortCountersExtended: LocalLinkIntegrityErrors (ours)
+//	infiniband.portcounters_ext.excessivebufferoverrunerrors string PortCountersExtended: ExcessiveBufferOverrunErrors (ours)
+//	infiniband.portcounters_ext.vl15dropped string PortCountersExtended: VL15Dropped (ours)
+//	infiniband.portcounters_ext.portxmitwait string PortCountersExtended: PortXmitWait (ours)
+//	infiniband.portcounters_ext.qp1dropped string PortCountersExtended: QP1Dropped (ours)
 //
 // then, for IPoIB (a native packet's payload by ipoib.Match, or a link
 // type 242 record), tshark 4.0's names:

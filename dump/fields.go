@@ -20,7 +20,7 @@ type FieldType uint8
 const (
 	FieldUint   FieldType = iota + 1 // unsigned integer of Field.Bits bits, in Value.U
 	FieldBool                        // flag, Value.U 0 or 1
-	FieldString                      // text, in Value.S
+	FieldString                      // text, in Value.S, or in Value.B when the frame holds it
 	FieldIPv4                        // IPv4 address, in Value.Addr[:4]
 	FieldIPv6                        // IPv6 address (or GID), in Value.Addr
 	FieldMAC                         // MAC address, in Value.Addr[:6]
@@ -42,12 +42,18 @@ func (t FieldType) String() string {
 
 // Value is one field's value in a frame, as Field.Get returns it: which
 // member holds it depends on the field's type.
+//
+// A FieldString value is in S, or, for text the frame carries (an SMP
+// NodeDescription's NodeString), in B: a view of the Record's own bytes,
+// with no copy, valid until the Record decodes another frame (copy it to
+// keep it). B is nil when S holds the value.
 type Value struct {
 	U    uint64   // FieldUint, FieldBool, FieldHex64, FieldDec64; FieldTime: nanoseconds
 	Sec  int64    // FieldTime: seconds since 1970
 	Addr [16]byte // FieldIPv4, FieldIPv6, FieldMAC, FieldBytes
 	Len  uint8    // FieldBytes: bytes of Addr in use
 	S    string   // FieldString
+	B    []byte   // FieldString: the text, when the frame holds it (S is then empty)
 }
 
 // Field is one row of the field table: a key of the JSON objects and a
@@ -504,8 +510,9 @@ func cat(parts ...[]Field) []Field {
 
 // AppendValue appends v, a value of field f, as the JSON object holds it
 // but without quotes: decimal for FieldUint and FieldDec64, "0x" and 16
-// hex digits for FieldHex64, true or false, addresses as text, bytes as
-// lowercase hex digits, a time as seconds with nine decimals.
+// hex digits for FieldHex64, true or false, text with each byte that is
+// not valid UTF-8 replaced by U+FFFD (unescaped), addresses as text,
+// bytes as lowercase hex digits, a time as seconds with nine decimals.
 func (f *Field) AppendValue(b []byte, v Value) []byte {
 	switch f.Type {
 	case FieldUint, FieldDec64:
@@ -513,7 +520,7 @@ func (f *Field) AppendValue(b []byte, v Value) []byte {
 	case FieldBool:
 		return strconv.AppendBool(b, v.U != 0)
 	case FieldString:
-		return append(b, v.S...)
+		return appendValidUTF8(appendValidUTF8(b, v.S), v.B)
 	case FieldIPv4:
 		return netip.AddrFrom4([4]byte(v.Addr[:4])).AppendTo(b)
 	case FieldIPv6:

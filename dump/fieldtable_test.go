@@ -261,8 +261,9 @@ func TestFieldNamesAreWireshark(t *testing.T) {
 }
 
 // TestVerboseAllocs checks that AppendVerbose allocates nothing for a
-// RoCE frame, a PFC frame, a CM REQ and a CM REJ (its reason named), and
-// writes their header lines.
+// RoCE frame, a PFC frame, a CM REQ, a CM REJ (its reason named) and
+// NodeStrings (of an SMP, and of an SA NodeRecord with bytes to quote),
+// and writes their header lines.
 func TestVerboseAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		frame []byte
@@ -272,6 +273,8 @@ func TestVerboseAllocs(t *testing.T) {
 		{congestionFrames(t)[0], "    macc: opcode 0x0101 (PFC) cbfc.enbv 0x008a cbfc.enbv.c0 false cbfc.enbv.c1 true"},
 		{firstFrame(t, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap", 1), "    infiniband.cm: req 0x34cfb552 req.serviceid 0x0000000001061d2f"},
 		{madFrames(t)[1], "rej.reason 0x001c (Consumer Reject)"},
+		{testcaps.GoldenSMP(t)[3], `nodedescription.nodestring "ib-leaf-07 mlx5_0"`}, // a text held in the frame (Value.B)
+		{testcaps.GoldenSMP(t)[11], `nodedescription.nodestring "sw-spine-01\u0001 \"core\" \\ mlx5_2"`},
 	} {
 		var r dump.Record
 		r.Decode(1, gopacket.CaptureInfo{Timestamp: time.Unix(1, 0), Length: len(tc.frame), CaptureLength: len(tc.frame)}, dump.LinkTypeEthernet, tc.frame)

@@ -389,21 +389,7 @@ func appendMAC(b []byte, m []byte) []byte {
 }
 
 // appendJSONString appends s as a quoted JSON string.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		default:
-			b = append(b, c) // UTF-8 passes through; error texts are ASCII
-		}
-	}
-	return append(b, '"')
-}
+func appendJSONString(b []byte, s string) []byte { return appendJSONText(b, s) }
 
 // linkTypeNames names the link types a RoCE user is likely to meet.
 var linkTypeNames = map[uint16]string{

@@ -26,13 +26,20 @@ type madRec struct {
 	table tableRec // smp_table_fields.go: GUIDInfo, P_KeyTable
 	mcm   bool     // the SA data's first record is an MCMemberRecord: mcmR holds it
 	mcmR  mad.MCMemberRecord
+	node  bool // the SA data's first record is a NodeRecord: nodeR holds it
+	nodeR mad.NodeRecord
+	pir   bool // the SA data's first record is a PortInfoRecord: pirR holds it
+	pirR  mad.PortInfoRecord
+	svc   bool // the SA data's first record is a ServiceRecord: svcR holds it
+	svcR  mad.ServiceRecord
 }
 
 // decodeMAD decodes the MAD a UD SEND Only to QP 0 or QP 1 carries, as
 // far as package mad's layers go; a MAD cut by the capture is left out.
 func (r *Record) decodeMAD() {
 	m := &r.madj
-	m.ok, m.rmpp, m.cm, m.ipcm, m.sa, m.path, m.mcm = false, false, false, false, false, false, false
+	m.ok, m.rmpp, m.cm, m.ipcm, m.sa = false, false, false, false, false
+	m.path, m.mcm, m.node, m.pir, m.svc = false, false, false, false, false
 	p := &r.RoCE.Packet
 	if p.BTH.OpCode != ib.OpUDSendOnly || p.BTH.DestQP > ib.QPGSI || p.BTH.Truncated || len(p.Payload) < mad.Len {
 		return
@@ -63,8 +70,9 @@ func (r *Record) decodeMAD() {
 		m.ipcm = m.cm && m.hdr.AttributeID == mad.AttrConnectRequest && q.ServiceID.IsIPCM() && q.IPCM(&m.ipcmH)
 	case mad.LayerTypeSA:
 		m.sa = m.saL.DecodeFromBytes(rest, nil) == nil
-		m.path = m.sa && m.hdr.AttributeID == mad.AttrPathRecord && m.pathR.Decode(m.saL.Record(0)) == nil
-		m.mcm = m.sa && m.hdr.AttributeID == mad.AttrMCMemberRecord && m.mcmR.Decode(m.saL.Record(0)) == nil // sa_record_fields.go
+		if m.sa {
+			m.decodeRecord() // sa_record_fields.go
+		}
 	}
 }
 
@@ -109,7 +117,7 @@ var madFields = cat([]Field{
 	fPath("infiniband.pathrecord.packetlifetimeselector", 2, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTimeSelector) }),
 	fPath("infiniband.pathrecord.packetlifetime", 6, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTime) }),
 	fPath("infiniband.pathrecord.preference", 8, func(p *mad.PathRecord) uint64 { return uint64(p.Preference) }),
-}, cmFields, smpFields, attrFields, tableFields, mcMemberFields)
+}, cmFields, smpFields, attrFields, tableFields, mcMemberFields, saRecordFields)
 
 // madProtocols are the presence names of the MAD layers, as tshark 4.0
 // names the subtrees (infiniband.mad, infiniband.rmpp, infiniband.sa
@@ -146,7 +154,7 @@ func (r *Record) appendRowsJSON(b []byte, rows []Field) []byte {
 		case FieldUint, FieldBool:
 			b = f.AppendValue(b, v)
 		case FieldString:
-			b = appendJSONString(b, v.S)
+			b = appendJSONValue(b, &v)
 		default:
 			b = append(b, '"')
 			b = f.AppendValue(b, v)
@@ -197,6 +205,27 @@ func fGID(name string, get func(m *madRec) (*[16]byte, bool)) Field {
 		}
 		return none()
 	}}
+}
+
+// fPart is a field of the attribute part returns, present when part
+// finds one (a NodeInfo of an SMP or of an SA NodeRecord, ...).
+func fPart[P any](name string, bits uint8, part func(m *madRec) *P, get func(p *P) uint64) Field {
+	return fSA(name, bits, func(m *madRec) (uint64, bool) {
+		if p := part(m); p != nil {
+			return get(p), true
+		}
+		return 0, false
+	})
+}
+
+// fPart64 is fPart for a 64-bit field written as fMAD64 writes it.
+func fPart64[P any](name string, part func(m *madRec) *P, get func(p *P) uint64) Field {
+	return fMAD64(name, func(m *madRec) (uint64, bool) {
+		if p := part(m); p != nil {
+			return get(p), true
+		}
+		return 0, false
+	})
 }
 
 func fRMPP(name string, get func(h *mad.RMPP) uint64) Field {

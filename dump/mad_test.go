@@ -14,6 +14,7 @@ import (
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testcaps"
 	"github.com/roce-go/roce/ipoib"
 	"github.com/roce-go/roce/mad"
 )
@@ -168,7 +169,8 @@ func madFrames(t testing.TB) [][]byte {
 func madKeys() []string {
 	var ks []string
 	for _, f := range dump.Fields() {
-		for _, pre := range []string{"infiniband.mad.", "infiniband.rmpp.", "infiniband.sa.", "infiniband.pathrecord.", "infiniband.cm.", "infiniband.smp", "infiniband.sminfo.", "infiniband.nodeinfo."} {
+		for _, pre := range []string{"infiniband.mad.", "infiniband.rmpp.", "infiniband.sa.", "infiniband.pathrecord.", "infiniband.cm.", "infiniband.smp", "infiniband.sminfo.", "infiniband.nodeinfo.",
+			"infiniband.nodedescription.", "infiniband.linkrecord.", "infiniband.servicerecord."} {
 			if strings.HasPrefix(f.Name, pre) {
 				ks = append(ks, f.Name)
 				break
@@ -185,9 +187,12 @@ func madKeys() []string {
 // the messages were built with. Every MAD key is compared at least once.
 func TestTsharkMADJSON(t *testing.T) {
 	oracle.Need(t, "tshark")
-	synth := oracle.WritePcap(t, t.TempDir(), "mads.pcap", madFrames(t))
+	dir := t.TempDir()
+	synth := oracle.WritePcap(t, dir, "mads.pcap", madFrames(t))
+	golden := testcaps.WriteGoldenSMP(t, dir) // SMP attributes, SA records
 	all := map[string]int{}
 	for _, path := range []string{
+		golden,
 		filepath.Join(capDir, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap"),
 		filepath.Join(capDir, "rocev2_ipv4_rdmacm_write_read_rxe_b.pcap"),
 		filepath.Join(capDir, "ib_native_erf_dag_smp_ipoib_cm.pcap"),
@@ -212,6 +217,18 @@ func TestTsharkMADJSON(t *testing.T) {
 			all[k]++
 			if got, ok := objs[i][k]; !ok || !sameValue(k, got, want) {
 				t.Errorf("synthetic MAD %d: %s = %v, built with %s", i+1, k, got, want)
+			}
+		}
+	}
+	out, _ = runDump(t, golden, dump.Options{JSON: true})
+	objs = parseLines(t, out)
+	built := testcaps.SARecords(t)
+	for j, b := range built {
+		o := objs[len(objs)-len(built)+j]
+		for k, want := range b.Ours {
+			all[k]++
+			if got, ok := o[k]; !ok || !sameValue(k, got, want) {
+				t.Errorf("%s: %s = %v, built with %s", b.Name, k, got, want)
 			}
 		}
 	}

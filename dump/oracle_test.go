@@ -29,6 +29,9 @@ func ourName(k string) bool {
 	if strings.HasPrefix(k, "infiniband.guidinfo.") || strings.HasPrefix(k, "infiniband.p_keytable.") && strings.TrimRight(k, "0123456789") != k {
 		return true // numbered GUIDInfo and P_KeyTable entries (smp_table_fields.go)
 	}
+	if _, ok := tsharkLacks[k]; ok || strings.HasPrefix(k, "infiniband.servicerecord.") {
+		return true // SMP, PerfMgt and SA fields tshark 4.0 does not decode (smp_attr_fields_test.go)
+	}
 	switch k {
 	case "lldp.dcbx.ieee.pfc.willing", "lldp.dcbx.ieee.pfc.enable", "lldp.dcbx.ieee.ets.willing", "lldp.dcbx.ieee.app.entries":
 		return true // DCBX keys tshark 4.0 names otherwise or lacks
@@ -116,7 +119,7 @@ func sameValue(key string, ours any, theirs string) bool {
 		b, err2 := strconv.ParseUint(theirs, 0, 64) // tshark prints some fields in hex
 		return err1 == nil && err2 == nil && a == b
 	case string:
-		if key == "infiniband.immdt" || key == "infiniband.ieth" {
+		if key == "infiniband.immdt" || key == "infiniband.ieth" || key == "infiniband.linkrecord.servicekey" {
 			theirs = strings.ReplaceAll(theirs, ":", "") // FT_BYTES: aa:bb:cc:dd
 		}
 		return v == theirs
@@ -154,6 +157,13 @@ func compareTshark(t *testing.T, path string) map[string]int {
 			}
 			theirs, ok := ts[i].First(tk)
 			if !ok {
+				continue
+			}
+			if s, ok := v.(string); ok && k == "infiniband.nodedescription.nodestring" && strings.ContainsFunc(s, func(r rune) bool { return r > 0x7f }) {
+				// IBTA Vol 1 14.2.5.2: the NodeString is UTF-8; tshark 4.0
+				// reads it as ASCII, each byte above 0x7f U+FFFD
+				// (testcaps.SARecords' UTF-8 one is checked as built).
+				counts["skipped: tshark ASCII "+k]++
 				continue
 			}
 			if _, wrong := tsharkWrong[k]; wrong {

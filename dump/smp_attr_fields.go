@@ -39,11 +39,13 @@ func (m *madRec) decodeAttrs(b []byte) {
 // PortCountersExtended, tshark 4.0's names and, for its 64-bit fields,
 // its representation (BASE_HEX "0x" and 16 digits, BASE_DEC decimal
 // digits), in JSON key order. tshark names PortInfo's GidPrefix
-// infiniband.portinfo.guid; the fields tshark 4.0 lacks (PortInfo's
-// CapabilityMask2, LinkSpeedExt* and MulticastPKeyTrapSuppressionEnabled,
+// infiniband.portinfo.guid. The fields tshark 4.0 lacks (PortInfo's
+// MulticastPKeyTrapSuppressionEnabled, CapabilityMask2 and LinkSpeedExt*,
 // SwitchInfo's MulticastFDBTop, PortCounters' CounterSelect2, QP1Dropped
-// and PortXmitWait, PortCountersExtended's CounterSelect2 and error
-// counters) have no key yet.
+// and PortXmitWait, PortCountersExtended's CounterSelect2 and IBTA 1.3
+// error counters) have keys in the style of their neighbours: the IBTA
+// name in lower case under the attribute's prefix, the error counters of
+// PortCountersExtended named as PortCounters' are.
 var attrFields = cat(portInfoFields, []Field{
 	fSW("infiniband.switchinfo.linearfdbcap", 16, func(s *mad.SwitchInfo) uint64 { return uint64(s.LinearFDBCap) }),
 	fSW("infiniband.switchinfo.randomfdbcap", 16, func(s *mad.SwitchInfo) uint64 { return uint64(s.RandomFDBCap) }),
@@ -62,11 +64,12 @@ var attrFields = cat(portInfoFields, []Field{
 	fSW("infiniband.switchinfo.filterrawinboundcap", 1, func(s *mad.SwitchInfo) uint64 { return b2u(s.FilterRawInboundCap) }),
 	fSW("infiniband.switchinfo.filterrawoutboundcap", 1, func(s *mad.SwitchInfo) uint64 { return b2u(s.FilterRawOutboundCap) }),
 	fSW("infiniband.switchinfo.enhancedportzero", 1, func(s *mad.SwitchInfo) uint64 { return b2u(s.EnhancedPortZero) }),
+	fSW("infiniband.switchinfo.multicastfdbtop", 16, func(s *mad.SwitchInfo) uint64 { return uint64(s.MulticastFDBTop) }),
 }, portCounterFields)
 
 var portInfoFields = []Field{
-	fMAD64("infiniband.portinfo.m_key", func(m *madRec) (uint64, bool) { return m.attr.portInfo.MKey, m.attr.pi }),
-	fMAD64("infiniband.portinfo.guid", func(m *madRec) (uint64, bool) { return m.attr.portInfo.GIDPrefix, m.attr.pi }),
+	fPI64("infiniband.portinfo.m_key", func(p *mad.PortInfo) uint64 { return p.MKey }),
+	fPI64("infiniband.portinfo.guid", func(p *mad.PortInfo) uint64 { return p.GIDPrefix }),
 	fPI("infiniband.portinfo.lid", 16, func(p *mad.PortInfo) uint64 { return uint64(p.LID) }),
 	fPI("infiniband.portinfo.mastersmlid", 16, func(p *mad.PortInfo) uint64 { return uint64(p.MasterSMLID) }),
 	fPI("infiniband.portinfo.capabilitymask", 32, func(p *mad.PortInfo) uint64 { return uint64(p.CapabilityMask) }),
@@ -105,12 +108,17 @@ var portInfoFields = []Field{
 	fPI("infiniband.portinfo.q_keyviolations", 16, func(p *mad.PortInfo) uint64 { return uint64(p.QKeyViolations) }),
 	fPI("infiniband.portinfo.guidcap", 8, func(p *mad.PortInfo) uint64 { return uint64(p.GUIDCap) }),
 	fPI("infiniband.portinfo.clientreregister", 1, func(p *mad.PortInfo) uint64 { return b2u(p.ClientReregister) }),
+	fPI("infiniband.portinfo.multicastpkeytrapsuppressionenabled", 2, func(p *mad.PortInfo) uint64 { return uint64(p.MulticastPKeyTrapSuppressionEnabled) }),
 	fPI("infiniband.portinfo.subnettimeout", 5, func(p *mad.PortInfo) uint64 { return uint64(p.SubnetTimeOut) }),
 	fPI("infiniband.portinfo.resptimevalue", 5, func(p *mad.PortInfo) uint64 { return uint64(p.RespTimeValue) }),
 	fPI("infiniband.portinfo.localphyerrors", 4, func(p *mad.PortInfo) uint64 { return uint64(p.LocalPhyErrors) }),
 	fPI("infiniband.portinfo.overrunerrors", 4, func(p *mad.PortInfo) uint64 { return uint64(p.OverrunErrors) }),
 	fPI("infiniband.portinfo.maxcredithint", 16, func(p *mad.PortInfo) uint64 { return uint64(p.MaxCreditHint) }),
 	fPI("infiniband.portinfo.linkroundtriplatency", 24, func(p *mad.PortInfo) uint64 { return uint64(p.LinkRoundTripLatency) }),
+	fPI("infiniband.portinfo.capabilitymask2", 16, func(p *mad.PortInfo) uint64 { return uint64(p.CapabilityMask2) }),
+	fPI("infiniband.portinfo.linkspeedextactive", 4, func(p *mad.PortInfo) uint64 { return uint64(p.LinkSpeedExtActive) }),
+	fPI("infiniband.portinfo.linkspeedextsupported", 4, func(p *mad.PortInfo) uint64 { return uint64(p.LinkSpeedExtSupported) }),
+	fPI("infiniband.portinfo.linkspeedextenabled", 5, func(p *mad.PortInfo) uint64 { return uint64(p.LinkSpeedExtEnabled) }),
 }
 
 var portCounterFields = []Field{
@@ -125,15 +133,19 @@ var portCounterFields = []Field{
 	fPC("infiniband.portcounters.portxmitdiscards", 16, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortXmitDiscards) }),
 	fPC("infiniband.portcounters.portxmitconstrainterrors", 8, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortXmitConstraintErrors) }),
 	fPC("infiniband.portcounters.portrcvconstrainterrors", 8, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortRcvConstraintErrors) }),
+	fPC("infiniband.portcounters.counterselect2", 8, true, func(c *mad.PortCounters) uint64 { return uint64(c.CounterSelect2) }),
 	fPC("infiniband.portcounters.locallinkintegrityerrors", 4, false, func(c *mad.PortCounters) uint64 { return uint64(c.LocalLinkIntegrityErrors) }),
 	fPC("infiniband.portcounters.excessivebufferoverrunerrors", 4, false, func(c *mad.PortCounters) uint64 { return uint64(c.ExcessiveBufferOverrunErrors) }),
+	fPC("infiniband.portcounters.qp1dropped", 16, false, func(c *mad.PortCounters) uint64 { return uint64(c.QP1Dropped) }),
 	fPC("infiniband.portcounters.vl15dropped", 16, false, func(c *mad.PortCounters) uint64 { return uint64(c.VL15Dropped) }),
 	fPC("infiniband.portcounters.portxmitdata", 32, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortXmitData) }),
 	fPC("infiniband.portcounters.portrcvdata", 32, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortRcvData) }),
 	fPC("infiniband.portcounters.portxmitpkts", 32, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortXmitPkts) }),
 	fPC("infiniband.portcounters.portrcvpkts", 32, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortRcvPkts) }),
+	fPC("infiniband.portcounters.portxmitwait", 32, false, func(c *mad.PortCounters) uint64 { return uint64(c.PortXmitWait) }),
 	fSA("infiniband.portcounters_ext.portselect", 8, func(m *madRec) (uint64, bool) { return uint64(m.attr.ext.PortSelect), m.attr.pce }),
 	fSA("infiniband.portcounters_ext.counterselect", 16, func(m *madRec) (uint64, bool) { return uint64(m.attr.ext.CounterSelect), m.attr.pce }),
+	fSA("infiniband.portcounters_ext.counterselect2", 32, func(m *madRec) (uint64, bool) { return uint64(m.attr.ext.CounterSelect2), m.attr.pce }),
 	fPCE("infiniband.portcounters_ext.portxmitdata", func(c *mad.PortCountersExtended) uint64 { return c.PortXmitData }),
 	fPCE("infiniband.portcounters_ext.portrcvdata", func(c *mad.PortCountersExtended) uint64 { return c.PortRcvData }),
 	fPCE("infiniband.portcounters_ext.portxmitpkts", func(c *mad.PortCountersExtended) uint64 { return c.PortXmitPkts }),
@@ -142,10 +154,42 @@ var portCounterFields = []Field{
 	fPCE("infiniband.portcounters_ext.portunicastrcvpkts", func(c *mad.PortCountersExtended) uint64 { return c.PortUnicastRcvPkts }),
 	fPCE("infiniband.portcounters_ext.portmulticastxmitpkts", func(c *mad.PortCountersExtended) uint64 { return c.PortMulticastXmitPkts }),
 	fPCE("infiniband.portcounters_ext.portmulticastrcvpkts", func(c *mad.PortCountersExtended) uint64 { return c.PortMulticastRcvPkts }),
+	// The IBTA 1.3 error counters, named as PortCounters' in tshark 4.0.
+	fPCE("infiniband.portcounters_ext.symbolerrorcounter", func(c *mad.PortCountersExtended) uint64 { return c.SymbolErrorCounter }),
+	fPCE("infiniband.portcounters_ext.linkerrorrecoverycounter", func(c *mad.PortCountersExtended) uint64 { return c.LinkErrorRecoveryCounter }),
+	fPCE("infiniband.portcounters_ext.linkdownedcounter", func(c *mad.PortCountersExtended) uint64 { return c.LinkDownedCounter }),
+	fPCE("infiniband.portcounters_ext.portrcverrors", func(c *mad.PortCountersExtended) uint64 { return c.PortRcvErrors }),
+	fPCE("infiniband.portcounters_ext.portrcvremotephysicalerrors", func(c *mad.PortCountersExtended) uint64 { return c.PortRcvRemotePhysicalErrors }),
+	fPCE("infiniband.portcounters_ext.portrcvswitchrelayerrors", func(c *mad.PortCountersExtended) uint64 { return c.PortRcvSwitchRelayErrors }),
+	fPCE("infiniband.portcounters_ext.portxmitdiscards", func(c *mad.PortCountersExtended) uint64 { return c.PortXmitDiscards }),
+	fPCE("infiniband.portcounters_ext.portxmitconstrainterrors", func(c *mad.PortCountersExtended) uint64 { return c.PortXmitConstraintErrors }),
+	fPCE("infiniband.portcounters_ext.portrcvconstrainterrors", func(c *mad.PortCountersExtended) uint64 { return c.PortRcvConstraintErrors }),
+	fPCE("infiniband.portcounters_ext.locallinkintegrityerrors", func(c *mad.PortCountersExtended) uint64 { return c.LocalLinkIntegrityErrors }),
+	fPCE("infiniband.portcounters_ext.excessivebufferoverrunerrors", func(c *mad.PortCountersExtended) uint64 { return c.ExcessiveBufferOverrunErrors }),
+	fPCE("infiniband.portcounters_ext.vl15dropped", func(c *mad.PortCountersExtended) uint64 { return c.VL15Dropped }),
+	fPCE("infiniband.portcounters_ext.portxmitwait", func(c *mad.PortCountersExtended) uint64 { return c.PortXmitWait }),
+	fPCE("infiniband.portcounters_ext.qp1dropped", func(c *mad.PortCountersExtended) uint64 { return c.QP1Dropped }),
+}
+
+// portInfo returns the PortInfo of an SMP PortInfo or of an SA
+// PortInfoRecord (whose PortInfo keys are the SMP's, as in tshark 4.0),
+// or nil.
+func (m *madRec) portInfo() *mad.PortInfo {
+	switch {
+	case m.attr.pi:
+		return &m.attr.portInfo
+	case m.pir:
+		return &m.pirR.PortInfo
+	}
+	return nil
 }
 
 func fPI(name string, bits uint8, get func(p *mad.PortInfo) uint64) Field {
-	return fSA(name, bits, func(m *madRec) (uint64, bool) { return get(&m.attr.portInfo), m.attr.pi })
+	return fPart(name, bits, (*madRec).portInfo, get)
+}
+
+func fPI64(name string, get func(p *mad.PortInfo) uint64) Field {
+	return fPart64(name, (*madRec).portInfo, get)
 }
 
 func fSW(name string, bits uint8, get func(s *mad.SwitchInfo) uint64) Field {

@@ -13,11 +13,12 @@ type smpRec struct {
 	smInfo   mad.SMInfo
 	ni       bool // the attribute is NodeInfo: nodeInfo holds it
 	nodeInfo mad.NodeInfo
+	nd       bool // the attribute is NodeDescription: data() holds its NodeString
 }
 
 // decodeSMP decodes the SMP b holds (a whole MAD of class 0x01 or 0x81).
 func (s *smpRec) decodeSMP(h *mad.Header, b []byte) {
-	s.lid, s.dr, s.smi, s.ni = false, false, false, false
+	s.lid, s.dr, s.smi, s.ni, s.nd = false, false, false, false, false
 	var data []byte
 	switch h.MgmtClass {
 	case mad.ClassSubnLID:
@@ -32,6 +33,7 @@ func (s *smpRec) decodeSMP(h *mad.Header, b []byte) {
 	ok := s.lid || s.dr
 	s.smi = ok && h.AttributeID == uint16(mad.SMPAttrSMInfo) && s.smInfo.Decode(data) == nil
 	s.ni = ok && h.AttributeID == uint16(mad.SMPAttrNodeInfo) && s.nodeInfo.Decode(data) == nil
+	s.nd = ok && h.AttributeID == uint16(mad.SMPAttrNodeDescription)
 }
 
 // smpFields are the keys of the SMP headers, of SMInfo and of NodeInfo,
@@ -59,18 +61,55 @@ var smpFields = []Field{
 	fNI("infiniband.nodeinfo.classversion", 8, func(n *mad.NodeInfo) uint64 { return uint64(n.ClassVersion) }),
 	fNI("infiniband.nodeinfo.nodetype", 8, func(n *mad.NodeInfo) uint64 { return uint64(n.NodeType) }),
 	fNI("infiniband.nodeinfo.numports", 8, func(n *mad.NodeInfo) uint64 { return uint64(n.NumPorts) }),
-	fMAD64("infiniband.nodeinfo.systemimageguid", func(m *madRec) (uint64, bool) { return m.smp.nodeInfo.SystemImageGUID, m.smp.ni }),
-	fMAD64("infiniband.nodeinfo.nodeguid", func(m *madRec) (uint64, bool) { return m.smp.nodeInfo.NodeGUID, m.smp.ni }),
-	fMAD64("infiniband.nodeinfo.portguid", func(m *madRec) (uint64, bool) { return m.smp.nodeInfo.PortGUID, m.smp.ni }),
+	fNI64("infiniband.nodeinfo.systemimageguid", func(n *mad.NodeInfo) uint64 { return n.SystemImageGUID }),
+	fNI64("infiniband.nodeinfo.nodeguid", func(n *mad.NodeInfo) uint64 { return n.NodeGUID }),
+	fNI64("infiniband.nodeinfo.portguid", func(n *mad.NodeInfo) uint64 { return n.PortGUID }),
 	fNI("infiniband.nodeinfo.partitioncap", 16, func(n *mad.NodeInfo) uint64 { return uint64(n.PartitionCap) }),
 	fNI("infiniband.nodeinfo.deviceid", 16, func(n *mad.NodeInfo) uint64 { return uint64(n.DeviceID) }),
 	fNI("infiniband.nodeinfo.revision", 32, func(n *mad.NodeInfo) uint64 { return uint64(n.Revision) }),
 	fNI("infiniband.nodeinfo.localportnum", 8, func(n *mad.NodeInfo) uint64 { return uint64(n.LocalPortNum) }),
 	fNI("infiniband.nodeinfo.vendorid", 24, func(n *mad.NodeInfo) uint64 { return uint64(n.VendorID) }),
+	{Name: "infiniband.nodedescription.nodestring", Type: FieldString, Get: func(r *Record) (Value, bool) {
+		if m := r.madRec(); m != nil {
+			if b := m.nodeString(); b != nil {
+				return textView(b)
+			}
+		}
+		return none()
+	}},
+}
+
+// nodeInfo returns the NodeInfo of an SMP NodeInfo or of an SA
+// NodeRecord (whose NodeInfo keys are the SMP's, as in tshark 4.0), or
+// nil.
+func (m *madRec) nodeInfo() *mad.NodeInfo {
+	switch {
+	case m.smp.ni:
+		return &m.smp.nodeInfo
+	case m.node:
+		return &m.nodeR.NodeInfo
+	}
+	return nil
+}
+
+// nodeString returns the 64-byte NodeString of an SMP NodeDescription or
+// of an SA NodeRecord, or nil.
+func (m *madRec) nodeString() []byte {
+	switch {
+	case m.smp.nd:
+		return m.smp.data()
+	case m.node:
+		return m.nodeR.NodeDescription.NodeString[:]
+	}
+	return nil
 }
 
 func fNI(name string, bits uint8, get func(n *mad.NodeInfo) uint64) Field {
-	return fSA(name, bits, func(m *madRec) (uint64, bool) { return get(&m.smp.nodeInfo), m.smp.ni })
+	return fPart(name, bits, (*madRec).nodeInfo, get)
+}
+
+func fNI64(name string, get func(n *mad.NodeInfo) uint64) Field {
+	return fPart64(name, (*madRec).nodeInfo, get)
 }
 
 func fDR(name string, bits uint8, get func(s *mad.SMPDirected) uint64) Field {

@@ -46,6 +46,8 @@ func (r *Record) AppendVerbose(b []byte) []byte {
 
 func (f *Field) appendVerboseValue(b []byte, v Value) []byte {
 	switch {
+	case f.Type == FieldString && v.B != nil: // text the frame holds: quoted as JSON quotes it, with no copy
+		return appendJSONValue(b, &v)
 	case f.Type == FieldString:
 		return strconv.AppendQuote(b, v.S)
 	case f.Type == FieldUint && f.Hex:

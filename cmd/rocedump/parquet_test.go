@@ -47,12 +47,14 @@ type parquetCase struct {
 	objects          []map[string]any
 }
 
-// parquetCases converts the shipped and the generated captures with
-// -json and with -parquet.
+// parquetCases converts the shipped and the generated captures and the
+// golden MADs (SMP and PerfMgt attributes, SA records, NodeStrings with
+// bytes JSON escapes) with -json and with -parquet.
 func parquetCases(t *testing.T) []parquetCase {
 	dir := t.TempDir()
 	var cs []parquetCase
-	for i, path := range append(testcaps.Shipped(t), testcaps.Generated(t, dir)...) {
+	paths := append(testcaps.Shipped(t), testcaps.Generated(t, dir)...)
+	for i, path := range append(paths, testcaps.WriteGoldenSMP(t, dir)) {
 		st, out, errs := runCmd(t, nil, "-json", path)
 		if st > 1 { // 1: a malformed frame, which has its row
 			t.Fatalf("%s: -json: status %d: %s", path, st, errs)

@@ -63,15 +63,56 @@ func GoldenSMPMADs(t testing.TB) [][]byte {
 	return out
 }
 
-// GoldenSMP wraps each golden SMP and PerfMgt MAD in a RoCEv2 UD SEND
-// Only, the SMPs to QP 0, PerfMgt to QP 1 with the GSI Q_Key, then
-// SAMCMember's MAD to QP 1.
+// GoldenNotes reads the notes of testdata/golden/mad_smp_perf.txt: per
+// MAD, in GoldenSMPMADs' order, each "Layout.Field = value" note's value
+// by "Layout.Field" (values as written: 0x1f, 7, true, "text").
+func GoldenNotes(t testing.TB) []map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(corpus.Path("golden", "mad_smp_perf.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]string
+	for _, line := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(line, "#"):
+			continue
+		case strings.HasPrefix(line, "== "):
+			out = append(out, map[string]string{})
+			continue
+		}
+		_, notes, ok := strings.Cut(line, "|")
+		if !ok || len(out) == 0 {
+			continue
+		}
+		for _, n := range strings.Split(notes, ";") {
+			if k, v, ok := strings.Cut(strings.TrimSpace(n), " = "); ok && strings.Contains(k, ".") && !strings.Contains(k, " ") {
+				out[len(out)-1][k] = v
+			}
+		}
+	}
+	return out
+}
+
+// MADs are the MADs GoldenSMP wraps: the golden SMP and PerfMgt MADs,
+// SAMCMember's, then SARecords'.
+func MADs(t testing.TB) [][]byte {
+	t.Helper()
+	out := append(GoldenSMPMADs(t), SAMCMember(t))
+	for _, r := range SARecords(t) {
+		out = append(out, r.MAD)
+	}
+	return out
+}
+
+// GoldenSMP wraps each of MADs in a RoCEv2 UD SEND Only, the SMPs to
+// QP 0, the others to QP 1 with the GSI Q_Key.
 func GoldenSMP(t testing.TB) [][]byte {
 	t.Helper()
 	var out [][]byte
-	for i, m := range append(GoldenSMPMADs(t), SAMCMember(t)) {
+	for i, m := range MADs(t) {
 		qp, qkey := uint32(ib.QPSMI), uint32(0)
-		if mad.Class(m[1]) == mad.ClassPerfMgt {
+		if c := mad.Class(m[1]); c != mad.ClassSubnLID && c != mad.ClassSubnDR {
 			qp, qkey = ib.QPGSI, ib.GSIQKey
 		}
 		f := roce.Frame{Encap: ib.RoCEv2IPv4, GRH: ib.GRH{HopLmt: 64, SGID: gid("::ffff:10.0.0.1"), DGID: gid("::ffff:10.0.0.2")}}
