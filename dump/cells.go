@@ -20,7 +20,8 @@ type Cells struct {
 	// (Value.U for a number, Value.Addr for an address, ...): the rest
 	// may hold anything.
 	Values []Value
-	has    []uint64 // bit i: the frame has field i
+	has    []uint64 // bit i: the frame has field i, once hasOK (Has and Next make it from fields)
+	hasOK  bool
 	fields []int    // the fields the frame has, in the order Fill found them
 }
 
@@ -33,7 +34,7 @@ func NewCells() *Cells {
 // Fill sets c to the values of r's fields. It allocates nothing, except
 // for the _error text of a malformed frame.
 func (c *Cells) Fill(r *Record) {
-	clear(c.has)
+	c.hasOK = false
 	c.fields = c.fields[:0]
 	var headers uint32 // bit h: the packet has extended header h
 	if r.isIB() {
@@ -64,12 +65,28 @@ func (c *Cells) Fill(r *Record) {
 }
 
 // Has reports whether the frame has field i.
-func (c *Cells) Has(i int) bool { return c.has[i/64]&(1<<(i%64)) != 0 }
+func (c *Cells) Has(i int) bool {
+	c.bits()
+	return c.has[i/64]&(1<<(i%64)) != 0
+}
+
+// bits makes has from fields.
+func (c *Cells) bits() {
+	if c.hasOK {
+		return
+	}
+	clear(c.has)
+	for _, i := range c.fields {
+		c.has[i>>6] |= 1 << (i & 63)
+	}
+	c.hasOK = true
+}
 
 // Next returns the first field at or after i that the frame has, or -1.
 // for i := c.Next(0); i >= 0; i = c.Next(i + 1) visits them in table
 // order.
 func (c *Cells) Next(i int) int {
+	c.bits()
 	for w := i / 64; w < len(c.has); w++ {
 		word := c.has[w]
 		if w == i/64 {
@@ -82,10 +99,7 @@ func (c *Cells) Next(i int) int {
 	return -1
 }
 
-func (c *Cells) mark(i int) {
-	c.has[i>>6] |= 1 << (i & 63)
-	c.fields = append(c.fields, i)
-}
+func (c *Cells) mark(i int) { c.fields = append(c.fields, i) }
 
 // Fields returns the indexes of the fields the frame has, each once, in
 // no particular order (that of Next is the table's): the quickest way

@@ -60,7 +60,9 @@ func (b *Batch) Add(r *dump.Record) {
 				continue
 			}
 		}
-		ch.levels[row] = 1
+		if ch.n != row || ch.gappy { // a value after a NULL: the levels say which rows
+			ch.level(row)
+		}
 		ch.n++
 	}
 	b.rows++

@@ -33,6 +33,10 @@ type chunk struct {
 	levels []byte
 	values []byte
 	n      int // the cells that hold a value
+	// gappy: a batch's levels hold its rows' levels. Until a NULL comes
+	// before a value, the values are those of the first n rows and the
+	// levels are not written (Batch.Add).
+	gappy bool
 	// A batch's text column keeps its last address and where its cell
 	// is in values: the frames of a flow repeat their addresses, and a
 	// repeated one is copied instead of formatted again.
@@ -75,9 +79,27 @@ func (c *chunk) add(src *chunk, at, rows int) {
 	if need := at + rows; need > len(c.levels) {
 		c.levels = append(c.levels, make([]byte, need-len(c.levels))...)
 	}
-	copy(c.levels[at:], src.levels[:rows])
+	if src.gappy {
+		copy(c.levels[at:], src.levels[:rows])
+	} else {
+		for i := range src.n {
+			c.levels[at+i] = 1
+		}
+	}
 	c.values = append(c.values, src.values...)
 	c.n += src.n
+}
+
+// level sets the level of row, a batch's, to 1, writing the levels of
+// the rows before it first if they are not written yet.
+func (c *chunk) level(row int) {
+	if !c.gappy {
+		for i := range c.n {
+			c.levels[i] = 1
+		}
+		c.gappy = true
+	}
+	c.levels[row] = 1
 }
 
 // clear empties c, a chunk of rows rows, keeping its memory.
@@ -86,7 +108,7 @@ func (c *chunk) clear(rows int) {
 		clear(c.levels[:rows])
 		c.values = c.values[:0]
 	}
-	c.n = 0
+	c.n, c.gappy = 0, false
 	c.lastCell = -1
 }
 
