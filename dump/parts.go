@@ -31,7 +31,7 @@ const partFrames = batchFrames
 func ScanParts(src *Source, opt Options, newPart func() Part, fn func(p Part) error) (Stats, error) {
 	if w := opt.workers(); w > 1 && opt.Count == 0 {
 		p := startPipeline(src, &opt, w, false, newPart)
-		return runPipelineParts(p, nil, func(*Record) error { return nil }, fn)
+		return runPipelineParts(p, nil, nil, fn)
 	}
 	part, n := newPart(), 0
 	var ferr error

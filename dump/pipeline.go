@@ -171,6 +171,9 @@ func (p *pipeline) take(b *batch, st *Stats, fn func(r *Record) error) (out []by
 			continue
 		}
 		ref := p.ref.next(opt.Text.Time, res.time)
+		if !p.format && p.newPart != nil {
+			continue // ScanParts: the part has the frame
+		}
 		if !p.format {
 			b.recs[i].TimeRef = ref
 			if ferr = fn(&b.recs[i]); ferr != nil {
@@ -343,7 +346,7 @@ func (p *pipeline) fill(b *batch) {
 // Dump, whose lines it appends to the batch's output.
 func (p *pipeline) decode() {
 	defer p.wg.Done()
-	var own Record // Dump: one Record per worker, its clock cache with it
+	var own Record // Dump and ScanParts: one Record per worker, its clock cache with it
 	own.Location, own.Speed, own.Text, own.File = p.opt.Location, p.opt.Speed, p.opt.Text, p.opt.File
 	for {
 		select {
@@ -369,7 +372,7 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 		}
 		b.part.Reset()
 	}
-	for len(b.recs) < len(b.slots) && !p.format {
+	for len(b.recs) < len(b.slots) && !p.format && p.newPart == nil {
 		b.recs = append(b.recs, Record{Location: p.opt.Location, Speed: p.opt.Speed, Text: p.opt.Text, File: p.opt.File})
 	}
 	for i := range b.slots {
@@ -378,8 +381,8 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 			*res = result{end: int32(len(b.out))}
 			continue
 		}
-		r := own
-		if !p.format {
+		r := own // Dump, and ScanParts, whose parts take what they need of each frame
+		if !p.format && p.newPart == nil {
 			r = &b.recs[i]
 		}
 		ci := gopacket.CaptureInfo{Timestamp: s.ts, Length: s.length, CaptureLength: int(s.hi - s.lo)}

@@ -159,7 +159,7 @@ type fileWriter struct {
 
 func newFileWriter(w io.Writer, codec compress.Codec, createdBy string) *fileWriter {
 	return &fileWriter{w: w, codec: codec, meta: format.FileMetaData{
-		Version: 1, Schema: schemaElements(), CreatedBy: createdBy}}
+		Version: 1, CreatedBy: createdBy}}
 }
 
 func (f *fileWriter) write(b []byte) error {
@@ -196,6 +196,9 @@ func (f *fileWriter) writeRowGroup(g *rowGroup) error {
 var levelsRLE = rle.Encoding{BitWidth: 1}
 
 func (f *fileWriter) writeChunk(col int, c *chunk, rows int) (format.ColumnChunk, error) {
+	if f.meta.Schema == nil {
+		f.meta.Schema = schemaElements()
+	}
 	el := &f.meta.Schema[col+1]
 	cc := format.ColumnChunk{MetaData: format.ColumnMetaData{Type: el.Type.V, PathInSchema: []string{el.Name},
 		Codec: f.codec.CompressionCodec(), NumValues: int64(rows)}}
@@ -299,6 +302,9 @@ func (f *fileWriter) close() error {
 		if err := f.write([]byte(magic)); err != nil {
 			return err
 		}
+	}
+	if f.meta.Schema == nil {
+		f.meta.Schema = schemaElements()
 	}
 	b, err := thrift.Marshal(new(thrift.CompactProtocol), &f.meta)
 	if err != nil {

@@ -251,6 +251,7 @@ func NewWriter(w io.Writer, file string, o Options) *Writer {
 		codec = snappyCodec{}
 	}
 	Schema()
+	go schemaElements() // for the footer, made while the first rows are: the writer's goroutine waits for it if need be
 	wr := &Writer{file: append(binary.LittleEndian.AppendUint32(nil, uint32(len(file))), file...),
 		free: make(chan *rowGroup, 2), full: make(chan *rowGroup, 1), done: make(chan error, 1),
 		fw: newFileWriter(w, codec, "rocedump (github.com/roce-go/roce)")}
