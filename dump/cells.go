@@ -22,7 +22,7 @@ type Cells struct {
 	Values []Value
 	has    []uint64 // bit i: the frame has field i, once hasOK (Has and Next make it from fields)
 	hasOK  bool
-	fields []int    // the fields the frame has, in the order Fill found them
+	fields []int // the fields the frame has, in the order Fill found them
 }
 
 // NewCells returns Cells for the field table.
