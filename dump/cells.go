@@ -113,7 +113,7 @@ func (c *Cells) uint(i int, v uint64) {
 }
 
 // cellGroup is the fields a frame has only when it has a protocol
-// (FieldRequires): fill, when set, fills some of them; Fill asks Get for
+// (fieldRequires): fill, when set, fills some of them; Fill asks Get for
 // the others (slow).
 type cellGroup struct {
 	present func(r *Record) bool
@@ -149,7 +149,7 @@ var fastRuns = []struct {
 // The first field of each run of fastRuns, set by cellGroups.
 var fFrame, fEth, fIP, fUDP, fBTHF, fDETH, fRETH, fAETH, fIB, fCNPErr, fErr int
 
-// cellFillers fill the fast fields of a group, by FieldRequires name.
+// cellFillers fill the fast fields of a group, by fieldRequires name.
 var cellFillers = map[string]func(c *Cells, r *Record){
 	"frame":           fillFrame,
 	"eth":             fillEth,
@@ -177,14 +177,14 @@ var cellGroups = func() []cellGroup {
 			if !ok || i != *run.first+k {
 				panic("dump: fast cell " + n + " is not where its run says")
 			}
-			if cellFillers[FieldRequires(n)] == nil {
+			if cellFillers[fieldRequires(n)] == nil {
 				panic("dump: no filler for fast cell " + n)
 			}
 			fast[i] = true
 		}
 	}
 	for i := range fieldTable {
-		p := FieldRequires(fieldTable[i].Name)
+		p := fieldRequires(fieldTable[i].Name)
 		gi, ok := index[p]
 		if !ok {
 			proto, found := LookupProtocol(p)

@@ -141,14 +141,13 @@ func FieldProtocol(name string) string {
 	return best
 }
 
-// FieldRequires returns the protocol a frame must have for it to have
+// fieldRequires returns the protocol a frame must have for it to have
 // the field: FieldProtocol(name), or "infiniband.mad" for the fields of
 // the management datagrams that belong to no protocol name narrower than
 // "infiniband" (infiniband.sa.*, infiniband.pathrecord.*, the SMP and
-// PerfMgt attributes). A writer that visits fields protocol by protocol
-// (the Parquet rows) asks each frame once per protocol instead of once
-// per field.
-func FieldRequires(name string) string {
+// PerfMgt attributes). Cells.Fill asks each frame once per such protocol
+// instead of once per field.
+func fieldRequires(name string) string {
 	if p := FieldProtocol(name); p != "infiniband" || !madField[name] {
 		return p
 	}
