@@ -163,6 +163,7 @@ type Analyzer struct {
 	// reindex), ud the UD flows between two hosts, newest first.
 	unpaired map[idxKey]*state
 	ud       map[pairKey]*state
+	visits   uint64 // request flows pairing looked at (tests)
 	other    state
 	otherN   int // packets in other
 	last     *state

@@ -137,13 +137,11 @@ func (f *state) sample(k int, v int64) {
 	h.add(v)
 }
 
-// Latency summarizes the durations of one kind measured on a flow.
-// Count, Min, Avg (the mean, rounded down to the nanosecond) and Max are
-// exact. P99 is the 99th percentile: the ceil(0.99 Count)-th smallest
-// sample. It is exact up to 799 samples (the 8 largest are kept);
-// beyond, it is read from a histogram of 8 buckets per power of two and
-// is within 1/16 (6.25%) of the true value, and never outside [Min,
-// Max] (the package documentation gives the proof).
+// Latency summarizes the durations of one kind measured on a flow:
+// Count, Min, Avg (the mean) and Max exactly, and P99, the 99th
+// percentile, exact up to 799 samples and within 1/16 beyond, never
+// outside [Min, Max] (the package documentation defines it and proves
+// the bound).
 type Latency struct {
 	Count uint64        `json:"count"`
 	Min   time.Duration `json:"min_ns"`
@@ -189,24 +187,17 @@ func p99Rank(n uint64) uint64 {
 }
 
 // Latencies are the latencies measured on a request flow, from capture
-// timestamps; a kind with no sample is left out.
+// timestamps; a kind with no sample is left out. The package
+// documentation defines each kind (section Latency).
 type Latencies struct {
-	// Ack is from a SEND, RDMA WRITE, FLUSH or ATOMIC WRITE packet (its
-	// first transmission) to the ACK that covers it.
-	Ack *Latency `json:"ack,omitempty"`
-	// ReadFirst and ReadLast are from an RDMA READ Request to its first
-	// and to its last response.
-	ReadFirst *Latency `json:"read_first,omitempty"`
-	ReadLast  *Latency `json:"read_last,omitempty"`
-	// Atomic is from a CmpSwap or FetchAdd to its ATOMIC Acknowledge.
-	Atomic *Latency `json:"atomic,omitempty"`
-	// Completion is the message completion time: from the first packet
-	// of a SEND or RDMA WRITE message to the ACK that covers its last,
-	// or from an RDMA READ Request to its last response.
+	Ack       *Latency `json:"ack,omitempty"`        // a request packet to the response that covers it
+	ReadFirst *Latency `json:"read_first,omitempty"` // an RDMA READ Request to its first response
+	ReadLast  *Latency `json:"read_last,omitempty"`  // an RDMA READ Request to its Last or Only response
+	Atomic    *Latency `json:"atomic,omitempty"`     // a CmpSwap or FetchAdd to its ATOMIC Acknowledge
+	// Completion is the message completion time of SEND, RDMA WRITE and
+	// RDMA READ messages.
 	Completion *Latency `json:"completion,omitempty"`
-	// CEToCNP is from a CE-marked packet of the flow to the CNP it
-	// caused (see the package documentation).
-	CEToCNP *Latency `json:"ce_to_cnp,omitempty"`
+	CEToCNP    *Latency `json:"ce_to_cnp,omitempty"` // a CE mark of the flow to the CNP that answers it
 }
 
 func (f *state) latencies() *Latencies {

@@ -118,6 +118,7 @@ func (a *Analyzer) pair(f *state, psn uint32) {
 	b := psn >> blockBits
 	for _, blk := range [...]uint32{b, (b + 1) % nBlocks, (b + 2) % nBlocks, wideBlock} {
 		for c := a.unpaired[idxKey{f.key.Dst, f.key.Src, f.transport, blk}]; c != nil; c = c.ixNext {
+			a.visits++
 			if c == f || !c.req.owns(psn) {
 				continue
 			}
