@@ -161,7 +161,7 @@ type Analyzer struct {
 	order []*state // in order of first packet
 	// unpaired lists the request flows a response may pair with (see
 	// reindex), ud the UD flows between two hosts, newest first.
-	unpaired map[idxKey]*state
+	unpaired flowIndex
 	ud       map[pairKey]*state
 	visits   uint64 // request flows pairing looked at (tests)
 	other    state
@@ -242,11 +242,10 @@ func New(cfg Config) *Analyzer {
 		cfg.MaxCMPending = DefaultMaxCMPending
 	}
 	return &Analyzer{
-		cfg:      cfg,
-		flows:    make(map[Key]*state),
-		unpaired: make(map[idxKey]*state),
-		ud:       make(map[pairKey]*state),
-		pfcSrc:   make(map[[6]byte]*pfcSource),
+		cfg:    cfg,
+		flows:  make(map[Key]*state),
+		ud:     make(map[pairKey]*state),
+		pfcSrc: make(map[[6]byte]*pfcSource),
 	}
 }
 

@@ -1,6 +1,10 @@
 package flow
 
-import "github.com/roce-go/roce/ib"
+import (
+	"encoding/binary"
+
+	"github.com/roce-go/roce/ib"
+)
 
 // maxEvidence is how many response PSNs an unpaired flow remembers to
 // tell its candidate request flows apart.
@@ -117,7 +121,11 @@ func (a *Analyzer) pair(f *state, psn uint32) {
 	var any, all, anyPort, allPort tally
 	b := psn >> blockBits
 	for _, blk := range [...]uint32{b, (b + 1) % nBlocks, (b + 2) % nBlocks, wideBlock} {
-		for c := a.unpaired[idxKey{f.key.Dst, f.key.Src, f.transport, blk}]; c != nil; c = c.ixNext {
+		k := idxKey{f.key.Dst, f.key.Src, f.transport, blk}
+		for c := *a.unpaired.slot(&k); c != nil; c = c.ixNext {
+			if c.ix != k {
+				continue // another list in the same slot
+			}
 			a.visits++
 			if c == f || !c.req.owns(psn) {
 				continue
@@ -391,22 +399,76 @@ func (a *Analyzer) reindex(f *state) {
 	if f.ixIn {
 		if f.ixPrev != nil {
 			f.ixPrev.ixNext = f.ixNext
-		} else if f.ixNext != nil {
-			a.unpaired[f.ix] = f.ixNext
 		} else {
-			delete(a.unpaired, f.ix)
+			*a.unpaired.slot(&f.ix) = f.ixNext
 		}
 		if f.ixNext != nil {
 			f.ixNext.ixPrev = f.ixPrev
 		}
 		f.ixPrev, f.ixNext, f.ixIn = nil, nil, false
+		a.unpaired.n--
 	}
 	if ok {
-		head := a.unpaired[k]
-		f.ix, f.ixIn, f.ixNext = k, true, head
-		if head != nil {
-			head.ixPrev = f
-		}
-		a.unpaired[k] = f
+		a.unpaired.insert(f, k)
 	}
+}
+
+// flowIndex is a hash table of the unpaired request flows by idxKey,
+// chained through the flows: a slot's chain may hold several lists,
+// told apart by each flow's ix. It has at least twice as many slots as
+// flows indexed, and grows (the one allocation) only when that many
+// more are: with a fixed set of flows, moving them from list to list
+// allocates nothing.
+type flowIndex struct {
+	slots []*state
+	n     int // flows indexed
+}
+
+func (x *flowIndex) slot(k *idxKey) **state {
+	return &x.slots[k.hash()&uint64(len(x.slots)-1)]
+}
+
+// insert puts f at the head of list k.
+func (x *flowIndex) insert(f *state, k idxKey) {
+	if 2*(x.n+1) > len(x.slots) {
+		x.grow()
+	}
+	f.ix, f.ixIn = k, true
+	sl := x.slot(&k)
+	f.ixPrev, f.ixNext = nil, *sl
+	if f.ixNext != nil {
+		f.ixNext.ixPrev = f
+	}
+	*sl = f
+	x.n++
+}
+
+// grow doubles the table, moving every chain's flows to their new slots.
+func (x *flowIndex) grow() {
+	old := x.slots
+	x.slots = make([]*state, max(64, 2*len(old)))
+	x.n = 0
+	for _, head := range old {
+		for f := head; f != nil; {
+			next := f.ixNext
+			x.insert(f, f.ix)
+			f = next
+		}
+	}
+}
+
+// hash mixes every field of the key (a multiply-xorshift of each word).
+func (k *idxKey) hash() uint64 {
+	h := uint64(k.tr)<<32 | uint64(k.blk)
+	for _, ad := range [2]*Addr{&k.src, &k.dst} {
+		h = mix(h ^ binary.LittleEndian.Uint64(ad.IP[:8]))
+		h = mix(h ^ binary.LittleEndian.Uint64(ad.IP[8:]))
+		h = mix(h ^ uint64(ad.LID)<<8 ^ uint64(ad.Kind))
+	}
+	return h
+}
+
+func mix(h uint64) uint64 {
+	h *= 0x9e3779b97f4a7c15
+	return h ^ h>>29
 }

@@ -661,3 +661,69 @@ func TestFirstCNP(t *testing.T) {
 		assert.Equal(t, lat(usec, usec, usec), req.Latency.CEToCNP)
 	})
 }
+
+// TestAllocsIssue19: the paths issue 19 added allocate nothing in
+// steady state: a late packet put in PSN order among those waiting for
+// their ACK, a READ whose tail is asked for again, a CNP that comes
+// before its flows are paired, and an unpaired request flow moving from
+// one PSN block of the pairing index to the next.
+func TestAllocsIssue19(t *testing.T) {
+	an := flow.New(flow.Config{CNPInterval: -1}) // every mark answered, whatever the (zero) times
+	var recs []dump.Record
+	add := func(b []byte) {
+		var r dump.Record
+		r.Decode(len(recs)+1, gopacket.CaptureInfo{Length: len(b)}, dump.LinkTypeEthernet, b)
+		require.Equal(t, dump.KindRoCE, r.Kind)
+		recs = append(recs, r)
+	}
+	A, B := hostA, hostB
+	w := func(p *ib.Packet) { read(64)(p); p.Payload = make([]byte, 64) }
+	add(pkt(t, A, B, opWriteOnly, qpResp, 0, ect0, w))                                  // +0
+	add(pkt(t, A, B, opWriteOnly, qpResp, 2, ect0, w))                                  // +2: a gap
+	add(pkt(t, A, B, opWriteOnly, qpResp, 1, ceMarked, w))                              // +1: late
+	add(pkt(t, B, A, opAck, qpReq, 2, 0, aeth(0x1f, 0)))                                // covers all three
+	add(pkt(t, A, B, opReadReq, qpResp, 3, ect0, read(2048)))                           // PSNs +3, +4
+	add(pkt(t, B, A, opReadFirst, qpReq, 3, 0, aeth(0x1f, 1024)))                       // then +4 lost
+	add(pkt(t, A, B, opReadReq, qpResp, 4, ect0, func(p *ib.Packet) { read(1024)(p) })) // its tail
+	add(pkt(t, B, A, opReadOnly, qpReq, 4, 0, aeth(0x1f, 1024)))                        // matched
+	add(pkt(t, A, B, opWriteOnly, 0x77, 0, ect0, w))                                    // a flow never answered
+	ce := pkt(t, A, B, opWriteOnly, 0x78, 0, ceMarked, w)                               // and one whose CNP
+	add(ce)                                                                             // comes before
+	cn, err := cnp.Reply(nil, ce, 0x79, nil)                                            // its first ACK
+	require.NoError(t, err)
+	add(cn)
+	add(pkt(t, B, A, opAck, 0x79, 0, 0, aeth(0x1f, 0)))
+	const stride = 5
+	base := uint32(0)
+	run := func() {
+		for i := range recs {
+			r := &recs[i]
+			switch r.RoCE.Packet.BTH.DestQP {
+			case qpResp, qpReq:
+				r.RoCE.Packet.BTH.PSN = (r.RoCE.Packet.BTH.PSN + stride) & (1<<24 - 1)
+			case 0x77:
+				r.RoCE.Packet.BTH.PSN = (base * 997) & (1<<24 - 1) // a new block every few runs
+			}
+			an.AddRecord(r)
+		}
+		base++
+	}
+	run()
+	run() // the MTU is known from here on
+	before := *find(t, an.Report(), "10.0.0.1", "10.0.0.2", qpResp)
+	assert.Zero(t, testing.AllocsPerRun(1000, run), "allocations per run")
+	r := an.Report()
+	req := find(t, r, "10.0.0.1", "10.0.0.2", qpResp)
+	const fed = 1001 // AllocsPerRun's runs and its warm-up
+	assert.EqualValues(t, 2*fed, req.Reads-before.Reads, "reads: each READ and its re-request")
+	assert.EqualValues(t, fed, req.ReadsMatched-before.ReadsMatched)
+	assert.EqualValues(t, fed, req.ReadsIncomplete-before.ReadsIncomplete)
+	assert.EqualValues(t, fed, req.OutOfOrder-before.OutOfOrder)
+	assert.Zero(t, req.ReadResponsesUnmatched)
+	require.NotNil(t, req.Latency)
+	assert.EqualValues(t, 3*fed, req.Latency.Ack.Count-before.Latency.Ack.Count)
+	cnpd := find(t, r, "10.0.0.1", "10.0.0.2", 0x78)
+	require.NotNil(t, cnpd.Latency)
+	assert.EqualValues(t, fed+2, cnpd.Latency.CEToCNP.Count, "every CE mark answered")
+	assert.Empty(t, find(t, r, "10.0.0.1", "10.0.0.2", 0x77).Peer)
+}
