@@ -153,8 +153,8 @@ type Config struct {
 // Analyzer accumulates per-flow and per-priority statistics, one packet
 // at a time. Its memory is bounded by Config.MaxFlows and
 // Config.MaxPFCSources whatever the number of packets; in steady state
-// (no new flow, no first latency sample of a kind on a flow) Add and
-// AddMACControl allocate nothing. It is not safe for concurrent use.
+// (no new flow, no first request on a flow, no first latency sample of a
+// kind on a flow) Add and AddMACControl allocate nothing. It is not safe for concurrent use.
 type Analyzer struct {
 	cfg   Config
 	flows map[Key]*state
