@@ -138,7 +138,7 @@ func (f *state) request(p *Packet, now int64) {
 		// back-1 is the distance from the highest PSN used (r.high is
 		// one past it): out of order from 1 to Window behind it.
 		back := psnDiff(r.high, psn)
-		if back > 1 && back <= Window+1 && !r.isSent(psn) {
+		if back > 0 && back <= Window+1 && !r.isSent(psn) {
 			s.OutOfOrder++
 			r.mark(psn)
 			if r.inEpisode {
@@ -374,6 +374,11 @@ func (f *state) popAck(now int64, acked bool) {
 // its first. The earlier read, if it still waits, is then over,
 // incomplete.
 func (f *state) reRead(psn uint32) bool {
+	for i := range f.req.reads {
+		if rd := &f.req.reads[i]; (rd.used || rd.done) && rd.psn == psn {
+			return false // the same read sent again
+		}
+	}
 	for i := range f.req.reads {
 		rd := &f.req.reads[i]
 		if !rd.used && !rd.done {

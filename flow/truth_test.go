@@ -542,6 +542,24 @@ func TestPartialReRead(t *testing.T) {
 			Completion: lat(usec+usec/2, 2*usec),
 		}, req.Latency)
 	})
+	t.Run("sent-again-whole", func(t *testing.T) {
+		// The same READ Request sent again (a timeout) is the same read:
+		// it waits on, and the responses sent again match it.
+		c := &capture{t: t}
+		k := &conn{c: c, req: 0x11, resp: 0x22, p0: 77}
+		prefix(k)
+		k.readReq(20*usec, 2, 4096)
+		k.readResp(21*usec, 2, ib.RDMAReadResponseFirst, 1024, 0)
+		k.readResp(22*usec, 3, ib.RDMAReadResponseMiddle, 1024, 0)
+		k.readResp(23*usec, 4, ib.RDMAReadResponseMiddle, 1024, 0)
+		k.readResp(24*usec, 5, ib.RDMAReadResponseLast, 1024, 0)
+		r := analyze(t, c.frames())
+		req := find(t, r, "10.0.0.1", "10.0.0.2", k.resp)
+		assert.Equal(t, flow.Stats{Frames: 4, Bytes: req.Bytes, Messages: 1, MTU: 1024, Reads: 1, ReadsMatched: 1,
+			Duplicates: 1, Retransmitted: 1, RetransmittedTimeout: 1, GBNTimeout: 1}, req.Stats)
+		require.NotNil(t, req.Latency)
+		assert.Equal(t, lat(22*usec), req.Latency.ReadLast)
+	})
 }
 
 // TestWindowEdge: PSNs 0 to 300 but 43 and 44, then 44 (exactly Window
