@@ -425,6 +425,9 @@ type flowIndex struct {
 }
 
 func (x *flowIndex) slot(k *idxKey) **state {
+	if len(x.slots) == 0 {
+		x.grow() // a lookup before any flow was indexed
+	}
 	return &x.slots[k.hash()&uint64(len(x.slots)-1)]
 }
 

@@ -745,3 +745,18 @@ func TestAllocsIssue19(t *testing.T) {
 	assert.EqualValues(t, fed+2, cnpd.Latency.CEToCNP.Count, "every CE mark answered")
 	assert.Empty(t, find(t, r, "10.0.0.1", "10.0.0.2", 0x77).Peer)
 }
+
+// TestResponsesOnly: responses whose requests the capture never saw
+// (no request flow at all) pair with nothing and count as unmatched.
+func TestResponsesOnly(t *testing.T) {
+	c := &capture{t: t}
+	k := &conn{c: c, req: 0x11, resp: 0x22, p0: 5}
+	k.ack(0, 0)
+	k.readResp(usec, 1, ib.RDMAReadResponseOnly, 100, 0)
+	k.atomicAck(2*usec, 2)
+	r := analyze(t, c.frames())
+	require.Len(t, r.Flows, 1)
+	resp := find(t, r, "10.0.0.2", "10.0.0.1", k.req)
+	assert.Empty(t, resp.Peer)
+	assert.Equal(t, [2]uint64{1, 1}, [2]uint64{resp.ReadResponsesUnmatched, resp.AtomicAcksUnmatched})
+}
