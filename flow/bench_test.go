@@ -1,6 +1,8 @@
 package flow_test
 
 import (
+	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/roce-go/roce/dump"
@@ -56,6 +58,49 @@ func BenchmarkAddRecord(b *testing.B) {
 					i = 0
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkManyQPs analyses the capture of rocegen -op write -size 2K
+// -mtu 1024 -qps N -messages 3 (every connection between one host pair,
+// first PSNs drawn from the seed), generated and decoded on the fly: the
+// cost of pairing grows with the flows whose PSNs are near, not with N.
+// It reports the time per frame (generation and decoding included) and
+// the heap the Analyzer holds per flow at the end.
+func BenchmarkManyQPs(b *testing.B) {
+	for _, qps := range []int{2000, 8000, 16000} {
+		b.Run(fmt.Sprint(qps), func(b *testing.B) {
+			cfg := gen.DefaultConfig()
+			cfg.Op, cfg.Size, cfg.MTU, cfg.QPs, cfg.Messages = gen.OpWrite, 2048, 1024, qps, 3
+			var rec dump.Record
+			frames, perFlow := 0, 0.0
+			for b.Loop() {
+				g, err := gen.New(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				an := flow.New(flow.Config{MaxFlows: 1 << 20})
+				n := 0
+				for ; g.Next(); n++ {
+					rec.Decode(n+1, g.CaptureInfo(), dump.LinkTypeEthernet, g.Frame())
+					an.AddRecord(&rec)
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				flows := len(an.Report().Flows)
+				if flows != 2*qps {
+					b.Fatalf("%d flows, want %d", flows, 2*qps)
+				}
+				perFlow = float64(after.HeapAlloc-before.HeapAlloc) / float64(flows)
+				runtime.KeepAlive(an)
+				frames = n
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*frames), "ns/frame")
+			b.ReportMetric(perFlow, "B/flow")
 		})
 	}
 }

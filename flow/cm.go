@@ -292,12 +292,13 @@ func (c *conn) keys() [2]Key {
 // are peers.
 func (a *Analyzer) bindFlow(c *conn, f *state, side int) {
 	f.conn = c
+	a.reindex(f) // no longer a candidate for pairing by PSN
 	c.flows[side] = f
 	start := c.psnA
 	if side == 1 {
 		start = c.psnB
 	}
-	f.req.anchor(start)
+	f.rq().anchor(start)
 	f.cmStart = true
 	x, y := c.flows[0], c.flows[1]
 	if x == nil || y == nil || x.peer != nil || y.peer != nil {

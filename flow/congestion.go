@@ -19,6 +19,11 @@ type congestion struct {
 	target  *state // the flow this flow's CNPs answer, once known
 	tmiss   uint32 // CNPs whose target was not found
 	early   int    // CNPs that came before their target was known
+	// The times of the last ceQueue of those, oldest first: they take
+	// their marks when the target is known (settle).
+	earlyT [ceQueue]int64
+	earlyH int
+	earlyN int
 }
 
 // mark queues a CE mark seen at now as one that causes a CNP, unless
@@ -49,6 +54,12 @@ func (a *Analyzer) cnp(c *state, p *Packet, now int64) {
 	t := a.cnpTarget(c)
 	if t == nil {
 		g.early++
+		if g.earlyN == ceQueue {
+			g.earlyH = (g.earlyH + 1) % ceQueue
+			g.earlyN--
+		}
+		g.earlyT[(g.earlyH+g.earlyN)%ceQueue] = now
+		g.earlyN++
 		if a.cfg.Events != nil {
 			a.cnpEvent(p, nil, 0, false)
 		}
@@ -63,8 +74,7 @@ func (a *Analyzer) cnp(c *state, p *Packet, now int64) {
 	}
 	d := now - tc.ce[tc.ceHead]
 	t.sample(latCEToCNP, d)
-	tc.ceHead = (tc.ceHead + 1) % ceQueue
-	tc.ceN--
+	tc.pop()
 	if a.cfg.Events != nil {
 		a.cnpEvent(p, t, d, true)
 	}
@@ -85,7 +95,7 @@ func (a *Analyzer) cnpTarget(c *state) *state {
 	if g.tmiss >= 8 && c.s.CNPs&(c.s.CNPs-1) != 0 {
 		return nil // searched often in vain: only at powers of two now
 	}
-	for f := a.pairs[pairKey{c.key.Dst, c.key.Src}]; f != nil; f = f.samePair {
+	for f := a.ud[pairKey{c.key.Dst, c.key.Src}]; f != nil; f = f.nextUD {
 		if f.hasReqQP && f.reqQP == c.key.QP && f.peer == nil {
 			g.target = f
 			return f
@@ -95,13 +105,29 @@ func (a *Analyzer) cnpTarget(c *state) *state {
 	return nil
 }
 
-// settle drops, from the CE marks waiting on flow t, those the CNPs
-// carried by c before the two were paired answered.
+// settle gives the CNPs carried by c before the two flows were paired
+// the CE marks waiting on flow t that they answer: each, in order, takes
+// the oldest mark if that mark came before it, and its delay is sampled
+// (the first ones beyond the ceQueue whose times are kept take theirs
+// without a delay).
 func settle(c, t *state) {
-	tc := &t.cong
-	for ; c.cong.early > 0 && tc.ceN > 0; c.cong.early-- {
-		tc.ceHead = (tc.ceHead + 1) % ceQueue
-		tc.ceN--
+	g, tc := &c.cong, &t.cong
+	for blind := g.early - g.earlyN; blind > 0 && tc.ceN > 0; blind-- {
+		tc.pop()
 	}
-	c.cong.early = 0
+	for ; g.earlyN > 0; g.earlyN-- {
+		at := g.earlyT[g.earlyH]
+		g.earlyH = (g.earlyH + 1) % ceQueue
+		if tc.ceN > 0 && tc.ce[tc.ceHead] <= at {
+			t.sample(latCEToCNP, at-tc.ce[tc.ceHead])
+			tc.pop()
+		}
+	}
+	g.early, g.earlyH = 0, 0
+}
+
+// pop takes the oldest waiting CE mark off the queue.
+func (c *congestion) pop() {
+	c.ceHead = (c.ceHead + 1) % ceQueue
+	c.ceN--
 }

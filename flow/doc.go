@@ -47,11 +47,24 @@
 // PSNs that wrap, and UDP source ports that differ between directions
 // (flows are keyed by addresses and DestQP only). Once paired, the QP of
 // the response flow is the requester QP of the request flow, and the
-// other way round. The pairing costs a scan of the unpaired flows
-// between the two hosts per undecided response; state is fixed per flow.
-// request flow. A UD flow's requester QP is the SrcQP of its DETH. At
-// most DefaultMaxFlows flows (Config.MaxFlows) are tracked one by one;
-// the packets of any further flow are counted together in Report.Other,
+// other way round. A UD flow's requester QP is the SrcQP of its DETH.
+//
+// The unpaired request flows are indexed by their addresses, their
+// transport and the block of 4096 PSNs (RecentPSNs) holding the last PSN
+// they may own: a flow owns PSNs from 4096 below its highest up to the
+// end of its pending reads, so a response looks only at the flows of its
+// PSN's block and the two after it, and at the few whose pending reads
+// reach more than 4096 PSNs from their highest PSN. Pairing thus costs
+// what the connections whose PSNs are near the response's cost, not what
+// all the connections between the two hosts do: analysing N connections
+// takes time in proportion to N when their PSNs are spread (as the first
+// PSNs that NICs draw are), and only connections that share their PSNs
+// cost more. State is fixed per flow: an RC connection that writes
+// takes about 11 KB for its two flows (4.4 KB of request state on the
+// flow that carries requests, a 2 KB histogram for each of its two
+// latency kinds, 1.2 KB for each flow's counters). At most
+// DefaultMaxFlows flows (Config.MaxFlows) are tracked one by one; the
+// packets of any further flow are counted together in Report.Other,
 // without PSN analysis, so memory stays flat whatever the capture.
 //
 // # Connections from CM
@@ -110,23 +123,29 @@
 // is known and anything from ceil(L/4096) to ceil(L/256) otherwise. PSNs
 // are 24 bits and wrap; distances are taken modulo 2^24, signed.
 //
-//   - in order: the PSN is the expected one (within the range above).
-//   - gap: the PSN is ahead of the expected one. PSNGaps counts the
-//     events, PSNMissing the PSNs skipped (distance from the highest
-//     expected PSN).
-//   - out of order: the PSN is behind the highest PSN seen, by at most
-//     Window (256), and was not seen before: a late packet, often one
-//     that fills a gap.
-//   - duplicate: the PSN is behind and was already seen, or is more than
-//     Window behind (too old to tell): a retransmission.
+// The highest PSN used is the highest PSN of the flow's requests so
+// far, an RDMA READ counting as its n PSNs. A request's PSN is then:
+//
+//   - in order: the expected one (within the range above).
+//   - gap: ahead of the expected one. PSNGaps counts the events,
+//     PSNMissing the PSNs skipped (distance from the highest expected
+//     PSN).
+//   - out of order: behind the expected one, 1 to Window (256) below the
+//     highest PSN used, and not used before: a late packet, often one
+//     that fills a gap, or the resend of a packet the capture never saw.
+//   - duplicate: behind the expected one, and used before or more than
+//     Window below the highest PSN used (too old to tell). Every
+//     duplicate is a retransmission (below).
+//
+// With 300 the highest PSN used, a first capture of PSN 44 is out of
+// order, one of PSN 43 a duplicate.
 //
 // NAKs are counted by NAK code (and in total), and RNR NAKs apart, on
 // the flow that carries them (responder to requester).
 //
 // # Retransmissions
 //
-// A request whose PSN was already seen is retransmitted (the duplicates
-// above). Retransmissions come in go-back-N episodes: an episode begins
+// A duplicate request is retransmitted. Retransmissions come in go-back-N episodes: an episode begins
 // with a resend that does not follow on from the previous packet's
 // resend (the first after new requests, or one that goes back again),
 // and goes on while each resend has the PSN after the one before. The
@@ -135,30 +154,56 @@
 // (a timeout: the requester resent without being told to). Stats counts
 // the episodes and the retransmitted packets by cause. A resend of a
 // packet the capture never saw the first time (lost before the capture
-// point) reads as out of order, not as a retransmission.
+// point) reads as out of order, not as a retransmission; a resend more
+// than Window below the highest PSN used reads as one, seen or not.
 //
 // # Latency
 //
 // Latencies come from capture timestamps, so they are as seen at the
-// capture point. On a request flow, once paired:
+// capture point. A packet's first capture is the first time the capture
+// shows its PSN (for a packet lost before the capture point, its resend).
+// An acknowledgement is a response whose AETH is an ACK: an Acknowledge,
+// an RDMA READ Response First, Last or Only, an ATOMIC Acknowledge. On a
+// request flow, once paired:
 //
-//   - ack: from a SEND, RDMA WRITE, FLUSH or ATOMIC WRITE packet's first
-//     transmission to the first ACK that covers it: an ACK covers every
-//     PSN up to its own, a NAK PSN Sequence Error or RNR NAK every PSN
-//     before its own (the last 128 packets waiting are remembered);
-//   - read first, read last: from an RDMA READ Request to its first and
-//     to its last response;
-//   - atomic: from a CmpSwap or FetchAdd to its ATOMIC Acknowledge;
-//   - completion: from the first packet of a SEND or RDMA WRITE message
-//     to the ACK covering its last, or from an RDMA READ Request to its
-//     last response;
-//   - ce to cnp: see below.
+//   - ack: from the first capture of a SEND, RDMA WRITE, FLUSH or ATOMIC
+//     WRITE packet to the first response that covers it. An
+//     acknowledgement covers every waiting PSN up to and including its
+//     own, a NAK PSN Sequence Error or RNR NAK every waiting PSN before
+//     its own, whatever the order in which the packets were captured.
+//     The 128 waiting packets with the highest PSNs are remembered; one
+//     forgotten gives no sample.
+//   - completion of a SEND or RDMA WRITE message: the message is a First
+//     and the packets after it in PSN order up to the next Last, or one
+//     Only (a FLUSH or an ATOMIC WRITE is a message of one packet). Its
+//     completion runs from the earliest first capture of any of its
+//     packets (its First's, unless the First was lost before the capture
+//     point and resent after later ones) to the first response covering
+//     its Last, as for ack. There is a sample only when every PSN of the
+//     message, First to Last, had a first capture and waited for its
+//     ACK: a message the capture saw only part of has none.
+//   - completion of an RDMA READ: from its READ Request to its Last or
+//     Only response (the read last latency).
+//   - read first, read last: from an RDMA READ Request to its response at
+//     its own PSN, and to its Last or Only response.
+//   - atomic: from a CmpSwap or FetchAdd to its ATOMIC Acknowledge.
+//   - ce to cnp: from a CE mark to the CNP that answers it, see below.
 //
-// Each kind keeps count, minimum, mean and maximum exactly, and p99 (the
-// ceil(0.99 n)-th smallest sample) from a fixed histogram of 8 buckets
-// per power of two: exact up to 100 samples, within 6.25% beyond
-// (Latency says how). A histogram is allocated on its kind's first
-// sample in a flow: 2.5 KB, at most six per flow.
+// Each kind keeps its count, minimum, mean (rounded down to the
+// nanosecond) and maximum exactly, and p99: the ceil(0.99 n)-th smallest
+// of its n samples. The 8 largest samples are kept, so p99 is exact as
+// long as at most 7 lie above it: up to 799 samples. Beyond, every sample
+// is counted in a histogram bucket: one per value below 8 ns, then each
+// power of two [2^e, 2^(e+1)), up to 2^63 ns, cut in 8 buckets of width
+// 2^(e-3). The p99 sample v lies in the bucket where the running count
+// from the smallest bucket reaches ceil(0.99 n), in [min, max], and at or
+// below the smallest of the 8 kept (at least 8 samples are above it); p99
+// is the middle of the range these bounds leave. Bound: that range holds
+// v and is at most one bucket wide, 2^(e-3) with 2^e <= v, so p99 is
+// within 2^(e-4) <= v/16 of v (6.25%, exact below 16 ns), and it lies in
+// [min, max]. A kind's histogram is allocated on its first sample in a
+// flow, 2 KB (its counts are 32 bits wide until one of them would pass
+// 2^32-1, then 64: 4 KB more), at most six per flow.
 //
 // An RDMA READ Request at PSN p with DMA length L waits (at most
 // MaxOutstanding per flow) for its responses on the peer flow, PSNs p to
@@ -166,10 +211,19 @@
 // First, Middles and a Last arrive and their number is ceil(L/m), m
 // being the First's payload (the path MTU); incomplete when the Last or
 // Only comes with another count; unanswered when no Last or Only came
-// by the end. Read responses that fit no pending read (or arrive on a
-// flow with no peer) are unmatched. An atomic request (CmpSwap,
-// FetchAdd) at PSN p is matched by the ATOMIC Acknowledge with PSN p on
-// the peer flow.
+// by the end. A READ Request sent again at a PSN q inside an earlier
+// read's responses, past its first (p < q < p+n, n from the MTU when
+// known, else the most a read of L bytes takes, ceil(L/256)), asks for
+// the tail of that read: what a requester sends when some responses
+// were lost, with the VA and length of what is missing. It is a read of
+// its own (counted in Reads, matched by its responses from q on, as
+// above, and a retransmission as every duplicate), and the earlier read,
+// if it still waits, is then over: incomplete. A READ Request sent again
+// at an earlier read's own PSN is the same read sent again: the read
+// waits on if it still waits. Read responses that fit no waiting read
+// (or arrive on a flow with no peer) are unmatched. An atomic request
+// (CmpSwap, FetchAdd) at PSN p is matched by the ATOMIC Acknowledge
+// with PSN p on the peer flow.
 //
 // CE counts packets whose IP ECN field is CE (RoCEv2), FECN and BECN the
 // BTH bits, ICRCBad the packets whose ICRC failed (ICRCUnchecked those
@@ -187,13 +241,16 @@
 // paces CNPs (Config.CNPInterval, by default cnp.DefaultInterval, 4 µs):
 // a CE mark less than that after the last mark that caused a CNP causes
 // none. The marks that cause one wait in order (up to 8 per flow), and
-// each CNP takes the oldest: CEToCNP is the time between them. A CNP
-// that comes before the flows are paired, or when no mark waits, counts
-// but gives no delay (the first takes its mark out of the queue when
-// the flows are paired). CNPPacingViolations counts the CNPs of a flow that
-// come less than Config.CNPInterval after the flow's previous CNP. With
-// a negative CNPInterval no pacing is assumed: every mark causes a CNP,
-// and no CNP is a violation.
+// each CNP takes the oldest: the ce to cnp latency (CEToCNP) is the time
+// from that mark to the CNP. A CNP that comes before its flow is known
+// (an RC CNP before the first response has paired the two flows) keeps
+// its time, the last 8 of them per flow; when the flows pair, each in
+// turn takes the oldest waiting mark if that mark came before it. A CNP
+// when no mark (or only a later one) waits counts, but gives no delay.
+// CNPPacingViolations counts the CNPs of a flow that come less than
+// Config.CNPInterval after the flow's previous CNP. With a negative
+// CNPInterval no pacing is assumed: every mark causes a CNP, and no CNP
+// is a violation.
 //
 // # Pauses
 //
@@ -214,7 +271,8 @@
 // Config.Events, when set, is told of each classification as it is
 // made, during the call that adds the packet: a CE mark, a CNP (with the
 // flow whose sender it slows, as CNPsToSender counts it, and its delay
-// from the mark it answers), a NAK or RNR NAK (with the request flow it
+// from the mark it answers, when known then: a CNP that comes before its
+// flows are paired is reported without one), a NAK or RNR NAK (with the request flow it
 // answers, once paired), a retransmission (with its episode's cause) and
 // a continuous pause of a PFC priority (when it ends; RunningPauses
 // gives those still running). Package timeline draws them.

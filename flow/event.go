@@ -16,7 +16,9 @@ const (
 	// EventCNP is a CNP: Flow is the flow carrying it (its addresses and
 	// DestQP), Sender the flow whose sender it slows down when known
 	// (see the package documentation), and Delay the time from the CE
-	// mark it answers, when one was waiting (HasDelay).
+	// mark it answers, when one was waiting and the flows were paired
+	// (HasDelay; an earlier CNP's delay is known only later, in
+	// Latencies.CEToCNP).
 	EventCNP
 	// EventNAK is a NAK or RNR NAK (AETH holds it): Flow is the flow of
 	// responses carrying it, Sender its paired request flow when known.

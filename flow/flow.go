@@ -153,23 +153,27 @@ type Config struct {
 // Analyzer accumulates per-flow and per-priority statistics, one packet
 // at a time. Its memory is bounded by Config.MaxFlows and
 // Config.MaxPFCSources whatever the number of packets; in steady state
-// (no new flow, no first latency sample of a kind on a flow) Add and
-// AddMACControl allocate nothing. It is not safe for concurrent use.
+// (no new flow, no first request on a flow, no first latency sample of a
+// kind on a flow) Add and AddMACControl allocate nothing. It is not safe for concurrent use.
 type Analyzer struct {
-	cfg     Config
-	flows   map[Key]*state
-	order   []*state // in order of first packet
-	pairs   map[pairKey]*state
-	other   state
-	otherN  int // packets in other
-	last    *state
-	pfcSrc  map[[6]byte]*pfcSource
-	pfcList []*pfcSource
-	base    time.Time // time origin of pause accounting
-	hasBase bool
-	pkt     Packet   // reused by AddRecord
-	cm      *cmTable // the CM connections, from the first CM MAD on
-	evt     Event    // reused by the Events hook
+	cfg   Config
+	flows map[Key]*state
+	order []*state // in order of first packet
+	// unpaired lists the request flows a response may pair with (see
+	// reindex), ud the UD flows between two hosts, newest first.
+	unpaired flowIndex
+	ud       map[pairKey]*state
+	visits   uint64 // request flows pairing looked at (tests)
+	other    state
+	otherN   int // packets in other
+	last     *state
+	pfcSrc   map[[6]byte]*pfcSource
+	pfcList  []*pfcSource
+	base     time.Time // time origin of pause accounting
+	hasBase  bool
+	pkt      Packet   // reused by AddRecord
+	cm       *cmTable // the CM connections, from the first CM MAD on
+	evt      Event    // reused by the Events hook
 }
 
 type pairKey struct{ Src, Dst Addr }
@@ -191,12 +195,17 @@ type state struct {
 	nops     int
 	opsOther uint64
 
-	req requester // the flow's requests, when it carries any
+	req *requester // the flow's requests, from its first one (or its CM connection)
 
 	reqQP     uint32 // requester QP: DETH SrcQP, or the QP of the paired flow
 	hasReqQP  bool
 	peer      *state
-	samePair  *state   // next flow with the same addresses
+	ix        idxKey // the list of unpaired request flows f is in, if ixIn
+	ixIn      bool
+	ixPrev    *state // neighbours in that list
+	ixNext    *state
+	nextUD    *state // next UD flow with the same addresses, if isUD
+	isUD      bool
 	pend      *pending // responses waiting for the flow to be paired
 	resps     uint64   // responses seen (for the pairing back-off)
 	misses    uint32   // pairing attempts that found no candidate
@@ -235,7 +244,7 @@ func New(cfg Config) *Analyzer {
 	return &Analyzer{
 		cfg:    cfg,
 		flows:  make(map[Key]*state),
-		pairs:  make(map[pairKey]*state),
+		ud:     make(map[pairKey]*state),
 		pfcSrc: make(map[[6]byte]*pfcSource),
 	}
 }
@@ -295,6 +304,11 @@ func (a *Analyzer) Add(p *Packet) {
 	if tr == ib.UD {
 		if p.IB.Headers().Has(ib.HeaderDETH) {
 			f.reqQP, f.hasReqQP = p.IB.DETH.SrcQP, true
+			if !f.isUD { // a CNP to its SrcQP answers it: see cnpTarget
+				pk := pairKey{f.key.Src, f.key.Dst}
+				f.isUD, f.nextUD = true, a.ud[pk]
+				a.ud[pk] = f
+			}
 		}
 		return
 	}
@@ -304,6 +318,9 @@ func (a *Analyzer) Add(p *Packet) {
 	if op.IsRequest() {
 		resent := f.s.Retransmitted
 		f.request(p, now)
+		if f.peer == nil {
+			a.reindex(f)
+		}
 		if f.s.Retransmitted != resent && a.cfg.Events != nil {
 			e := a.emit(EventRetransmit, p.Time, f.key)
 			e.Cause, e.EpisodeStart = causeNames[f.req.cause], f.req.episodeStart
@@ -383,9 +400,6 @@ func (a *Analyzer) newFlow(k Key, p *Packet) *state {
 	f := &state{key: k, transport: p.IB.BTH.OpCode.Transport(), first: p.Time, sport: p.SrcPort}
 	a.flows[k] = f
 	a.order = append(a.order, f)
-	pk := pairKey{k.Src, k.Dst}
-	f.samePair = a.pairs[pk]
-	a.pairs[pk] = f
 	if a.cm != nil {
 		a.cmFlow(f)
 	}

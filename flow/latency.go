@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"math"
 	"math/bits"
 	"time"
 )
@@ -17,45 +18,52 @@ const (
 )
 
 // The histogram: values below 2^subBits ns one bucket each, then each
-// power of two split in 2^subBits buckets of equal width, up to
-// 2^maxExp ns (about 18 minutes); larger values land in the last bucket.
+// power of two from 2^subBits to 2^62 split in 2^subBits buckets of
+// equal width: every duration a time.Duration holds has its bucket, and
+// a bucket starting at lo is at most lo/2^subBits wide.
 const (
 	subBits  = 3
 	subCount = 1 << subBits
-	maxExp   = 40
+	maxExp   = 62
 	nBuckets = (maxExp-subBits+1)*subCount + subCount
 )
 
-// hist is a fixed-size log-linear histogram of durations in
-// nanoseconds, with the exact count, sum, minimum and maximum.
+// topK is how many of the largest samples a histogram keeps exactly.
+const topK = 8
+
+// hist summarizes durations in nanoseconds: the exact count, sum,
+// minimum and maximum, the topK largest samples, and a log-linear
+// histogram of them all. Its bucket counts are 32 bits wide until one
+// would overflow, then 64 (wide, allocated then).
 type hist struct {
 	n, sum   uint64
 	min, max int64
-	b        [nBuckets]uint64
+	ntop     int
+	top      [topK]int64 // the largest samples, ascending
+	b        [nBuckets]uint32
+	wide     *[nBuckets]uint64
 }
 
-// bucket returns the bucket of v ns.
+// bucket returns the bucket of v ns (v >= 0).
 func bucket(v uint64) int {
 	if v < subCount {
 		return int(v)
 	}
-	e := bits.Len64(v) - 1 // v is in [2^e, 2^(e+1))
-	if e > maxExp {
-		return nBuckets - 1
-	}
+	e := bits.Len64(v) - 1 // v is in [2^e, 2^(e+1)), e <= 62
 	sub := int(v>>(uint(e)-subBits)) & (subCount - 1)
 	return (e-subBits+1)*subCount + sub
 }
 
-// bucketMid returns the middle of bucket i, in ns.
-func bucketMid(i int) int64 {
+// bucketBounds returns the smallest and the largest value of bucket i.
+func bucketBounds(i int) (lo, hi int64) {
 	if i < subCount {
-		return int64(i)
+		return int64(i), int64(i)
 	}
 	e := i/subCount + subBits - 1
 	sub := i % subCount
-	lo := int64(1)<<e + int64(sub)<<(e-subBits)
-	return lo + int64(1)<<(e-subBits)/2
+	w := int64(1) << (e - subBits)
+	lo = int64(1)<<e + int64(sub)*w
+	return lo, lo + (w - 1)
 }
 
 func (h *hist) add(v int64) {
@@ -70,7 +78,52 @@ func (h *hist) add(v int64) {
 	}
 	h.n++
 	h.sum += uint64(v)
-	h.b[bucket(uint64(v))]++
+	h.keepTop(v)
+	i := bucket(uint64(v))
+	if h.wide != nil {
+		h.wide[i]++
+		return
+	}
+	if h.b[i] == math.MaxUint32 {
+		h.widen()
+		h.wide[i]++
+		return
+	}
+	h.b[i]++
+}
+
+// keepTop keeps v if it is among the topK largest samples.
+func (h *hist) keepTop(v int64) {
+	i := h.ntop
+	if h.ntop < topK {
+		h.ntop++
+	} else {
+		if v <= h.top[0] {
+			return
+		}
+		copy(h.top[:], h.top[1:]) // drop the smallest
+		i = topK - 1
+	}
+	for i > 0 && h.top[i-1] > v {
+		h.top[i] = h.top[i-1]
+		i--
+	}
+	h.top[i] = v
+}
+
+// widen moves the bucket counts to 64 bits, once a bucket holds 2^32-1.
+func (h *hist) widen() {
+	h.wide = new([nBuckets]uint64)
+	for i, c := range h.b {
+		h.wide[i] = uint64(c)
+	}
+}
+
+func (h *hist) count(i int) uint64 {
+	if h.wide != nil {
+		return h.wide[i]
+	}
+	return uint64(h.b[i])
 }
 
 // sample adds a latency of kind k, allocating its histogram on its
@@ -84,12 +137,11 @@ func (f *state) sample(k int, v int64) {
 	h.add(v)
 }
 
-// Latency summarizes the durations of one kind measured on a flow.
-// P99 is the ceil(0.99 Count)-th smallest sample: exactly Max for up to
-// 100 samples; beyond, read from a histogram of 8 buckets per power of
-// two (a fixed 2.5 KB per kind and flow, exact below 16 ns): the middle
-// of the sample's bucket, within 1/16 (6.25%) of its true value, and
-// clamped to [Min, Max]. The other values are exact.
+// Latency summarizes the durations of one kind measured on a flow:
+// Count, Min, Avg (the mean) and Max exactly, and P99, the 99th
+// percentile, exact up to 799 samples and within 1/16 beyond, never
+// outside [Min, Max] (the package documentation defines it and proves
+// the bound).
 type Latency struct {
 	Count uint64        `json:"count"`
 	Min   time.Duration `json:"min_ns"`
@@ -98,47 +150,54 @@ type Latency struct {
 	P99   time.Duration `json:"p99_ns"`
 }
 
+// quantile returns the rank-th smallest sample (1 <= rank <= n):
+// exactly when it is one of the topK largest, else estimated from its
+// bucket (see the package documentation).
+func (h *hist) quantile(rank uint64) int64 {
+	if above := h.n - rank; above < uint64(h.ntop) {
+		return h.top[h.ntop-1-int(above)]
+	}
+	var c uint64
+	for i := 0; i < nBuckets; i++ {
+		if c += h.count(i); c >= rank {
+			lo, hi := bucketBounds(i)
+			// The sample is in the bucket, in [min, max], and no larger
+			// than the smallest of the topK kept (there are at least
+			// topK samples above it): the middle of what is left.
+			lo, hi = max(lo, h.min), min(hi, h.max, h.top[0])
+			return lo + (hi-lo)/2
+		}
+	}
+	return h.max // not reached: the counts sum to n
+}
+
 func (h *hist) summary() *Latency {
 	if h == nil || h.n == 0 {
 		return nil
 	}
 	l := &Latency{Count: h.n, Min: time.Duration(h.min), Max: time.Duration(h.max), Avg: time.Duration(h.sum / h.n)}
-	rank := (h.n*99 + 99) / 100 // ceil(0.99 n)
-	if rank == h.n {            // up to 100 samples: the largest
-		l.P99 = l.Max
-		return l
-	}
-	var c uint64
-	for i := range h.b {
-		if c += h.b[i]; c >= rank {
-			p := bucketMid(i)
-			p = max(min(p, h.max), h.min)
-			l.P99 = time.Duration(p)
-			break
-		}
-	}
+	l.P99 = time.Duration(h.quantile(p99Rank(h.n)))
 	return l
 }
 
+// p99Rank is ceil(0.99 n), without overflow.
+func p99Rank(n uint64) uint64 {
+	q, r := n/100, n%100
+	return q*99 + (r*99+99)/100
+}
+
 // Latencies are the latencies measured on a request flow, from capture
-// timestamps; a kind with no sample is left out.
+// timestamps; a kind with no sample is left out. The package
+// documentation defines each kind (section Latency).
 type Latencies struct {
-	// Ack is from a SEND, RDMA WRITE, FLUSH or ATOMIC WRITE packet (its
-	// first transmission) to the ACK that covers it.
-	Ack *Latency `json:"ack,omitempty"`
-	// ReadFirst and ReadLast are from an RDMA READ Request to its first
-	// and to its last response.
-	ReadFirst *Latency `json:"read_first,omitempty"`
-	ReadLast  *Latency `json:"read_last,omitempty"`
-	// Atomic is from a CmpSwap or FetchAdd to its ATOMIC Acknowledge.
-	Atomic *Latency `json:"atomic,omitempty"`
-	// Completion is the message completion time: from the first packet
-	// of a SEND or RDMA WRITE message to the ACK that covers its last,
-	// or from an RDMA READ Request to its last response.
+	Ack       *Latency `json:"ack,omitempty"`        // a request packet to the response that covers it
+	ReadFirst *Latency `json:"read_first,omitempty"` // an RDMA READ Request to its first response
+	ReadLast  *Latency `json:"read_last,omitempty"`  // an RDMA READ Request to its Last or Only response
+	Atomic    *Latency `json:"atomic,omitempty"`     // a CmpSwap or FetchAdd to its ATOMIC Acknowledge
+	// Completion is the message completion time of SEND, RDMA WRITE and
+	// RDMA READ messages.
 	Completion *Latency `json:"completion,omitempty"`
-	// CEToCNP is from a CE-marked packet of the flow to the CNP it
-	// caused (see the package documentation).
-	CEToCNP *Latency `json:"ce_to_cnp,omitempty"`
+	CEToCNP    *Latency `json:"ce_to_cnp,omitempty"` // a CE mark of the flow to the CNP that answers it
 }
 
 func (f *state) latencies() *Latencies {

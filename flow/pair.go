@@ -1,6 +1,10 @@
 package flow
 
-import "github.com/roce-go/roce/ib"
+import (
+	"encoding/binary"
+
+	"github.com/roce-go/roce/ib"
+)
 
 // maxEvidence is how many response PSNs an unpaired flow remembers to
 // tell its candidate request flows apart.
@@ -112,15 +116,25 @@ func (a *Analyzer) pair(f *state, psn uint32) {
 	}
 	// The candidates owning psn (any), of those the ones owning the
 	// evidence too (all), and of each the ones on f's UDP source port.
+	// Only the unpaired request flows indexed under psn's block, the
+	// two after it and the wide ones can own psn (see reindex).
 	var any, all, anyPort, allPort tally
-	for c := a.pairs[pairKey{f.key.Dst, f.key.Src}]; c != nil; c = c.samePair {
-		if c.peer != nil || c.conn != nil || c == f || c.transport != f.transport || !c.req.owns(psn) {
-			continue
-		}
-		port := f.sport != 0 && c.sport == f.sport
-		any.add(c, port, &anyPort)
-		if c.req.ownsAll(ev) {
-			all.add(c, port, &allPort)
+	b := psn >> blockBits
+	for _, blk := range [...]uint32{b, (b + 1) % nBlocks, (b + 2) % nBlocks, wideBlock} {
+		k := idxKey{f.key.Dst, f.key.Src, f.transport, blk}
+		for c := *a.unpaired.slot(&k); c != nil; c = c.ixNext {
+			if c.ix != k {
+				continue // another list in the same slot
+			}
+			a.visits++
+			if c == f || !c.req.owns(psn) {
+				continue
+			}
+			port := f.sport != 0 && c.sport == f.sport
+			any.add(c, port, &anyPort)
+			if c.req.ownsAll(ev) {
+				all.add(c, port, &allPort)
+			}
 		}
 	}
 	switch {
@@ -187,6 +201,8 @@ func (f *state) evidence(psn uint32, restart bool) {
 // the responses f kept meanwhile.
 func (a *Analyzer) link(f, req *state) {
 	f.peer, req.peer = req, f
+	a.reindex(req)
+	a.reindex(f)
 	// A connection is one QP on each side: each flow's QP is the source
 	// QP of the other's packets.
 	req.reqQP, req.hasReqQP = f.key.QP, true
@@ -208,7 +224,7 @@ func (a *Analyzer) link(f, req *state) {
 // AETH acknowledges, the NAK that will explain a resend, and the read or
 // atomic it answers.
 func (f *state) answer(rs *response) {
-	r := &f.req
+	r := f.rq()
 	if rs.hasAETH {
 		switch rs.aeth.Type() {
 		case ib.Ack:
@@ -236,19 +252,13 @@ func (f *state) answer(rs *response) {
 // acked takes the latency of every packet an acknowledgement covers: up
 // to psn, or up to the one before it (NAKs).
 func (f *state) acked(psn uint32, now int64, inclusive bool) {
-	r := &f.req
+	r := f.req
 	for r.ackN > 0 {
-		u := &r.acks[r.ackHead]
-		d := psnDiff(u.psn, psn)
+		d := psnDiff(r.acks[r.ackHead].psn, psn)
 		if d > 0 || d == 0 && !inclusive {
 			return
 		}
-		f.sample(latAck, now-u.t)
-		if u.start >= 0 {
-			f.sample(latCompletion, now-u.start)
-		}
-		r.ackHead = (r.ackHead + 1) % ackQueue
-		r.ackN--
+		f.popAck(now, true)
 	}
 }
 
@@ -299,7 +309,7 @@ func (f *state) readResponse(rs *response) {
 		}
 		f.sample(latReadLast, rs.t-r.t)
 		f.sample(latCompletion, rs.t-r.t)
-		r.used = false
+		r.used, r.done = false, true
 		return
 	}
 	s.ReadResponsesUnmatched++
@@ -326,4 +336,142 @@ func (f *state) unmatchedInto(s *Stats, rs *response) {
 	case rs.op.Is(ib.ClassAtomicAck):
 		s.AtomicAcksUnmatched++
 	}
+}
+
+// The unpaired request flows are indexed by the block of 2^blockBits
+// PSNs that holds the last PSN they may own; those whose pending reads
+// reach further from their highest PSN go under wideBlock.
+const (
+	blockBits = 12 // RecentPSNs
+	nBlocks   = 1 << (24 - blockBits)
+	wideBlock = nBlocks
+)
+
+// idxKey names a list of unpaired request flows: their addresses, their
+// transport and a PSN block.
+type idxKey struct {
+	src, dst Addr
+	tr       ib.Transport
+	blk      uint32
+}
+
+// candidate reports whether f is a request flow that a response may
+// still pair with: RC or XRC, with requests, no peer, no CM connection.
+func (f *state) candidate() bool {
+	return f.peer == nil && f.conn == nil && f.req != nil && f.req.psnInit &&
+		(f.transport == ib.RC || f.transport == ib.XRC)
+}
+
+// block returns the block under which a request flow is indexed. The
+// flow owns PSNs from RecentPSNs below r.high (one past its highest)
+// up to the end of its pending reads' responses. When those reads lie
+// within RecentPSNs of r.high, the last PSN it may own is at most
+// 2*RecentPSNs-1 past any PSN it owns: a flow owning psn is indexed
+// under psn's block or one of the two after it. Otherwise it is wide.
+func (r *requester) block() uint32 {
+	ext := int32(0)
+	for i := range r.reads {
+		rd := &r.reads[i]
+		if !rd.used {
+			continue
+		}
+		s := psnDiff(rd.psn, r.high)
+		e := s + int32(maxPackets(rd.length))
+		if s < -RecentPSNs || e > RecentPSNs {
+			return wideBlock
+		}
+		ext = max(ext, e)
+	}
+	return ((r.high + uint32(ext) - 1) & psnMask) >> blockBits
+}
+
+// reindex puts f in the list of unpaired request flows it belongs to
+// now, or takes it out of every list when it is no longer a candidate.
+func (a *Analyzer) reindex(f *state) {
+	ok := f.candidate()
+	var k idxKey
+	if ok {
+		k = idxKey{f.key.Src, f.key.Dst, f.transport, f.req.block()}
+		if f.ixIn && f.ix == k {
+			return
+		}
+	}
+	if f.ixIn {
+		if f.ixPrev != nil {
+			f.ixPrev.ixNext = f.ixNext
+		} else {
+			*a.unpaired.slot(&f.ix) = f.ixNext
+		}
+		if f.ixNext != nil {
+			f.ixNext.ixPrev = f.ixPrev
+		}
+		f.ixPrev, f.ixNext, f.ixIn = nil, nil, false
+		a.unpaired.n--
+	}
+	if ok {
+		a.unpaired.insert(f, k)
+	}
+}
+
+// flowIndex is a hash table of the unpaired request flows by idxKey,
+// chained through the flows: a slot's chain may hold several lists,
+// told apart by each flow's ix. It has at least twice as many slots as
+// flows indexed, and grows (the one allocation) only when that many
+// more are: with a fixed set of flows, moving them from list to list
+// allocates nothing.
+type flowIndex struct {
+	slots []*state
+	n     int // flows indexed
+}
+
+func (x *flowIndex) slot(k *idxKey) **state {
+	if len(x.slots) == 0 {
+		x.grow() // a lookup before any flow was indexed
+	}
+	return &x.slots[k.hash()&uint64(len(x.slots)-1)]
+}
+
+// insert puts f at the head of list k.
+func (x *flowIndex) insert(f *state, k idxKey) {
+	if 2*(x.n+1) > len(x.slots) {
+		x.grow()
+	}
+	f.ix, f.ixIn = k, true
+	sl := x.slot(&k)
+	f.ixPrev, f.ixNext = nil, *sl
+	if f.ixNext != nil {
+		f.ixNext.ixPrev = f
+	}
+	*sl = f
+	x.n++
+}
+
+// grow doubles the table, moving every chain's flows to their new slots.
+func (x *flowIndex) grow() {
+	old := x.slots
+	x.slots = make([]*state, max(64, 2*len(old)))
+	x.n = 0
+	for _, head := range old {
+		for f := head; f != nil; {
+			next := f.ixNext
+			x.insert(f, f.ix)
+			f = next
+		}
+	}
+}
+
+// hash mixes every field of the key (a multiply-xorshift of each word).
+func (k *idxKey) hash() uint64 {
+	h := uint64(k.tr)<<32 | uint64(k.blk)
+	for _, ad := range [2]*Addr{&k.src, &k.dst} {
+		h = mix(h ^ binary.LittleEndian.Uint64(ad.IP[:8]))
+		h = mix(h ^ binary.LittleEndian.Uint64(ad.IP[8:]))
+		h = mix(h ^ uint64(ad.LID)<<8 ^ uint64(ad.Kind))
+	}
+	return h
+}
+
+func mix(h uint64) uint64 {
+	h *= 0x9e3779b97f4a7c15
+	return h ^ h>>29
 }

@@ -10,7 +10,7 @@ const RecentPSNs = 4096
 
 // ackQueue is how many SEND, RDMA WRITE, FLUSH and ATOMIC WRITE packets
 // a flow remembers until the ACK that covers them, for the latency from
-// a request to its ACK.
+// a request to its ACK: the ones with the highest PSNs.
 const ackQueue = 128
 
 // Causes of a go-back-N episode.
@@ -26,9 +26,10 @@ type pendingRead struct {
 	length uint32
 	got    uint32 // response packets seen
 	mtu    uint32 // payload of the First response
-	used   bool
-	first  bool  // a response at the read's own PSN was seen
-	t      int64 // capture time of the request, ns
+	used   bool   // waiting for its responses
+	done   bool   // over, remembered so that a re-request of its tail is known
+	first  bool   // a response at the read's own PSN was seen
+	t      int64  // capture time of the request, ns
 }
 
 type pendingAtomic struct {
@@ -39,10 +40,18 @@ type pendingAtomic struct {
 
 // unacked is a request packet waiting for the ACK that covers it.
 type unacked struct {
-	psn   uint32
-	t     int64 // when it was sent
-	start int64 // when its message began, if it ends one; else -1
+	psn  uint32
+	part uint8 // partFirst, partMiddle, partLast or partOnly
+	t    int64 // when it was sent (first captured)
 }
+
+// What a packet is in its message.
+const (
+	partFirst uint8 = iota
+	partMiddle
+	partLast
+	partOnly // Only, FLUSH, ATOMIC WRITE: a message of one packet
+)
 
 // requester is the request side of a flow: PSN tracking, retransmission
 // episodes and what waits for a response.
@@ -63,17 +72,32 @@ type requester struct {
 	reads   [MaxOutstanding]pendingRead
 	atomics [MaxOutstanding]pendingAtomic
 
+	// The packets waiting for their ACK, in PSN order, and the message
+	// the ACKs have reached: it began at msgStart (its earliest packet)
+	// and goes on at msgNext if msgOK (its First was acknowledged and
+	// every PSN since).
 	acks     [ackQueue]unacked
 	ackHead  int
 	ackN     int
 	msgStart int64
+	msgNext  uint32
+	msgOK    bool
+}
+
+// rq returns the flow's request state, making it on the flow's first
+// request (a flow that carries only responses has none).
+func (f *state) rq() *requester {
+	if f.req == nil {
+		f.req = new(requester)
+	}
+	return f.req
 }
 
 // request runs the PSN analysis of a request, counts retransmissions and
 // records what waits for a response.
 func (f *state) request(p *Packet, now int64) {
 	s := &f.s
-	r := &f.req
+	r := f.rq()
 	op := p.IB.BTH.OpCode
 	psn := p.IB.BTH.PSN
 	n := uint32(1) // PSNs the request takes: its responses' for a READ
@@ -111,8 +135,10 @@ func (f *state) request(p *Packet, now int64) {
 		r.nextLo, r.nextHi = lo, hi
 		r.inEpisode = false
 	default: // behind the expected PSN
+		// back-1 is the distance from the highest PSN used (r.high is
+		// one past it): out of order from 1 to Window behind it.
 		back := psnDiff(r.high, psn)
-		if back > 0 && back <= Window && !r.isSent(psn) {
+		if back > 0 && back <= Window+1 && !r.isSent(psn) {
 			s.OutOfOrder++
 			r.mark(psn)
 			if r.inEpisode {
@@ -120,7 +146,10 @@ func (f *state) request(p *Packet, now int64) {
 			}
 		} else {
 			f.retransmitted(psn, lo, hi)
-			return // its read or atomic is already pending
+			if op.Is(ib.ClassReadRequest) && f.reRead(psn) {
+				f.record(p, psn, now) // the tail of an earlier read: a read of its own
+			}
+			return // otherwise its read or atomic is already pending
 		}
 	}
 	f.record(p, psn, now)
@@ -132,7 +161,7 @@ func (f *state) request(p *Packet, now int64) {
 // carried since the previous episode began, if any, else a timeout.
 func (f *state) retransmitted(psn, lo, hi uint32) {
 	s := &f.s
-	r := &f.req
+	r := f.req
 	s.Duplicates++
 	s.Retransmitted++
 	r.episodeStart = !r.inEpisode || psnDiff(psn, r.rexLo) < 0 || psnDiff(psn, r.rexHi) > 0
@@ -243,7 +272,7 @@ func minPackets(n uint32) uint32 {
 // and a packet an ACK will cover until that ACK.
 func (f *state) record(p *Packet, psn uint32, now int64) {
 	s := &f.s
-	r := &f.req
+	r := f.req
 	switch op := p.IB.BTH.OpCode; {
 	case op.Is(ib.ClassReadRequest):
 		s.Reads++
@@ -275,38 +304,121 @@ func (f *state) record(p *Packet, psn uint32, now int64) {
 		if f.transport == ib.UC {
 			return // no acknowledgements
 		}
-		start := int64(-1)
-		if op.Is(ib.ClassFirst | ib.ClassOnly) {
-			r.msgStart = now
+		part := partOnly
+		switch {
+		case op.Is(ib.ClassFirst):
+			part = partFirst
+		case op.Is(ib.ClassMiddle):
+			part = partMiddle
+		case op.Is(ib.ClassLast):
+			part = partLast
 		}
-		if op.Is(ib.ClassLast|ib.ClassOnly) || !op.Is(ib.ClassFirst|ib.ClassMiddle) {
-			start = r.msgStart
-			if op.Is(ib.ClassFlush | ib.ClassAtomicWrite) {
-				start = now
-			}
-		}
-		r.pushAck(unacked{psn: psn, t: now, start: start})
+		r.pushAck(f, unacked{psn: psn, part: part, t: now})
 	}
 }
 
-func (r *requester) pushAck(u unacked) {
+// pushAck queues a packet until its ACK, in PSN order: a late packet
+// (out of order) goes before those with higher PSNs. When the queue is
+// full, the packet with the lowest PSN is forgotten.
+func (r *requester) pushAck(f *state, u unacked) {
 	if r.ackN == ackQueue { // full: forget the oldest
-		r.ackHead = (r.ackHead + 1) % ackQueue
-		r.ackN--
+		f.popAck(0, false)
 	}
-	r.acks[(r.ackHead+r.ackN)%ackQueue] = u
+	i := r.ackN
+	for ; i > 0; i-- {
+		if prev := &r.acks[(r.ackHead+i-1)%ackQueue]; psnDiff(prev.psn, u.psn) < 0 {
+			break
+		}
+		r.acks[(r.ackHead+i)%ackQueue] = r.acks[(r.ackHead+i-1)%ackQueue]
+	}
+	r.acks[(r.ackHead+i)%ackQueue] = u
 	r.ackN++
 }
 
-func oldestRead(r *[MaxOutstanding]pendingRead) int {
-	slot := 0
-	for i := range r {
-		if !r[i].used {
-			return i
+// popAck takes the packet with the lowest PSN off the ACK queue, an
+// acknowledgement at now covering it (acked) or not (forgotten). It
+// follows the message the packet belongs to: an acknowledged Last or
+// Only completes it, timed from its earliest packet, when its First
+// (or Only) and every PSN since went through this queue.
+func (f *state) popAck(now int64, acked bool) {
+	r := f.req
+	u := r.acks[r.ackHead]
+	r.ackHead = (r.ackHead + 1) % ackQueue
+	r.ackN--
+	if acked {
+		f.sample(latAck, now-u.t)
+	}
+	switch {
+	case r.msgOK && psnDiff(u.psn, r.msgNext) < 0:
+		return // behind the message under way: a stray, not part of it
+	case u.part == partFirst || u.part == partOnly:
+		r.msgStart, r.msgOK = u.t, true
+	case r.msgOK && u.psn == r.msgNext:
+		r.msgStart = min(r.msgStart, u.t)
+	default:
+		r.msgOK = false // a PSN of the message never came through
+	}
+	r.msgNext = (u.psn + 1) & psnMask
+	if u.part == partLast || u.part == partOnly {
+		if r.msgOK && acked {
+			f.sample(latCompletion, now-r.msgStart)
 		}
-		if psnDiff(r[i].psn, r[slot].psn) < 0 {
-			slot = i
+		r.msgOK = false
+	}
+}
+
+// reRead reports whether a READ Request sent again at psn asks for the
+// tail of an earlier read (what a requester sends when part of the
+// responses was lost: the PSN of the first one missing, with the VA and
+// length of the rest): psn is one of that read's response PSNs, not
+// its first. The earlier read, if it still waits, is then over,
+// incomplete.
+func (f *state) reRead(psn uint32) bool {
+	for i := range f.req.reads {
+		if rd := &f.req.reads[i]; (rd.used || rd.done) && rd.psn == psn {
+			return false // the same read sent again
 		}
 	}
-	return slot
+	for i := range f.req.reads {
+		rd := &f.req.reads[i]
+		if !rd.used && !rd.done {
+			continue
+		}
+		n := maxPackets(rd.length)
+		if mtu := max(f.s.MTU, rd.mtu); mtu != 0 {
+			n = max((rd.length+mtu-1)/mtu, 1)
+		}
+		if off := psnDiff(psn, rd.psn); off > 0 && off < int32(n) {
+			if rd.used {
+				f.s.ReadsIncomplete++
+				rd.used, rd.done = false, true
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// oldestRead returns the slot for a new read: a free one, else the
+// remembered read furthest behind, else the waiting one furthest behind.
+func oldestRead(r *[MaxOutstanding]pendingRead) int {
+	done, used := -1, -1
+	for i := range r {
+		switch {
+		case r[i].used:
+			if used < 0 || psnDiff(r[i].psn, r[used].psn) < 0 {
+				used = i
+			}
+		case r[i].done:
+			if done < 0 || psnDiff(r[i].psn, r[done].psn) < 0 {
+				done = i
+			}
+		default:
+			return i
+		}
+	}
+	if done >= 0 {
+		return done
+	}
+	return used
 }

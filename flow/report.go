@@ -213,14 +213,16 @@ func (a *Analyzer) Report() *Report {
 
 func (f *state) report() FlowReport {
 	s := f.s
-	for i := range f.req.reads {
-		if f.req.reads[i].used {
-			s.ReadsUnanswered++
+	if r := f.req; r != nil {
+		for i := range r.reads {
+			if r.reads[i].used {
+				s.ReadsUnanswered++
+			}
 		}
-	}
-	for i := range f.req.atomics {
-		if f.req.atomics[i].used {
-			s.AtomicsUnanswered++
+		for i := range r.atomics {
+			if r.atomics[i].used {
+				s.AtomicsUnanswered++
+			}
 		}
 	}
 	if pd := f.pend; pd != nil { // responses never paired

@@ -373,3 +373,390 @@ func TestPFCStorm(t *testing.T) {
 	assert.False(t, r.PFC[0].Storm)
 	assert.Equal(t, 200*time.Millisecond, r.PFCStorm)
 }
+
+// Issue 19: captures whose truth comes from the script, for the
+// definitions of completion and ACK latency, READ matching with partial
+// re-requests, the window edge, percentiles and CE to CNP.
+
+// pairFirst opens k with a SEND Only at PSN 0 acknowledged 0.5 µs later,
+// so that the two flows are paired before the script's case.
+func (k *conn) pairFirst() { k.send(0, 0, ib.SendOnly, 100); k.ack(usec/2, 0) }
+
+// TestLostFirst: the first packet of a message lost before the capture
+// point: the capture sees its Middle and Last, then (after the NAK) the
+// First, Middle and Last sent again. The message's completion is timed
+// from its earliest captured packet, the Middle; each packet's ACK
+// latency from its first capture.
+func TestLostFirst(t *testing.T) {
+	c := &capture{t: t}
+	k := &conn{c: c, req: 0x11, resp: 0x22, p0: 1<<24 - 2}
+	k.pairFirst()
+	// PSN 1, a SEND First at 1 µs, never reaches the capture point.
+	k.send(2*usec, 2, ib.SendMiddle, 1024)
+	k.send(3*usec, 3, ib.SendLast, 10)
+	k.nakSeq(4*usec, 1)
+	k.send(5*usec, 1, ib.SendFirst, 1024) // first capture: out of order
+	k.send(6*usec, 2, ib.SendMiddle, 1024)
+	k.send(7*usec, 3, ib.SendLast, 10)
+	k.ack(10*usec, 3)
+	r := analyze(t, c.frames())
+	req := find(t, r, "10.0.0.1", "10.0.0.2", k.resp)
+	assert.Equal(t, flow.Stats{Frames: 6, Bytes: req.Bytes, Messages: 3, MTU: 1024, PSNGaps: 1, PSNMissing: 1, OutOfOrder: 1,
+		Duplicates: 2, Retransmitted: 2, RetransmittedNakSeq: 2, GBNNakSeq: 1}, req.Stats)
+	assert.Equal(t, &flow.Latencies{
+		Ack:        lat(usec/2, 5*usec, 8*usec, 7*usec), // PSN 0, then 1 (sent at 5), 2 (at 2), 3 (at 3)
+		Completion: lat(usec/2, 8*usec),                 // from the Middle at 2 µs
+	}, req.Latency)
+
+	// The same at the very start of a flow: no earlier message, the
+	// flows paired by the last ACK.
+	c = &capture{t: t}
+	k = &conn{c: c, req: 0x11, resp: 0x22, p0: 7}
+	k.send(1*usec, 1, ib.SendMiddle, 1024)
+	k.send(2*usec, 2, ib.SendLast, 10)
+	k.nakSeq(3*usec, 0)
+	k.send(4*usec, 0, ib.SendFirst, 1024)
+	k.send(5*usec, 1, ib.SendMiddle, 1024)
+	k.send(6*usec, 2, ib.SendLast, 10)
+	k.ack(9*usec, 2)
+	r = analyze(t, c.frames())
+	req = find(t, r, "10.0.0.1", "10.0.0.2", k.resp)
+	assert.Equal(t, &flow.Latencies{Ack: lat(5*usec, 8*usec, 7*usec), Completion: lat(8 * usec)}, req.Latency)
+}
+
+// TestResentLast: message A's Last lost before the capture point while
+// message B follows; after the NAK the capture sees A's Last, then B
+// again. A is timed from its own First.
+func TestResentLast(t *testing.T) {
+	c := &capture{t: t}
+	k := &conn{c: c, req: 0x11, resp: 0x22, p0: 1000}
+	k.pairFirst()
+	k.send(1*usec, 1, ib.SendFirst, 1024) // A
+	// PSN 2, A's Last at 2 µs, never reaches the capture point.
+	k.send(3*usec, 3, ib.SendFirst, 1024) // B
+	k.send(4*usec, 4, ib.SendLast, 10)
+	k.nakSeq(5*usec, 2)                // covers PSN 1 (4 µs)
+	k.send(6*usec, 2, ib.SendLast, 10) // A's Last: first capture
+	k.send(7*usec, 3, ib.SendFirst, 1024)
+	k.send(8*usec, 4, ib.SendLast, 10)
+	k.ack(11*usec, 4)
+	r := analyze(t, c.frames())
+	req := find(t, r, "10.0.0.1", "10.0.0.2", k.resp)
+	assert.Equal(t, flow.Stats{Frames: 7, Bytes: req.Bytes, Messages: 4, MTU: 1024, PSNGaps: 1, PSNMissing: 1, OutOfOrder: 1,
+		Duplicates: 2, Retransmitted: 2, RetransmittedNakSeq: 2, GBNNakSeq: 1}, req.Stats)
+	assert.Equal(t, &flow.Latencies{
+		Ack:        lat(usec/2, 4*usec, 5*usec, 8*usec, 7*usec),
+		Completion: lat(usec/2, 10*usec, 8*usec), // A from 1 µs, B from 3 µs, both to 11 µs
+	}, req.Latency)
+}
+
+// TestAckCoverage: an ACK covers every outstanding PSN up to its own,
+// whatever the order of their first captures: PSN 2's resend, captured
+// after 3 and 4, is covered by the ACK of 3.
+func TestAckCoverage(t *testing.T) {
+	c := &capture{t: t}
+	k := &conn{c: c, req: 0x11, resp: 0x22, p0: 1<<24 - 3}
+	k.write(0, 0)
+	k.ack(usec/2, 0)
+	k.write(1*usec, 1)
+	// PSN 2 at 2 µs never reaches the capture point.
+	k.write(3*usec, 3)
+	k.write(4*usec, 4)
+	k.nakSeq(5*usec, 2) // covers 1: 4 µs
+	k.write(6*usec, 2)  // first capture
+	k.write(7*usec, 3)
+	k.write(8*usec, 4)
+	k.ack(9*usec, 3)  // covers 2 (3 µs) and 3 (6 µs)
+	k.ack(10*usec, 4) // covers 4 (6 µs)
+	r := analyze(t, c.frames())
+	req := find(t, r, "10.0.0.1", "10.0.0.2", k.resp)
+	assert.Equal(t, flow.Stats{Frames: 7, Bytes: req.Bytes, Messages: 7, PSNGaps: 1, PSNMissing: 1, OutOfOrder: 1,
+		Duplicates: 2, Retransmitted: 2, RetransmittedNakSeq: 2, GBNNakSeq: 1}, req.Stats)
+	l := lat(usec/2, 4*usec, 3*usec, 6*usec, 6*usec)
+	assert.Equal(t, &flow.Latencies{Ack: l, Completion: l}, req.Latency)
+}
+
+// reRead adds a READ Request for the tail of the read at PSN 2 (VA
+// 0x1000): from PSN psn, n bytes.
+func (k *conn) reRead(at time.Duration, psn, n uint32) {
+	k.frame(at, true, rc(ib.RDMAReadRequest), psn, ect0, func(p *ib.Packet) {
+		p.RETH = ib.RETH{VA: 0x1000 + uint64(psn-2)*1024, RKey: 7, DMALen: n}
+	})
+}
+
+// TestPartialReRead: a read of 4096 bytes at MTU 1024 (PSNs 2-5) whose
+// responses are partly lost before the capture point; the requester asks
+// again for the tail, from the first PSN missing. The re-request is a
+// read of its own, matched by its responses; the first read is
+// incomplete.
+func TestPartialReRead(t *testing.T) {
+	// prefix pairs the flows and sets the MTU: an RDMA WRITE of two
+	// packets, acknowledged.
+	prefix := func(k *conn) {
+		k.frame(0, true, rc(ib.RDMAWriteFirst), 0, ect0, func(p *ib.Packet) { read(1124)(p); p.Payload = make([]byte, 1024) })
+		k.frame(1*usec, true, rc(ib.RDMAWriteLast), 1, ect0, payload(100))
+		k.ack(usec+usec/2, 1)
+		k.readReq(2*usec, 2, 4096)
+		k.readResp(3*usec, 2, ib.RDMAReadResponseFirst, 1024, 0)
+		k.readResp(4*usec, 3, ib.RDMAReadResponseMiddle, 1024, 0)
+	}
+	t.Run("middle-lost", func(t *testing.T) {
+		c := &capture{t: t}
+		k := &conn{c: c, req: 0x11, resp: 0x22, p0: 5000}
+		prefix(k)
+		// PSN 4, a Middle at 5 µs, never reaches the capture point.
+		k.readResp(6*usec, 5, ib.RDMAReadResponseLast, 1024, 0) // 3 of 4: incomplete
+		k.reRead(7*usec, 4, 2048)
+		k.readResp(8*usec, 4, ib.RDMAReadResponseFirst, 1024, 0)
+		k.readResp(9*usec, 5, ib.RDMAReadResponseLast, 1024, 0)
+		k.write(10*usec, 6)
+		k.ack(11*usec, 6)
+		r := analyze(t, c.frames())
+		req := find(t, r, "10.0.0.1", "10.0.0.2", k.resp)
+		assert.Equal(t, flow.Stats{Frames: 5, Bytes: req.Bytes, Messages: 2, MTU: 1024,
+			Reads: 2, ReadsMatched: 1, ReadsIncomplete: 1,
+			Duplicates: 1, Retransmitted: 1, RetransmittedTimeout: 1, GBNTimeout: 1}, req.Stats)
+		assert.Equal(t, &flow.Latencies{
+			Ack: lat(usec+usec/2, usec/2, usec), ReadFirst: lat(usec, usec), ReadLast: lat(4*usec, 2*usec),
+			Completion: lat(usec+usec/2, 4*usec, 2*usec, usec),
+		}, req.Latency)
+		resp := find(t, r, "10.0.0.2", "10.0.0.1", k.req)
+		assert.Equal(t, flow.Stats{Frames: 7, Bytes: resp.Bytes, Messages: 2, MTU: 1024, Answers: true}, resp.Stats)
+	})
+	t.Run("tail-lost", func(t *testing.T) {
+		c := &capture{t: t}
+		k := &conn{c: c, req: 0x11, resp: 0x22, p0: 1<<24 - 4} // the read's PSNs wrap
+		prefix(k)
+		// PSNs 4 and 5 never reach the capture point; the requester
+		// times out and asks for them.
+		k.reRead(20*usec, 4, 2048) // the first read: 2 of 4, incomplete
+		k.readResp(21*usec, 4, ib.RDMAReadResponseFirst, 1024, 0)
+		k.readResp(22*usec, 5, ib.RDMAReadResponseLast, 1024, 0)
+		r := analyze(t, c.frames())
+		req := find(t, r, "10.0.0.1", "10.0.0.2", k.resp)
+		assert.Equal(t, flow.Stats{Frames: 4, Bytes: req.Bytes, Messages: 1, MTU: 1024,
+			Reads: 2, ReadsMatched: 1, ReadsIncomplete: 1,
+			Duplicates: 1, Retransmitted: 1, RetransmittedTimeout: 1, GBNTimeout: 1}, req.Stats)
+		assert.Equal(t, &flow.Latencies{
+			Ack: lat(usec+usec/2, usec/2), ReadFirst: lat(usec, usec), ReadLast: lat(2 * usec),
+			Completion: lat(usec+usec/2, 2*usec),
+		}, req.Latency)
+	})
+	t.Run("sent-again-whole", func(t *testing.T) {
+		// The same READ Request sent again (a timeout) is the same read:
+		// it waits on, and the responses sent again match it.
+		c := &capture{t: t}
+		k := &conn{c: c, req: 0x11, resp: 0x22, p0: 77}
+		prefix(k)
+		k.readReq(20*usec, 2, 4096)
+		k.readResp(21*usec, 2, ib.RDMAReadResponseFirst, 1024, 0)
+		k.readResp(22*usec, 3, ib.RDMAReadResponseMiddle, 1024, 0)
+		k.readResp(23*usec, 4, ib.RDMAReadResponseMiddle, 1024, 0)
+		k.readResp(24*usec, 5, ib.RDMAReadResponseLast, 1024, 0)
+		r := analyze(t, c.frames())
+		req := find(t, r, "10.0.0.1", "10.0.0.2", k.resp)
+		assert.Equal(t, flow.Stats{Frames: 4, Bytes: req.Bytes, Messages: 1, MTU: 1024, Reads: 1, ReadsMatched: 1,
+			Duplicates: 1, Retransmitted: 1, RetransmittedTimeout: 1, GBNTimeout: 1}, req.Stats)
+		require.NotNil(t, req.Latency)
+		assert.Equal(t, lat(22*usec), req.Latency.ReadLast)
+	})
+}
+
+// TestWindowEdge: PSNs 0 to 300 but 43 and 44, then 44 (exactly Window
+// behind the highest, never seen: out of order) and 43 (Window+1
+// behind: too old to tell, a duplicate). The PSNs wrap on the way.
+func TestWindowEdge(t *testing.T) {
+	c := &capture{t: t}
+	k := &conn{c: c, req: 0x11, resp: 0x22, p0: 1<<24 - 100}
+	at := time.Duration(0)
+	for psn := uint32(0); psn <= 300; psn++ {
+		if psn != 43 && psn != 44 {
+			k.write(at, psn)
+			at += 100
+		}
+	}
+	require.Equal(t, uint32(flow.Window), uint32(300-44))
+	k.write(at, 44)
+	k.write(at+100, 43)
+	r := analyze(t, c.frames())
+	req := find(t, r, "10.0.0.1", "10.0.0.2", k.resp)
+	assert.Equal(t, flow.Stats{Frames: 301, Bytes: req.Bytes, Messages: 301, PSNGaps: 1, PSNMissing: 2, OutOfOrder: 1,
+		Duplicates: 1, Retransmitted: 1, RetransmittedTimeout: 1, GBNTimeout: 1}, req.Stats)
+}
+
+// TestPercentileEdges: n writes, each acknowledged after a latency of
+// the script; p99 must be the ceil(0.99 n)-th smallest of them, exactly
+// up to 799 samples and within 1/16 beyond, never outside [min, max].
+func TestPercentileEdges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 1))
+	cases := map[string][]time.Duration{}
+	// The issue's case: 99 samples at 57.072 µs, one at 56.924 µs.
+	issue := []time.Duration{56924}
+	for i := 0; i < 99; i++ {
+		issue = append(issue, 57072)
+	}
+	cases["issue"] = issue
+	for _, n := range []int{1, 99, 100, 101, 150, 799, 800, 801, 2000} {
+		v := make([]time.Duration, n)
+		for i := range v {
+			v[i] = time.Duration(1000 + rng.IntN(200000))
+		}
+		cases[fmt.Sprint("random-", n)] = v
+		d := make([]time.Duration, n)
+		for i := range d {
+			d[i] = time.Duration(i+1) * usec
+		}
+		rng.Shuffle(n, func(i, j int) { d[i], d[j] = d[j], d[i] })
+		cases[fmt.Sprint("distinct-", n)] = d
+	}
+	for name, lats := range cases {
+		c := &capture{t: t}
+		k := &conn{c: c, req: 0x11, resp: 0x22, p0: 100}
+		at := time.Duration(0)
+		for i, l := range lats {
+			k.write(at, uint32(i))
+			k.ack(at+l, uint32(i))
+			at += l + usec
+		}
+		r := analyze(t, c.frames())
+		req := find(t, r, "10.0.0.1", "10.0.0.2", k.resp)
+		require.NotNil(t, req.Latency, name)
+		got := req.Latency.Ack
+		sorted := slices.Clone(lats)
+		slices.Sort(sorted)
+		n := len(sorted)
+		want := sorted[(99*n+99)/100-1] // ceil(0.99 n), n < 10^5
+		assert.Equal(t, uint64(n), got.Count, name)
+		assert.Equal(t, sorted[0], got.Min, name)
+		assert.Equal(t, sorted[n-1], got.Max, name)
+		if n < 800 {
+			assert.Equal(t, want, got.P99, "%s: n %d", name, n)
+		} else {
+			assert.InDelta(t, float64(want), float64(got.P99), float64(want)/16, "%s: n %d", name, n)
+		}
+		assert.True(t, got.P99 >= got.Min && got.P99 <= got.Max, "%s: p99 %v outside [%v, %v]", name, got.P99, got.Min, got.Max)
+	}
+}
+
+// TestFirstCNP: CNPs that come before the first ACK (the flows are not
+// paired yet) still time the marks they answer: a single CE mark, 100 of
+// them, and three before the first ACK.
+func TestFirstCNP(t *testing.T) {
+	t.Run("one", func(t *testing.T) {
+		c := &capture{t: t}
+		k := &conn{c: c, req: 0x11, resp: 0x22, p0: 10}
+		k.cnpTo(2*usec, k.writeCE(0, 0), k.req)
+		k.ack(3*usec, 0)
+		req := find(t, analyze(t, c.frames()), "10.0.0.1", "10.0.0.2", k.resp)
+		require.NotNil(t, req.Latency)
+		assert.Equal(t, lat(2*usec), req.Latency.CEToCNP)
+		assert.Equal(t, uint64(1), req.CNPsToSender)
+	})
+	t.Run("hundred", func(t *testing.T) {
+		c := &capture{t: t}
+		k := &conn{c: c, req: 0x11, resp: 0x22, p0: 10}
+		var want []time.Duration
+		for i := 0; i < 100; i++ {
+			at := time.Duration(i) * 10 * usec
+			k.cnpTo(at+2*usec, k.writeCE(at, uint32(i)), k.req)
+			k.ack(at+5*usec, uint32(i))
+			want = append(want, 2*usec)
+		}
+		req := find(t, analyze(t, c.frames()), "10.0.0.1", "10.0.0.2", k.resp)
+		require.NotNil(t, req.Latency)
+		assert.Equal(t, lat(want...), req.Latency.CEToCNP)
+	})
+	t.Run("three-before-the-ack", func(t *testing.T) {
+		c := &capture{t: t}
+		k := &conn{c: c, req: 0x11, resp: 0x22, p0: 10}
+		for i := 0; i < 3; i++ {
+			at := time.Duration(i) * 5 * usec
+			k.cnpTo(at+usec, k.writeCE(at, uint32(i)), k.req)
+		}
+		k.ack(12*usec, 2)
+		req := find(t, analyze(t, c.frames()), "10.0.0.1", "10.0.0.2", k.resp)
+		require.NotNil(t, req.Latency)
+		assert.Equal(t, lat(usec, usec, usec), req.Latency.CEToCNP)
+	})
+}
+
+// TestAllocsIssue19: the paths issue 19 added allocate nothing in
+// steady state: a late packet put in PSN order among those waiting for
+// their ACK, a READ whose tail is asked for again, a CNP that comes
+// before its flows are paired, and an unpaired request flow moving from
+// one PSN block of the pairing index to the next.
+func TestAllocsIssue19(t *testing.T) {
+	an := flow.New(flow.Config{CNPInterval: -1}) // every mark answered, whatever the (zero) times
+	var recs []dump.Record
+	add := func(b []byte) {
+		var r dump.Record
+		r.Decode(len(recs)+1, gopacket.CaptureInfo{Length: len(b)}, dump.LinkTypeEthernet, b)
+		require.Equal(t, dump.KindRoCE, r.Kind)
+		recs = append(recs, r)
+	}
+	A, B := hostA, hostB
+	w := func(p *ib.Packet) { read(64)(p); p.Payload = make([]byte, 64) }
+	add(pkt(t, A, B, opWriteOnly, qpResp, 0, ect0, w))                                  // +0
+	add(pkt(t, A, B, opWriteOnly, qpResp, 2, ect0, w))                                  // +2: a gap
+	add(pkt(t, A, B, opWriteOnly, qpResp, 1, ceMarked, w))                              // +1: late
+	add(pkt(t, B, A, opAck, qpReq, 2, 0, aeth(0x1f, 0)))                                // covers all three
+	add(pkt(t, A, B, opReadReq, qpResp, 3, ect0, read(2048)))                           // PSNs +3, +4
+	add(pkt(t, B, A, opReadFirst, qpReq, 3, 0, aeth(0x1f, 1024)))                       // then +4 lost
+	add(pkt(t, A, B, opReadReq, qpResp, 4, ect0, func(p *ib.Packet) { read(1024)(p) })) // its tail
+	add(pkt(t, B, A, opReadOnly, qpReq, 4, 0, aeth(0x1f, 1024)))                        // matched
+	add(pkt(t, A, B, opWriteOnly, 0x77, 0, ect0, w))                                    // a flow never answered
+	ce := pkt(t, A, B, opWriteOnly, 0x78, 0, ceMarked, w)                               // and one whose CNP
+	add(ce)                                                                             // comes before
+	cn, err := cnp.Reply(nil, ce, 0x79, nil)                                            // its first ACK
+	require.NoError(t, err)
+	add(cn)
+	add(pkt(t, B, A, opAck, 0x79, 0, 0, aeth(0x1f, 0)))
+	const stride = 5
+	base := uint32(0)
+	run := func() {
+		for i := range recs {
+			r := &recs[i]
+			switch r.RoCE.Packet.BTH.DestQP {
+			case qpResp, qpReq:
+				r.RoCE.Packet.BTH.PSN = (r.RoCE.Packet.BTH.PSN + stride) & (1<<24 - 1)
+			case 0x77:
+				r.RoCE.Packet.BTH.PSN = (base * 997) & (1<<24 - 1) // a new block every few runs
+			}
+			an.AddRecord(r)
+		}
+		base++
+	}
+	run()
+	run() // the MTU is known from here on
+	before := *find(t, an.Report(), "10.0.0.1", "10.0.0.2", qpResp)
+	assert.Zero(t, testing.AllocsPerRun(1000, run), "allocations per run")
+	r := an.Report()
+	req := find(t, r, "10.0.0.1", "10.0.0.2", qpResp)
+	const fed = 1001 // AllocsPerRun's runs and its warm-up
+	assert.EqualValues(t, 2*fed, req.Reads-before.Reads, "reads: each READ and its re-request")
+	assert.EqualValues(t, fed, req.ReadsMatched-before.ReadsMatched)
+	assert.EqualValues(t, fed, req.ReadsIncomplete-before.ReadsIncomplete)
+	assert.EqualValues(t, fed, req.OutOfOrder-before.OutOfOrder)
+	assert.Zero(t, req.ReadResponsesUnmatched)
+	require.NotNil(t, req.Latency)
+	assert.EqualValues(t, 3*fed, req.Latency.Ack.Count-before.Latency.Ack.Count)
+	cnpd := find(t, r, "10.0.0.1", "10.0.0.2", 0x78)
+	require.NotNil(t, cnpd.Latency)
+	assert.EqualValues(t, fed+2, cnpd.Latency.CEToCNP.Count, "every CE mark answered")
+	assert.Empty(t, find(t, r, "10.0.0.1", "10.0.0.2", 0x77).Peer)
+}
+
+// TestResponsesOnly: responses whose requests the capture never saw
+// (no request flow at all) pair with nothing and count as unmatched.
+func TestResponsesOnly(t *testing.T) {
+	c := &capture{t: t}
+	k := &conn{c: c, req: 0x11, resp: 0x22, p0: 5}
+	k.ack(0, 0)
+	k.readResp(usec, 1, ib.RDMAReadResponseOnly, 100, 0)
+	k.atomicAck(2*usec, 2)
+	r := analyze(t, c.frames())
+	require.Len(t, r.Flows, 1)
+	resp := find(t, r, "10.0.0.2", "10.0.0.1", k.req)
+	assert.Empty(t, resp.Peer)
+	assert.Equal(t, [2]uint64{1, 1}, [2]uint64{resp.ReadResponsesUnmatched, resp.AtomicAcksUnmatched})
+}

@@ -96,9 +96,14 @@
 // wire for its length plus 4 bytes of FCS, 8 of preamble and 12 of
 // inter-frame gap; with PacketRate set, each frame occupies 1/PacketRate
 // seconds instead. Requests are sent back to back; a response, CNP or PFC
-// frame becomes due Delay after the packet that caused it and goes out as
-// soon as the wire is free, ahead of further requests; a burst of READ
-// responses goes out back to back once due. The first frame is at Start
+// frame becomes due Delay after the packet that caused it has left the
+// wire and goes out as soon as the wire is free, ahead of further
+// requests; a burst of READ responses goes out back to back once due.
+// Responses and PFC frames go out in the order they became due, a burst
+// holding those after it until its last packet; a CNP goes out when due
+// whatever waits, between two packets of a burst if need be, in either
+// direction (the responder's CNP for a CE-marked request, the
+// requester's for a CE-marked READ response). The first frame is at Start
 // (a fixed date by default, so captures are reproducible) plus the first
 // phase's Gap.
 //

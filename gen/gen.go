@@ -171,7 +171,8 @@ type phase struct {
 // event is a frame (or a burst of READ responses) waiting for its time.
 type event struct {
 	kind   Kind
-	at     int64 // picoseconds since the start
+	at     int64  // picoseconds since the start
+	seq    uint64 // the order it was queued in
 	q      *qpState
 	psn    uint32
 	msn    uint32
@@ -204,9 +205,17 @@ type Generator struct {
 	msgSize    int
 	cur        event // the event being sent
 
-	// Responses, CNPs and PFC frames waiting for their time: a ring.
+	// Responses and PFC frames waiting for their time: a ring. CNPs
+	// wait in a ring of their own, so that a burst of READ responses at
+	// the head of the first does not hold them: each goes out when due.
+	// seq numbers them all in the order they were queued, the order
+	// between the two rings for frames due at the same time.
 	ring       []event
 	head, size int
+	cnps       []event
+	cnpHead    int
+	cnpSize    int
+	seq        uint64
 	active     event // the READ response burst being sent
 	hasActive  bool
 
@@ -276,6 +285,7 @@ func newGenerator(src phaseSource, first *Config) *Generator {
 		start:   first.Start,
 		startNs: first.Start.UnixNano(),
 		ring:    make([]event, 64),
+		cnps:    make([]event, 16),
 		buf:     make([]byte, 0, 4096+512),
 		cnpOpt:  cnp.DefaultOptions(),
 	}
@@ -396,9 +406,17 @@ func (g *Generator) Next() bool {
 		if g.cm.i < g.cm.n {
 			cmAt = max(g.now, g.cm.due)
 		}
+		var ringHead *event
 		if g.size > 0 {
 			if h := &g.ring[g.head]; h.kind != KindReadResponse || !g.hasActive {
-				ringAt = max(g.now, h.at)
+				ringAt, ringHead = max(g.now, h.at), h
+			}
+		}
+		if g.cnpSize > 0 {
+			// A CNP due before the ring's head (or at the same time and
+			// queued first) goes ahead of it.
+			if c := &g.cnps[g.cnpHead]; ringHead == nil || c.at < ringHead.at || c.at == ringHead.at && c.seq < ringHead.seq {
+				ringAt, ringHead = max(g.now, c.at), c
 			}
 		}
 		if g.hasActive {
@@ -425,6 +443,11 @@ func (g *Generator) Next() bool {
 		switch {
 		case cmAt == next:
 			g.emitCM(cmAt)
+		case ringAt == next && ringHead.kind == KindCNP:
+			g.cur = *ringHead
+			g.cnpHead = (g.cnpHead + 1) & (len(g.cnps) - 1)
+			g.cnpSize--
+			g.emitEvent(&g.cur, ringAt)
 		case ringAt == next:
 			ev := &g.ring[g.head]
 			g.head = (g.head + 1) & (len(g.ring) - 1)
@@ -550,20 +573,26 @@ func (g *Generator) nextPhase() bool {
 	return true
 }
 
-// push queues an event at the ring's tail and returns it for filling in.
+// push queues an event at its ring's tail (CNPs in their own) and
+// returns it for filling in.
 func (g *Generator) push(kind Kind, at int64, q *qpState) *event {
-	if g.size == len(g.ring) {
+	ring, head, size := &g.ring, &g.head, &g.size
+	if kind == KindCNP {
+		ring, head, size = &g.cnps, &g.cnpHead, &g.cnpSize
+	}
+	if *size == len(*ring) {
 		// Grow: a burst of responses outran the ring. Rare, and bounded
 		// by the scenario.
-		r := make([]event, 2*len(g.ring))
-		for i := 0; i < g.size; i++ {
-			r[i] = g.ring[(g.head+i)&(len(g.ring)-1)]
+		r := make([]event, 2*len(*ring))
+		for i := 0; i < *size; i++ {
+			r[i] = (*ring)[(*head+i)&(len(*ring)-1)]
 		}
-		g.ring, g.head = r, 0
+		*ring, *head = r, 0
 	}
-	ev := &g.ring[(g.head+g.size)&(len(g.ring)-1)]
-	g.size++
-	*ev = event{kind: kind, at: at, q: q}
+	ev := &(*ring)[(*head+*size)&(len(*ring)-1)]
+	*size++
+	g.seq++
+	*ev = event{kind: kind, at: at, q: q, seq: g.seq}
 	return ev
 }
 
