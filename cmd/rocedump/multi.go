@@ -431,13 +431,26 @@ func (w *window) advance(head int) {
 }
 
 // relay is the output of one capture of several: spooled until the
-// capture's turn comes (goLive), then written straight through.
+// capture's turn comes (goLive), then written straight through. A
+// capture whose spool can take no more (its memory full, and no
+// temporary file to be had: TMPDIR missing, not writable or full) waits
+// in Write for its turn: the output is the same, the decoding of that
+// capture merely no longer ahead of its turn.
 type relay struct {
 	mu    sync.Mutex
+	turn  sync.Cond // broadcast by goLive
 	out   io.Writer
 	live  bool
 	spool spool
 	err   error // the first write error
+}
+
+// newRelay returns a relay to out whose spool keeps up to limit bytes in
+// memory.
+func newRelay(out io.Writer, limit int) *relay {
+	r := &relay{out: out, spool: spool{limit: limit}}
+	r.turn.L = &r.mu
+	return r
 }
 
 func (r *relay) Write(p []byte) (int, error) {
@@ -446,18 +459,22 @@ func (r *relay) Write(p []byte) (int, error) {
 	if r.err != nil {
 		return 0, r.err
 	}
-	var n int
-	if r.live {
-		n, r.err = r.out.Write(p)
-	} else {
-		n, r.err = r.spool.Write(p)
+	n := 0
+	if !r.live {
+		if n = r.spool.Write(p); n == len(p) {
+			return n, nil
+		}
+		for !r.live { // the spool is full: wait for the capture's turn
+			r.turn.Wait()
+		}
+		if r.err != nil {
+			return n, r.err
+		}
 	}
-	return n, r.err
+	m, err := r.out.Write(p[n:])
+	r.err = err
+	return n + m, err
 }
-
-// newRelay returns a relay to out whose spool keeps up to limit bytes in
-// memory.
-func newRelay(out io.Writer, limit int) *relay { return &relay{out: out, spool: spool{limit: limit}} }
 
 // goLive writes what was spooled and lets the next writes through.
 func (r *relay) goLive() error {
@@ -467,16 +484,29 @@ func (r *relay) goLive() error {
 		r.err = err
 	}
 	r.live = true
+	r.turn.Broadcast()
 	return r.err
 }
 
 // spoolBudget is how much output the captures decoded ahead of their
 // turn keep in memory together, spoolLeast the least each one keeps;
-// beyond it, a capture's output goes to a temporary file (removed as soon
-// as it is created: nothing is left behind). At most N captures (-j N)
-// wait with a spool at once, each keeping max(spoolBudget/N, spoolLeast).
-// Variables for the tests.
+// beyond it, a capture's output goes to a temporary file in os.TempDir
+// (TMPDIR; removed as soon as it is created: nothing is left behind),
+// and when there is none to be had, or it fills up, the capture waits
+// for its turn (relay). At most N captures (-j N) wait with a spool at
+// once, each keeping max(spoolBudget/N, spoolLeast) in memory. Variables
+// for the tests.
 var spoolBudget, spoolLeast = 256 << 20, 8 << 20
+
+// createTemp creates the spool's temporary file; tests replace it.
+var createTemp = func() (spoolFile, error) { return os.CreateTemp("", "rocedump-spool-*") }
+
+// spoolFile is what a spool needs of its temporary file.
+type spoolFile interface {
+	io.ReadWriteSeeker
+	io.Closer
+	Name() string
+}
 
 // spoolChunk is the size of the pieces of memory a spool holds, taken
 // from and given back to chunks, so that the captures waiting in turn
@@ -486,15 +516,18 @@ const spoolChunk = 1 << 20
 var chunks = sync.Pool{New: func() any { return new([spoolChunk]byte) }}
 
 // spool holds output in memory up to its limit, and what comes after in
-// a temporary file.
+// a temporary file while one can be had and written.
 type spool struct {
 	mem   []*[spoolChunk]byte
 	n     int // bytes in mem
 	limit int // bytes mem may hold
-	file  *os.File
+	file  spoolFile
+	full  bool // no temporary file could be made, or it could take no more
 }
 
-func (s *spool) Write(p []byte) (int, error) {
+// Write takes what it can of p and returns how much: all of it, or, its
+// memory full, as much as a temporary file took (none without one).
+func (s *spool) Write(p []byte) int {
 	if s.file == nil && s.n+len(p) <= s.limit {
 		for rest := p; len(rest) > 0; {
 			if s.n == len(s.mem)*spoolChunk {
@@ -504,17 +537,25 @@ func (s *spool) Write(p []byte) (int, error) {
 			s.n += c
 			rest = rest[c:]
 		}
-		return len(p), nil
+		return len(p)
+	}
+	if s.full {
+		return 0
 	}
 	if s.file == nil { // the memory is full: what comes after it goes to a file
-		f, err := os.CreateTemp("", "rocedump-spool-*")
+		f, err := createTemp()
 		if err != nil {
-			return 0, fmt.Errorf("spooling the output of a capture waiting for its turn: %w", err)
+			s.full = true
+			return 0
 		}
 		os.Remove(f.Name())
 		s.file = f
 	}
-	return s.file.Write(p)
+	n, err := s.file.Write(p)
+	if err != nil {
+		s.full = true
+	}
+	return n
 }
 
 // drain writes the memory held to w and gives it back.
