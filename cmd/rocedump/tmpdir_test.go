@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -127,11 +128,11 @@ func TestSpoolShortWrite(t *testing.T) {
 	args := append([]string{"-json"}, paths...)
 	_, want, _ := runCmd(t, nil, append([]string{"-j", "1"}, args...)...)
 	for _, limit := range []int{0, 1, 4095, 100 << 10, 1 << 20} {
-		made := 0
-		createTemp = func() (spoolFile, error) { made++; return &shortFile{limit: limit}, nil }
+		var made atomic.Int32
+		createTemp = func() (spoolFile, error) { made.Add(1); return &shortFile{limit: limit}, nil }
 		st, got, errs := runCmd(t, nil, append([]string{"-j", "2"}, args...)...)
-		if st != 0 || errs != "" || got != want || made == 0 {
-			t.Errorf("file full at %d bytes: status %d, %d bytes, stderr %q, %d files; want 0 and %d bytes", limit, st, len(got), errs, made, len(want))
+		if st != 0 || errs != "" || got != want || made.Load() == 0 {
+			t.Errorf("file full at %d bytes: status %d, %d bytes, stderr %q, %d files; want 0 and %d bytes", limit, st, len(got), errs, made.Load(), len(want))
 		}
 	}
 }
