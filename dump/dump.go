@@ -81,8 +81,11 @@ type Stats struct {
 	NotRoCE     int // well-formed frames that are not RoCE
 	Malformed   int // RoCE, InfiniBand, MAC Control or cooked frames that did not decode
 	Unsupported int // frames of a link type (or ERF record type) not decoded
-	MACControl  int // MAC Control frames (PAUSE, PFC, ...)
-	InfiniBand  int // native InfiniBand packets decoded (ERF type 21, link type 247)
+	// UnsupportedERF counts, of Unsupported, the ERF records of a type
+	// not decoded (the ERF link type itself is read).
+	UnsupportedERF int
+	MACControl     int // MAC Control frames (PAUSE, PFC, ...)
+	InfiniBand     int // native InfiniBand packets decoded (ERF type 21, link type 247)
 	// Unreadable counts the records of the capture that could not be
 	// read and were skipped (see ReadError): not in Frames.
 	Unreadable int
@@ -318,6 +321,9 @@ func scanSerial(src *Source, opt Options, fn func(r *Record) error) (st Stats, e
 			st.Malformed++
 		case KindUnsupported:
 			st.Unsupported++
+			if lt == LinkTypeERF {
+				st.UnsupportedERF++
+			}
 		case KindMACControl:
 			st.MACControl++
 		case KindInfiniBand:

@@ -178,6 +178,7 @@ func (s *Stats) Add(o Stats) {
 	s.NotRoCE += o.NotRoCE
 	s.Malformed += o.Malformed
 	s.Unsupported += o.Unsupported
+	s.UnsupportedERF += o.UnsupportedERF
 	s.MACControl += o.MACControl
 	s.InfiniBand += o.InfiniBand
 	s.Unreadable += o.Unreadable

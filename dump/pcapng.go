@@ -69,6 +69,16 @@ type ngIface struct {
 	offset   int64 // if_tsoffset, seconds
 }
 
+// cutBlock is cut with what is wrong said: the reason of a block the end
+// of the capture cuts.
+func (s *Source) cutBlock(off int64, packet bool, block, reason string, err error) error {
+	e := s.cut(off, packet, block, err)
+	if re, ok := e.(*ReadError); ok {
+		re.Reason = reason
+	}
+	return e
+}
+
 // startNg checks the first Section Header Block; Next reads it.
 func (s *Source) startNg() error {
 	h, err := s.in.peek(shbMin)
@@ -97,7 +107,7 @@ func (s *Source) nextNg() (data []byte, ci gopacket.CaptureInfo, lt uint16, err 
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
-			return nil, ci, 0, s.cut(off, false, "block", err)
+			return nil, ci, 0, s.cutBlock(off, false, "block", fmt.Sprintf("cut short: the capture ends %d bytes into the %d bytes of a block's type and length", len(h), blockMin), err)
 		}
 		typ := le.u32(h)
 		if typ == blockSHB {
@@ -126,16 +136,16 @@ func (s *Source) nextNg() (data []byte, ci gopacket.CaptureInfo, lt uint16, err 
 		}
 		keep := int(min(total, maxBlockKept))
 		b, err := s.in.next(keep)
-		if err != nil {
-			return nil, ci, 0, s.cut(off, packet, blockName(typ), err)
+		if err == nil && keep < int(total) {
+			err = s.in.skip(int64(total) - int64(keep))
 		}
-		if keep < int(total) {
-			if err := s.in.skip(int64(total) - int64(keep)); err != nil {
-				return nil, ci, 0, s.cut(off, packet, blockName(typ), err)
+		if err != nil {
+			return nil, ci, 0, s.cutBlock(off, packet, blockName(typ), fmt.Sprintf("total length %d runs past the end of the capture, %d bytes into the block (cut short, or a wrong length)", total, s.in.off-off), err)
+		}
+		if keep == int(total) {
+			if t := o.u32(b[total-4:]); t != total {
+				return nil, ci, 0, s.unreadable(off, packet, blockName(typ), fmt.Sprintf("total length %d at the end, %d at the start", t, total))
 			}
-		} else if t := o.u32(b[total-4:]); t != total {
-			return nil, ci, 0, s.unreadable(off, packet, blockName(typ), fmt.Sprintf("total length %d at the end, %d at the start", t, total))
-		} else {
 			b = b[:total-4] // the body, without the trailing length
 		}
 		var reason string
@@ -217,7 +227,7 @@ func (s *Source) packet(b []byte, typ, total uint32) (data []byte, ci gopacket.C
 		id = uint32(o.u16(b[8:]))
 	}
 	if int64(id) >= int64(len(s.ifs)) {
-		return nil, ci, 0, fmt.Sprintf("interface %d of the %d the section has described", id, len(s.ifs))
+		return nil, ci, 0, fmt.Sprintf("interface %d, which the section has not described (it describes %d)", id, len(s.ifs))
 	}
 	f := &s.ifs[id]
 	capLen, origLen := o.u32(b[20:]), o.u32(b[24:])

@@ -230,7 +230,7 @@ func countSlot(st *Stats, opt *Options, s *slot, r *result) bool {
 	if opt.Progress != nil && st.Frames%ProgressEvery == 0 {
 		opt.Progress(st.Frames, s.off)
 	}
-	countKind(st, r.kind, r.icrcGood, r.unchecked)
+	countKind(st, r.kind, s.lt, r.icrcGood, r.unchecked)
 	if !r.match {
 		return false
 	}
@@ -245,15 +245,15 @@ func recount(st *Stats, s *slot, r *result) bool {
 		return false
 	}
 	st.Frames++
-	countKind(st, r.kind, r.icrcGood, r.unchecked)
+	countKind(st, r.kind, s.lt, r.icrcGood, r.unchecked)
 	if r.match {
 		st.Matched++
 	}
 	return r.match
 }
 
-// countKind counts a decoded frame of kind k.
-func countKind(st *Stats, k Kind, icrcGood, unchecked bool) {
+// countKind counts a decoded frame of kind k and link type lt.
+func countKind(st *Stats, k Kind, lt uint16, icrcGood, unchecked bool) {
 	switch k {
 	case KindRoCE:
 		st.RoCE++
@@ -265,6 +265,9 @@ func countKind(st *Stats, k Kind, icrcGood, unchecked bool) {
 		return
 	case KindUnsupported:
 		st.Unsupported++
+		if lt == LinkTypeERF {
+			st.UnsupportedERF++
+		}
 		return
 	case KindMACControl:
 		st.MACControl++

@@ -98,7 +98,7 @@ func (g *Generator) emitCM(ts int64) {
 	}
 	b, err := g.cmMAD(q, st.attr)
 	if err != nil {
-		g.err = fmt.Errorf("gen: building a CM %s: %w", s.msg.Name(), err)
+		g.err = fmt.Errorf("roce: building a CM %s: %w", s.msg.Name(), err)
 		return
 	}
 	p := g.prepare(st.dir, &s.qp1)

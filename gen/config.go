@@ -624,7 +624,7 @@ var options = []Option{
 
 // ErrConfig is wrapped by every error New returns for a configuration it
 // refuses.
-var ErrConfig = errors.New("gen: bad configuration")
+var ErrConfig = errors.New("roce: bad configuration")
 
 func configErr(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, a...))

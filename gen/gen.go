@@ -248,7 +248,7 @@ type Generator struct {
 
 // ErrTimeRange is wrapped by the errors of a Generator (Err) and of Write
 // for a frame whose time the clock or the capture format cannot hold.
-var ErrTimeRange = errors.New("gen: time out of range")
+var ErrTimeRange = errors.New("roce: time out of range")
 
 // New returns a Generator for one phase of traffic.
 func New(cfg Config) (*Generator, error) { return NewScenario([]Config{cfg}) }
@@ -636,7 +636,7 @@ func (g *Generator) build(ts int64, kind Kind) bool {
 	var err error
 	g.buf, err = g.frame.AppendTo(g.buf[:0])
 	if err != nil {
-		g.err = fmt.Errorf("gen: building a %v frame: %w", kind, err)
+		g.err = fmt.Errorf("roce: building a %v frame: %w", kind, err)
 		return false
 	}
 	g.finish(g.buf, ts, kind)
@@ -690,7 +690,7 @@ func (g *Generator) afterData(dir int, ce bool, senderQP uint32, q *qpState) {
 			ev := g.push(KindCNP, at, q)
 			b, err := cnp.Reply(ev.cnp[:0], g.out, senderQP, &g.cnpOpt)
 			if err != nil {
-				g.err = fmt.Errorf("gen: building a CNP: %w", err)
+				g.err = fmt.Errorf("roce: building a CNP: %w", err)
 			}
 			ev.cnpLen = len(b)
 		}

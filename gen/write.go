@@ -127,7 +127,7 @@ func Write(w io.Writer, g *Generator, f Format) (int, error) {
 			return n, err
 		}
 	default:
-		return 0, fmt.Errorf("gen: unknown capture format %d", f)
+		return 0, fmt.Errorf("roce: unknown capture format %d", f)
 	}
 	if err := g.Err(); err != nil {
 		return n, err

@@ -115,9 +115,9 @@ func TestWrite(t *testing.T) {
 				if st != c.status || stdout != "" {
 					t.Fatalf("%s %q: status %d, stdout %q, stderr %q", c.name, flags, st, stdout, errs)
 				}
-				_, want, _ := runCmd(t, nil, append([]string{"-json", "-utc", path}, flags...)...)
-				_, got, _ := runCmd(t, nil, "-json", "-utc", out)
-				if got != renumber(t, want) {
+				stw, want, _ := runCmd(t, nil, append([]string{"-json", path}, flags...)...)
+				stg, got, _ := runCmd(t, nil, "-json", out)
+				if got != renumber(t, want) || stw != c.status || stg != 0 {
 					t.Errorf("%s %s %q: the written capture prints differently", c.name, name, flags)
 				}
 				b, _ := os.ReadFile(out)

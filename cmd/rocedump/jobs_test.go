@@ -22,9 +22,9 @@ func TestJobs(t *testing.T) {
 	for _, path := range paths {
 		for _, args := range [][]string{{}, {"-json"}, {"-stats"}, {"-stats", "-json"}, {"-c", "1"}, {"-c", "7", "-json"},
 			{"-c", "1000", "-stats"}, {"-opcode", "RC RDMA WRITE Middle", "-c", "300"}, {"-qp", "0x200", "-stats", "-json"}} {
-			st1, out1, err1 := runCmd(t, nil, append(append([]string{"-j", "1", "-utc"}, args...), path)...)
+			st1, out1, err1 := runCmd(t, nil, append(append([]string{"-j", "1"}, utc(args)...), path)...)
 			for _, j := range []string{"2", "4"} {
-				st, out, errs := runCmd(t, nil, append(append([]string{"-j", j, "-utc"}, args...), path)...)
+				st, out, errs := runCmd(t, nil, append(append([]string{"-j", j}, utc(args)...), path)...)
 				if st != st1 || out != out1 || errs != err1 {
 					t.Errorf("%s %v: -j %s differs from -j 1: status %d, %d bytes, stderr %q; want %d, %d bytes, %q",
 						filepath.Base(path), args, j, st, len(out), errs, st1, len(out1), err1)

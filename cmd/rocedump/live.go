@@ -105,7 +105,7 @@ func runLive(c config, stdout, stderr io.Writer) int {
 	h, err := capture.Open(c.live.iface, capture.Options{
 		Snaplen: c.live.snaplen, NoPromiscuous: c.live.noPromisc, BufferSize: c.live.bufferKiB << 10})
 	if err != nil {
-		fmt.Fprintln(stderr, "rocedump:", err)
+		fmt.Fprintln(stderr, "rocedump:", cli.Message(err))
 		if errors.Is(err, os.ErrPermission) {
 			fmt.Fprintln(stderr, "rocedump: a live capture needs root or the CAP_NET_RAW capability")
 		}

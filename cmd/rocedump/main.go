@@ -100,7 +100,8 @@
 //	-per-file   with -stats and several captures: one summary per
 //	            capture instead of one for all
 //	-timeline F write a congestion timeline of the captures to the
-//	            HTML page F (instead of printing the frames)
+//	            HTML page F (instead of printing the frames); "-" is
+//	            standard output
 //	-timeline-flows N  flows the timeline draws, the N with the most
 //	            bytes (default 8)
 //
@@ -110,10 +111,29 @@
 // in the order given, each preceded in text by a line "==> FILE <==",
 // and in JSON with the key "frame.file" naming the capture; frame
 // numbers count from 1 in each capture. -stats summarizes them as one
-// capture merged by time (see dump.Merge), -per-file each apart.
+// capture merged by time (see dump.Merge), -per-file each apart;
+// -parquet OUT/ writes one file per capture; -w, and -parquet to a file
+// or standard output, hold one capture and are refused. Each output
+// works on one capture, several, a directory, standard input and -i
+// alike.
 //
-// The output flags shape text lines: they are refused with -json, -stats
-// and -w.
+// No flag is ignored: a flag that changes nothing beside the others is
+// refused, naming both, with exit status 2, before anything is read or
+// written. The output flags -v, -utc, -e, -q, -x, -X, -t... and -nano
+// shape text lines: they are refused where no text line is printed
+// (-json, -stats, -w, -parquet, -timeline); -json goes with the lines
+// or the -stats summary; -w, -parquet and -timeline exclude one
+// another, -parquet excludes -stats; -max-flows, -cnp-interval and
+// -pfc-storm need -stats or -timeline, -timeline-flows -timeline,
+// -per-file -stats, -speed text lines, -stats or -timeline, -R a DIR,
+// -F -w, and -s, -p and -B -i. With one capture -per-file changes
+// nothing.
+//
+// No output overwrites an input: a -w, -parquet or -timeline file, or
+// standard output redirected to a file, that is a capture being read
+// (by whatever name, a symbolic or a hard link, standard input), another
+// output, or a file not there yet that a directory being read would
+// take for one of its captures, is refused with exit status 2.
 //
 // Link types: Ethernet, Linux cooked captures v1 and v2 (tcpdump -i any),
 // and ERF records of native InfiniBand (type 21) or Ethernet (type 2).
@@ -127,12 +147,20 @@
 //
 // Exit status: 0 when every frame decoded (frames the capture cut after
 // their headers decode, "icrc unchecked"); 1 when some frames did not
-// decode (malformed RoCE, InfiniBand, MAC Control or cooked frames), some
-// records could not be read (each reported with its frame number, the
-// rest read on), or the
-// capture was cut short (reported on standard error after printing what
-// was read); 2 for unusable input: bad flags, a missing file, a file that
-// is not a capture, or frames of a link type rocedump does not decode.
+// decode (malformed RoCE, InfiniBand, MAC Control or cooked frames, ERF
+// records of a type rocedump does not decode), some records could not be
+// read (each reported with its frame number and byte offset, the rest
+// read on), or the capture was cut short (reported on standard error
+// after printing what was read, with the frame, the offset and what is
+// wrong); 2 for unusable input: bad flags or flags that do not go
+// together, an output that cannot be made or would overwrite an input, a
+// missing file, a file that is not a capture, or frames of a link type
+// rocedump does not decode.
+//
+// Messages on standard error start "rocedump: ", name the flag and the
+// value, or the capture, the frame and the byte offset; the usage line
+// follows only a flag rocedump does not know, one without its value or
+// given twice.
 package main
 
 import (
@@ -170,17 +198,31 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return status
 	}
 	if c.live.iface != "" {
+		if msg := clobbers(&c, nil, nil, stdout); msg != "" {
+			fmt.Fprintln(stderr, "rocedump:", msg)
+			return 2
+		}
 		return runLive(c, stdout, stderr)
 	}
 	if (c.file == "" || c.file == "-") && cli.TerminalStdin(stdin, stderr, "rocedump", "give a capture file (rocedump FILE) or pipe one in (tcpdump -w - | rocedump)") {
 		return 2
 	}
+	var files, problems []string
 	if c.multi() {
-		return runMulti(c, stdin, stdout, stderr)
+		files, problems = expand(c.many.files, *c.many.recursive)
+	} else if c.file != "" {
+		files = []string{c.file}
+	}
+	if msg := clobbers(&c, files, stdin, stdout); msg != "" {
+		fmt.Fprintln(stderr, "rocedump:", msg)
+		return 2
+	}
+	if c.multi() {
+		return runMulti(c, files, problems, stdin, stdout, stderr)
 	}
 	in, size, name, closeIn, err := openInput(c.file, stdin)
 	if err != nil {
-		fmt.Fprintln(stderr, "rocedump:", err)
+		fmt.Fprintln(stderr, "rocedump:", cli.Message(err))
 		return 2
 	}
 	defer closeIn()
@@ -189,7 +231,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	src, err := newSource(in)
 	if err != nil {
-		fmt.Fprintf(stderr, "rocedump: %s: %v\n", name, err)
+		fmt.Fprintf(stderr, "rocedump: %s: %s\n", name, cli.Message(err))
 		return 2
 	}
 	c.opt.Unreadable = func(e *dump.ReadError) { fmt.Fprintf(stderr, "rocedump: %s: %v\n", name, e) }
@@ -198,33 +240,32 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		c.opt.Progress = prog.update
 	}
 	st, err := scan(c, src, in, stdout, prog)
-	if err != nil && st.Frames == 0 && errors.Is(err, errParquet) { // OUT could not be made
-		fmt.Fprintln(stderr, "rocedump:", err)
-		return 2
-	}
 	return exitStatus(stderr, name, st, err)
 }
 
-// scan is the work on an open source: the frames printed, written (-w)
-// or summarized (-stats) to stdout. prog may be nil.
+// scan is the work on an open source: the frames printed, written (-w,
+// -parquet), summarized (-stats) or drawn (-timeline) to stdout or to
+// their files. prog may be nil.
 func scan(c config, src *dump.Source, in io.Reader, stdout io.Writer, prog *progress) (dump.Stats, error) {
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	var st dump.Stats
 	var err error
-	if c.parquet != "" {
+	switch {
+	case c.parquet != "":
 		capture, path := parquetCapture(c)
-		st, err = writeParquet(c, src, in, capture, path, stdout)
-		prog.clear()
-	} else if c.out != "" {
-		st, err = writeCapture(c, src, in, w, stdout)
-	} else if c.stats {
-		an := flow.New(flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed, CNPInterval: c.cnpInterval, PFCStorm: c.pfcStorm})
+		st, err = writeParquet(c, src, capture, path, stdout)
+	case c.out != "":
+		st, err = writeCapture(c, src, w, stdout)
+	case *c.many.timeline != "":
+		st, err = drawTimeline(c, src, captureName(c), w, prog)
+	case c.stats:
+		an := flow.New(c.flowConfig())
 		st, err = dump.Scan(src, c.opt, func(r *dump.Record) error { an.AddRecord(r); return nil })
 		prog.clear()
 		if werr := writeSummary(w, an.Report(), st, c.opt.JSON); err == nil {
 			err = werr
 		}
-	} else {
+	default:
 		st, err = dump.Dump(c.live.lines(w), src, c.opt)
 	}
 	prog.clear()
@@ -232,6 +273,47 @@ func scan(c config, src *dump.Source, in io.Reader, stdout io.Writer, prog *prog
 		err = ferr
 	}
 	return st, err
+}
+
+// captureName is the name of the command's one capture: the interface
+// of -i, the file, or "standard input".
+func captureName(c config) string {
+	switch {
+	case c.live.iface != "":
+		return c.live.iface
+	case c.file == "" || c.file == "-":
+		return "standard input"
+	}
+	return c.file
+}
+
+// flowConfig is the configuration of the flow analysis of -stats and
+// -timeline.
+func (c *config) flowConfig() flow.Config {
+	return flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed, CNPInterval: c.cnpInterval, PFCStorm: c.pfcStorm}
+}
+
+// outputError is an output file that could not be made: nothing was
+// read, and the command's exit status is 2.
+type outputError struct {
+	flag string // -w, -parquet, -timeline
+	err  error
+}
+
+func (e *outputError) Error() string { return e.flag + ": " + cli.Message(e.err) }
+func (e *outputError) Unwrap() error { return e.err }
+
+// createOutput creates the output file path of flag ("-": stdout, which
+// close leaves open).
+func createOutput(flag, path string, stdout io.Writer) (w io.Writer, close func() error, err error) {
+	if path == "-" {
+		return stdout, func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, &outputError{flag, err}
+	}
+	return f, f.Close, nil
 }
 
 // config is what the command line asks for.
@@ -298,7 +380,7 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 	}
 	var err error
 	if c.opt.Speed, err = pfc.ParseSpeed(*speed); err != nil {
-		return fail("-speed: %v", err)
+		return fail("-speed: %s", cli.Message(err))
 	}
 	if *count < 0 || *maxFlows < 1 {
 		return fail("-c and -max-flows must be positive")
@@ -321,7 +403,7 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 	c.format = dump.FormatOf(c.out)
 	if *format != "" {
 		if c.format, err = dump.ParseFormat(*format); err != nil {
-			return fail("-F: %v", err)
+			return fail("-F: %s", cli.Message(err))
 		}
 		if c.out == "" {
 			return fail("-F says the format of the -w file: give -w FILE")
@@ -330,12 +412,7 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 	if c.opt.Text, err = text.format(); err != nil {
 		return fail("%v", err)
 	}
-	if text.set() && (c.opt.JSON || c.stats || c.out != "") {
-		return fail("-e, -q, -x, -X, -t... and -nano format the text lines: not with -json, -stats or -w")
-	}
-	if err := pq.apply(&c); err != nil {
-		return fail("%v", err)
-	}
+	pq.apply(&c)
 	c.file = *file
 	if c.file != "" {
 		pos = append([]string{c.file}, pos...)
@@ -343,39 +420,26 @@ func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool)
 	if len(pos) > 0 {
 		c.file = pos[0]
 	}
-	if msg := c.many.check(&c, pos); msg != "" {
+	if msg := c.many.check(pos); msg != "" {
 		return fail("%s", msg)
 	}
 	if msg := c.live.check(c.file); msg != "" {
 		return fail("%s", msg)
 	}
+	if msg := combination(cmd, &c, pos); msg != "" {
+		return fail("%s", msg)
+	}
 	return c, 0, true
 }
 
-// errOutput marks an error opening the -w file.
-var errOutput = errors.New("-w")
-
 // writeCapture is -w: the frames that pass the filters go to c.out,
 // unchanged; with -stats, the summary goes to w (on standard output).
-func writeCapture(c config, src *dump.Source, in io.Reader, w *bufio.Writer, stdout io.Writer) (dump.Stats, error) {
-	var of io.Writer = stdout
-	if c.out != "-" {
-		if f, ok := inputFile(in); ok {
-			if fi, err := f.Stat(); err == nil {
-				if fo, err := os.Stat(c.out); err == nil && os.SameFile(fi, fo) {
-					return dump.Stats{}, fmt.Errorf("%w %s: the capture being read", errOutput, c.out)
-				}
-			}
-		}
-		f, err := os.Create(c.out)
-		if err != nil {
-			return dump.Stats{}, fmt.Errorf("%w: %v", errOutput, err)
-		}
-		defer f.Close()
-		of = f
-	} else if c.stats {
-		return dump.Stats{}, fmt.Errorf("%w -: standard output takes the capture, -stats the summary: write the capture to a file", errOutput)
+func writeCapture(c config, src *dump.Source, w *bufio.Writer, stdout io.Writer) (dump.Stats, error) {
+	of, closeOut, err := createOutput("-w", c.out, stdout)
+	if err != nil {
+		return dump.Stats{}, err
 	}
+	defer closeOut()
 	bw := bufio.NewWriterSize(of, 256<<10)
 	lt, ok := src.LinkType()
 	if !ok {
@@ -385,7 +449,7 @@ func writeCapture(c config, src *dump.Source, in io.Reader, w *bufio.Writer, std
 	fn := cw.WriteRecord
 	var an *flow.Analyzer
 	if c.stats {
-		an = flow.New(flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed, CNPInterval: c.cnpInterval, PFCStorm: c.pfcStorm})
+		an = flow.New(c.flowConfig())
 		fn = func(r *dump.Record) error { an.AddRecord(r); return cw.WriteRecord(r) }
 	}
 	st, err := dump.Scan(src, c.opt, fn)
@@ -395,10 +459,8 @@ func writeCapture(c config, src *dump.Source, in io.Reader, w *bufio.Writer, std
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
-	if f, ok := of.(*os.File); ok && c.out != "-" {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+	if cerr := closeOut(); err == nil {
+		err = cerr
 	}
 	if an != nil {
 		if werr := writeSummary(w, an.Report(), st, c.opt.JSON); err == nil {
@@ -492,9 +554,11 @@ func writeSummary(w io.Writer, rep *flow.Report, st dump.Stats, jsonOut bool) er
 
 // exitStatus reports on stderr what went wrong, if anything, and returns
 // the exit status: 1 for frames that did not decode or a read or write
-// error, 2 for frames of a link type rocedump does not decode.
+// error, 2 for an output that could not be made (nothing was read) or
+// for frames of a link type rocedump does not decode.
 func exitStatus(stderr io.Writer, name string, st dump.Stats, err error) int {
-	if err != nil && st.Frames == 0 && errors.Is(err, errOutput) {
+	var oe *outputError
+	if err != nil && st.Frames == 0 && errors.As(err, &oe) {
 		fmt.Fprintln(stderr, "rocedump:", err)
 		return 2
 	}
@@ -503,19 +567,26 @@ func exitStatus(stderr io.Writer, name string, st dump.Stats, err error) int {
 		fmt.Fprintf(stderr, "rocedump: %s: %d of %d frames did not decode\n", name, st.Malformed, st.Frames)
 		status = 1
 	}
+	if st.UnsupportedERF > 0 {
+		fmt.Fprintf(stderr, "rocedump: %s: %d of %d frames are ERF records of a type rocedump does not decode (it decodes types %d, Ethernet, and %d, InfiniBand)\n",
+			name, st.UnsupportedERF, st.Frames, dump.ERFTypeEthernet, dump.ERFTypeInfiniBand)
+		status = 1
+	}
 	if st.Unreadable > 0 {
 		fmt.Fprintf(stderr, "rocedump: %s: %d records could not be read and were skipped\n", name, st.Unreadable)
 		status = 1
 	}
 	if err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			err = errors.New("capture is truncated in the middle of a record")
+		var re *dump.ReadError
+		msg := cli.Message(err)
+		if !errors.As(err, &re) && errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, dump.ErrShrank) {
+			msg = "the capture is cut short in the middle of a record"
 		}
-		fmt.Fprintf(stderr, "rocedump: %s: after %d frames: %v\n", name, st.Frames, err)
+		fmt.Fprintf(stderr, "rocedump: %s: after %d frames: %s\n", name, st.Frames, msg)
 		status = 1
 	}
-	if st.Unsupported > 0 {
-		fmt.Fprintf(stderr, "rocedump: %s: %d frames of a link type rocedump does not decode\n", name, st.Unsupported)
+	if n := st.Unsupported - st.UnsupportedERF; n > 0 {
+		fmt.Fprintf(stderr, "rocedump: %s: %d frames of a link type rocedump does not decode\n", name, n)
 		status = 2
 	}
 	return status

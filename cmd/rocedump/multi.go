@@ -11,13 +11,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
+	"github.com/roce-go/roce/internal/cli"
 	"github.com/roce-go/roce/timeline"
 )
 
@@ -39,34 +39,25 @@ func (m *many) flags(fs *flag.FlagSet, oneString func(name, value, usage string)
 	m.timelineFlows = oneInt("timeline-flows", timeline.DefaultFlows, "the timeline draws the `N` flows with the most bytes")
 }
 
-// check takes the captures given and says what is wrong with the
-// command line, if anything.
-func (m *many) check(c *config, files []string) string {
+// check takes the captures given and says what is wrong with the values
+// of -R, -per-file and -timeline, if anything (combination checks how
+// they go with the other flags).
+func (m *many) check(files []string) string {
 	m.files = files
-	switch {
-	case *m.perFile && !c.stats:
-		return "-per-file says how -stats summarizes several captures: give -stats"
-	case *m.perFile && *m.timeline != "":
-		return "-per-file and -timeline: the timeline shows all the captures at once"
-	case *m.timelineFlows < 1:
+	if *m.timelineFlows < 1 {
 		return "-timeline-flows must be positive"
-	case *m.timeline != "" && c.out != "":
-		return "-timeline and -w: give one of them"
-	}
-	if len(files) > 1 && slices.Contains(files, "-") {
-		return "standard input (-) can only be read alone"
-	}
-	if c.out != "" && c.multi() {
-		return "-w writes the frames of one capture: give one FILE (mergecap joins captures)"
 	}
 	return ""
 }
 
 // multi reports whether the command takes the path of several captures:
-// more than one, a directory, -per-file or -timeline.
+// more than one, a directory, or -timeline of files.
 func (c *config) multi() bool {
 	m := &c.many
-	if len(m.files) > 1 || *m.perFile || *m.timeline != "" {
+	if c.live.iface != "" {
+		return false
+	}
+	if len(m.files) > 1 || *m.timeline != "" {
 		return true
 	}
 	if len(m.files) == 1 && m.files[0] != "-" {
@@ -149,21 +140,19 @@ func expand(args []string, recursive bool) (files []string, problems []string) {
 	return files, problems
 }
 
-// runMulti is the command for several captures, -per-file and
-// -timeline.
-func runMulti(c config, stdin io.Reader, stdout, stderr io.Writer) int {
-	files, problems := expand(c.many.files, *c.many.recursive)
+// runMulti is the command for several captures and -timeline: files
+// are the captures (expanded), problems what expand found wrong.
+func runMulti(c config, files, problems []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	status := 0
 	for _, p := range problems {
 		fmt.Fprintln(stderr, "rocedump:", p)
 		status = 2
 	}
 	if len(files) == 0 {
-		if len(c.many.files) == 0 {
-			files = []string{"-"}
-		} else {
+		if len(c.many.files) > 0 {
 			return 2
 		}
+		files = []string{"-"}
 	}
 	jobs := c.opt.Workers
 	if jobs == 0 {
@@ -202,7 +191,7 @@ func openSource(file string, stdin io.Reader) (src *dump.Source, name string, cl
 	src, err = newSource(in)
 	if err != nil {
 		closeIn()
-		return nil, name, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, name, nil, fmt.Errorf("%s: %s", name, cli.Message(err))
 	}
 	return src, name, closeIn, nil
 }
@@ -210,13 +199,21 @@ func openSource(file string, stdin io.Reader) (src *dump.Source, name string, cl
 // runMerged summarizes the captures as one, merged by time (-stats)
 // and draws the timeline (-timeline).
 func runMerged(c config, files []string, jobs int, stdin io.Reader, w io.Writer, stderr io.Writer) int {
+	var pg *page
+	if *c.many.timeline != "" {
+		var err error
+		if pg, err = createPage(c, w); err != nil {
+			fmt.Fprintln(stderr, "rocedump:", err)
+			return 2
+		}
+	}
 	var in []dump.MergeInput
 	var names []string
 	status := 0
 	for _, f := range files {
 		src, name, closeIn, err := openSource(f, stdin)
 		if err != nil {
-			fmt.Fprintln(stderr, "rocedump:", err)
+			fmt.Fprintln(stderr, "rocedump:", cli.Message(err))
 			status = 2
 			continue
 		}
@@ -228,10 +225,12 @@ func runMerged(c config, files []string, jobs int, stdin io.Reader, w io.Writer,
 		names = append(names, validName(name))
 	}
 	if len(in) == 0 {
+		if pg != nil {
+			pg.close()
+		}
 		return status
 	}
-	fc := flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed, CNPInterval: c.cnpInterval, PFCStorm: c.pfcStorm}
-	tl, an := newTimeline(c, fc)
+	tl, an := newTimeline(c, c.flowConfig())
 	stats, errs, err := dump.Merge(in, jobs, c.opt.Count, func(i int, r *dump.Record) error {
 		tl.add(names[i], r)
 		return nil
@@ -241,11 +240,11 @@ func runMerged(c config, files []string, jobs int, stdin io.Reader, w io.Writer,
 		total.Add(stats[i])
 		status = max(status, exitStatus(stderr, names[i], stats[i], errs[i]))
 	}
-	if err == nil && *c.many.timeline != "" {
-		err = tl.write(*c.many.timeline)
+	if err == nil && pg != nil {
+		err = pg.write(tl)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "rocedump:", err)
+		fmt.Fprintln(stderr, "rocedump:", cli.Message(err))
 		status = max(status, 1)
 	}
 	if c.stats {
@@ -267,11 +266,12 @@ func runMerged(c config, files []string, jobs int, stdin io.Reader, w io.Writer,
 // job is one capture of runEach: its output goes to a relay until its
 // turn comes, its messages to its own buffer.
 type job struct {
-	file   string
-	out    *relay
-	errs   bytes.Buffer
-	status int
-	done   chan struct{}
+	file    string
+	parquet string // -parquet: the file to write the frames to
+	out     *relay
+	errs    bytes.Buffer
+	status  int
+	done    chan struct{}
 }
 
 // runEach prints the frames (or with -per-file the summary) of each
@@ -284,8 +284,9 @@ func runEach(c config, files []string, jobs int, stdin io.Reader, w io.Writer, s
 	c.opt.Workers = max(jobs/inFlight, 1)
 	all := make([]*job, len(files))
 	limit := max(spoolBudget/inFlight, spoolLeast)
+	pq := parquetFiles(c, files)
 	for i, f := range files {
-		all[i] = &job{file: f, out: &relay{out: w, spool: spool{limit: limit}}, done: make(chan struct{})}
+		all[i] = &job{file: f, parquet: pq[i], out: newRelay(w, limit), done: make(chan struct{})}
 	}
 	// A capture starts once one of inFlight slots is free and it is
 	// among the inFlight+1 captures from the one being printed on: the
@@ -325,8 +326,9 @@ func runEach(c config, files []string, jobs int, stdin io.Reader, w io.Writer, s
 func runCounted(c config, files []string, jobs int, stdin io.Reader, w io.Writer, stderr io.Writer) int {
 	c.opt.Workers = jobs
 	status, left := 0, c.opt.Count
-	for _, f := range files {
-		j := &job{file: f, out: &relay{out: w, live: true}, done: make(chan struct{})}
+	pq := parquetFiles(c, files)
+	for i, f := range files {
+		j := &job{file: f, parquet: pq[i], out: &relay{out: w, live: true}, done: make(chan struct{})}
 		matched := j.run(c, stdin, len(files) > 1, left)
 		stderr.Write(j.errs.Bytes())
 		status = max(status, j.status)
@@ -350,7 +352,7 @@ func (j *job) run(c config, stdin io.Reader, header bool, count int) int {
 	}
 	defer closeIn()
 	bw := bufio.NewWriterSize(j.out, 64<<10)
-	if header && !c.opt.JSON {
+	if header && !c.opt.JSON && j.parquet == "" {
 		fmt.Fprintf(bw, "==> %s <==\n", name)
 	}
 	opt := c.opt
@@ -360,15 +362,20 @@ func (j *job) run(c config, stdin io.Reader, header bool, count int) int {
 		opt.File = validName(name)
 	}
 	var st dump.Stats
-	if c.stats {
-		an := flow.New(flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed, CNPInterval: c.cnpInterval, PFCStorm: c.pfcStorm})
+	switch {
+	case j.parquet != "":
+		pc := c
+		pc.opt = opt
+		st, err = writeParquet(pc, src, validName(name), j.parquet, nil)
+	case c.stats:
+		an := flow.New(c.flowConfig())
 		st, err = dump.Scan(src, opt, func(r *dump.Record) error { an.AddRecord(r); return nil })
 		rep := an.Report()
 		rep.File = opt.File
 		if werr := writeSummary(bw, rep, st, c.opt.JSON); err == nil {
 			err = werr
 		}
-	} else {
+	default:
 		st, err = dump.Dump(bw, src, opt)
 	}
 	if ferr := bw.Flush(); err == nil {
@@ -376,6 +383,20 @@ func (j *job) run(c config, stdin io.Reader, header bool, count int) int {
 	}
 	j.status = exitStatus(&j.errs, name, st, err)
 	return st.Matched
+}
+
+// parquetFiles returns, for each capture of files, the file -parquet
+// writes it to ("" without -parquet): with several captures, -parquet
+// is a directory (combination refuses a file).
+func parquetFiles(c config, files []string) []string {
+	pq := make([]string, len(files))
+	if c.parquet == "" {
+		return pq
+	}
+	for i, n := range parquetNames(files) {
+		pq[i] = parquetPath(c.parquet, n)
+	}
+	return pq
 }
 
 // window lets the captures from the one being printed to size after it
@@ -410,13 +431,26 @@ func (w *window) advance(head int) {
 }
 
 // relay is the output of one capture of several: spooled until the
-// capture's turn comes (goLive), then written straight through.
+// capture's turn comes (goLive), then written straight through. A
+// capture whose spool can take no more (its memory full, and no
+// temporary file to be had: TMPDIR missing, not writable or full) waits
+// in Write for its turn: the output is the same, the decoding of that
+// capture merely no longer ahead of its turn.
 type relay struct {
 	mu    sync.Mutex
+	turn  sync.Cond // broadcast by goLive
 	out   io.Writer
 	live  bool
 	spool spool
 	err   error // the first write error
+}
+
+// newRelay returns a relay to out whose spool keeps up to limit bytes in
+// memory.
+func newRelay(out io.Writer, limit int) *relay {
+	r := &relay{out: out, spool: spool{limit: limit}}
+	r.turn.L = &r.mu
+	return r
 }
 
 func (r *relay) Write(p []byte) (int, error) {
@@ -425,13 +459,21 @@ func (r *relay) Write(p []byte) (int, error) {
 	if r.err != nil {
 		return 0, r.err
 	}
-	var n int
-	if r.live {
-		n, r.err = r.out.Write(p)
-	} else {
-		n, r.err = r.spool.Write(p)
+	n := 0
+	if !r.live {
+		if n = r.spool.Write(p); n == len(p) {
+			return n, nil
+		}
+		for !r.live { // the spool is full: wait for the capture's turn
+			r.turn.Wait()
+		}
+		if r.err != nil {
+			return n, r.err
+		}
 	}
-	return n, r.err
+	m, err := r.out.Write(p[n:])
+	r.err = err
+	return n + m, err
 }
 
 // goLive writes what was spooled and lets the next writes through.
@@ -442,16 +484,29 @@ func (r *relay) goLive() error {
 		r.err = err
 	}
 	r.live = true
+	r.turn.Broadcast()
 	return r.err
 }
 
 // spoolBudget is how much output the captures decoded ahead of their
 // turn keep in memory together, spoolLeast the least each one keeps;
-// beyond it, a capture's output goes to a temporary file (removed as soon
-// as it is created: nothing is left behind). At most N captures (-j N)
-// wait with a spool at once, each keeping max(spoolBudget/N, spoolLeast).
-// Variables for the tests.
+// beyond it, a capture's output goes to a temporary file in os.TempDir
+// (TMPDIR; removed as soon as it is created: nothing is left behind),
+// and when there is none to be had, or it fills up, the capture waits
+// for its turn (relay). At most N captures (-j N) wait with a spool at
+// once, each keeping max(spoolBudget/N, spoolLeast) in memory. Variables
+// for the tests.
 var spoolBudget, spoolLeast = 256 << 20, 8 << 20
+
+// createTemp creates the spool's temporary file; tests replace it.
+var createTemp = func() (spoolFile, error) { return os.CreateTemp("", "rocedump-spool-*") }
+
+// spoolFile is what a spool needs of its temporary file.
+type spoolFile interface {
+	io.ReadWriteSeeker
+	io.Closer
+	Name() string
+}
 
 // spoolChunk is the size of the pieces of memory a spool holds, taken
 // from and given back to chunks, so that the captures waiting in turn
@@ -461,15 +516,18 @@ const spoolChunk = 1 << 20
 var chunks = sync.Pool{New: func() any { return new([spoolChunk]byte) }}
 
 // spool holds output in memory up to its limit, and what comes after in
-// a temporary file.
+// a temporary file while one can be had and written.
 type spool struct {
 	mem   []*[spoolChunk]byte
 	n     int // bytes in mem
 	limit int // bytes mem may hold
-	file  *os.File
+	file  spoolFile
+	full  bool // no temporary file could be made, or it could take no more
 }
 
-func (s *spool) Write(p []byte) (int, error) {
+// Write takes what it can of p and returns how much: all of it, or, its
+// memory full, as much as a temporary file took (none without one).
+func (s *spool) Write(p []byte) int {
 	if s.file == nil && s.n+len(p) <= s.limit {
 		for rest := p; len(rest) > 0; {
 			if s.n == len(s.mem)*spoolChunk {
@@ -479,17 +537,25 @@ func (s *spool) Write(p []byte) (int, error) {
 			s.n += c
 			rest = rest[c:]
 		}
-		return len(p), nil
+		return len(p)
+	}
+	if s.full {
+		return 0
 	}
 	if s.file == nil { // the memory is full: what comes after it goes to a file
-		f, err := os.CreateTemp("", "rocedump-spool-*")
+		f, err := createTemp()
 		if err != nil {
-			return 0, fmt.Errorf("spooling the output of a capture waiting for its turn: %w", err)
+			s.full = true
+			return 0
 		}
 		os.Remove(f.Name())
 		s.file = f
 	}
-	return s.file.Write(p)
+	n, err := s.file.Write(p)
+	if err != nil {
+		s.full = true
+	}
+	return n
 }
 
 // drain writes the memory held to w and gives it back.

@@ -64,7 +64,7 @@ func TestMultiJobs(t *testing.T) {
 			for _, args := range [][]string{{}, {"-json"}, {"-stats"}, {"-stats", "-json"}, {"-stats", "-per-file"},
 				{"-stats", "-per-file", "-json"}, {"-c", "5000"}, {"-json", "-opcode", "cnp"}} {
 				for _, in := range [][]string{{dir}, paths} {
-					a := append(append([]string{"-utc"}, args...), in...)
+					a := append(utc(args), in...)
 					st1, out1, err1 := runCmd(t, nil, append([]string{"-j", "1"}, a...)...)
 					if st1 != 0 || out1 == "" && args[len(args)-1] != "cnp" {
 						t.Errorf("%v -j 1: status %d, %d bytes, stderr %q", a, st1, len(out1), err1)
@@ -80,6 +80,17 @@ func TestMultiJobs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// utc puts -utc before args when they print text lines, the only output
+// -utc shapes.
+func utc(args []string) []string {
+	for _, a := range args {
+		if a == "-json" || a == "-stats" {
+			return args
+		}
+	}
+	return append([]string{"-utc"}, args...)
 }
 
 // TestMultiOrder: several captures print as each alone, one after

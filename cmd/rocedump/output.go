@@ -43,9 +43,6 @@ func outputFlags(cmd *cli.Command) *textFlags {
 	return f
 }
 
-// set reports whether any output flag was given.
-func (f *textFlags) set() bool { return f.t+f.x+f.X > 0 || *f.e || *f.q || *f.nano }
-
 // format returns the text format the flags ask for.
 func (f *textFlags) format() (dump.TextFormat, error) {
 	if f.t > int(dump.TimeSinceFirst) {

@@ -80,8 +80,8 @@ func TestOutputFlagErrors(t *testing.T) {
 	}{
 		{[]string{"-t", "-ttttt"}, "only -t, -tt, -ttt, -tttt and -ttttt"},
 		{[]string{"-ttt", "-ttt"}, "only -t, -tt"},
-		{[]string{"-x", "-json"}, "not with -json"},
-		{[]string{"-e", "-stats"}, "not with -json, -stats or -w"},
+		{[]string{"-x", "-json"}, "-x shapes the text lines, which -json does not print"},
+		{[]string{"-e", "-stats"}, "-e shapes the text lines, which -stats does not print"},
 		{[]string{"-ttt", "-w", filepath.Join(t.TempDir(), "x.pcap")}, "-w"},
 		{[]string{"-nano", "-json"}, "-nano"},
 		{[]string{"-t=false"}, "takes no value"},

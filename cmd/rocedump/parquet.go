@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -26,22 +24,9 @@ func addParquetFlags(one func(name, value, usage string) *string) parquetFlags {
 		"OUT a directory (existing, or ending in /): one OUT/NAME.parquet per capture; - is standard output")}
 }
 
-// apply sets c.parquet and refuses the flags -parquet does not go with.
-func (p parquetFlags) apply(c *config) error {
-	c.parquet = *p.out
-	if c.parquet == "" {
-		return nil
-	}
-	switch {
-	case c.out != "":
-		return errors.New("-parquet and -w: one output at a time")
-	case c.stats:
-		return errors.New("-parquet writes the frames, -stats a summary: one at a time")
-	case c.opt.JSON || c.opt.Verbose:
-		return errors.New("-parquet writes the frames to OUT: -json and -v say how to print them")
-	}
-	return nil
-}
+// apply sets c.parquet (combination refuses the flags -parquet does
+// not go with).
+func (p parquetFlags) apply(c *config) { c.parquet = *p.out }
 
 // parquetDir reports whether out names a directory of Parquet files,
 // one per capture: a directory that exists, or a name ending in a path
@@ -92,31 +77,20 @@ func parquetPath(out, name string) string {
 	return out
 }
 
-// writeParquet is -parquet with one capture: its frames that pass the
+// writeParquet is -parquet for one capture: its frames that pass the
 // filters go to the Parquet file path ("-": stdout), with capture (the
 // name as given, "-" for standard input) in the frame.file column.
-func writeParquet(c config, src *dump.Source, in io.Reader, capture, path string, stdout io.Writer) (dump.Stats, error) {
-	var of io.Writer = stdout
-	if path != "-" {
-		if f, ok := inputFile(in); ok {
-			if fi, err := f.Stat(); err == nil {
-				if fo, err := os.Stat(path); err == nil && os.SameFile(fi, fo) {
-					return dump.Stats{}, fmt.Errorf("%w %s: the capture being read", errParquet, path)
-				}
-			}
+func writeParquet(c config, src *dump.Source, capture, path string, stdout io.Writer) (dump.Stats, error) {
+	if path != "-" && parquetDir(c.parquet) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+			return dump.Stats{}, &outputError{"-parquet", err}
 		}
-		if dir := filepath.Dir(path); parquetDir(c.parquet) {
-			if err := os.MkdirAll(dir, 0o777); err != nil {
-				return dump.Stats{}, fmt.Errorf("%w: %v", errParquet, err)
-			}
-		}
-		f, err := os.Create(path)
-		if err != nil {
-			return dump.Stats{}, fmt.Errorf("%w: %v", errParquet, err)
-		}
-		defer f.Close()
-		of = f
 	}
+	of, closeOut, err := createOutput("-parquet", path, stdout)
+	if err != nil {
+		return dump.Stats{}, err
+	}
+	defer closeOut()
 	bw := bufio.NewWriterSize(of, 256<<10)
 	pw := parquetrows.NewWriter(bw, capture, parquetrows.Options{})
 	// The rows are made in batches where the frames are decoded (-j),
@@ -130,21 +104,20 @@ func writeParquet(c config, src *dump.Source, in io.Reader, capture, path string
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
-	if f, ok := of.(*os.File); ok && path != "-" {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+	if cerr := closeOut(); err == nil {
+		err = cerr
 	}
 	return st, err
 }
 
-// errParquet marks an error creating the -parquet file.
-var errParquet = errors.New("-parquet")
-
 // parquetCapture is -parquet for the command's one capture: the name for
-// the frame.file column and the file to write.
+// the frame.file column (the file as given, "-" for standard input, the
+// interface of -i) and the file to write.
 func parquetCapture(c config) (capture, path string) {
 	capture = c.file
+	if c.live.iface != "" {
+		capture = c.live.iface
+	}
 	if capture == "" {
 		capture = "-"
 	}

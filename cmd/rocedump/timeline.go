@@ -2,8 +2,7 @@ package main
 
 import (
 	"bufio"
-	"fmt"
-	"os"
+	"io"
 
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
@@ -37,22 +36,59 @@ func (s *summary) add(file string, r *dump.Record) {
 	s.an.AddRecord(r)
 }
 
-// write writes the timeline page to path.
-func (s *summary) write(path string) error {
-	f, err := os.Create(path)
+// page is the -timeline page's file, created before any frame is read
+// so that a page that cannot be written stops the command at once.
+type page struct {
+	path  string
+	w     io.Writer
+	close func() error
+}
+
+// createPage creates the page c.many.timeline names ("-": stdout).
+func createPage(c config, stdout io.Writer) (*page, error) {
+	path := *c.many.timeline
+	w, closePage, err := createOutput("-timeline", path, stdout)
 	if err != nil {
-		return fmt.Errorf("-timeline: %w", err)
+		return nil, err
 	}
-	w := bufio.NewWriter(f)
-	err = s.tl.WriteHTML(w)
+	return &page{path: path, w: w, close: closePage}, nil
+}
+
+// write writes the timeline to the page and closes it.
+func (p *page) write(s *summary) error {
+	w := bufio.NewWriter(p.w)
+	err := s.tl.WriteHTML(w)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
-	if cerr := f.Close(); err == nil {
+	if cerr := p.close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("-timeline %s: %w", path, err)
+		return &outputError{"-timeline " + p.path, err}
 	}
 	return nil
+}
+
+// drawTimeline is -timeline over the command's one source (a live
+// capture: files go through runMerged), named name on the page: the
+// page, and with -stats the summary to w.
+func drawTimeline(c config, src *dump.Source, name string, w io.Writer, prog *progress) (dump.Stats, error) {
+	pg, err := createPage(c, w)
+	if err != nil {
+		return dump.Stats{}, err
+	}
+	sum, an := newTimeline(c, c.flowConfig())
+	name = validName(name)
+	st, err := dump.Scan(src, c.opt, func(r *dump.Record) error { sum.add(name, r); return nil })
+	prog.clear()
+	if werr := pg.write(sum); err == nil {
+		err = werr
+	}
+	if c.stats {
+		if werr := writeSummary(w, an.Report(), st, c.opt.JSON); err == nil {
+			err = werr
+		}
+	}
+	return st, err
 }

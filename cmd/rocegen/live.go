@@ -10,6 +10,7 @@ import (
 
 	"github.com/roce-go/roce/capture"
 	"github.com/roce-go/roce/gen"
+	"github.com/roce-go/roce/internal/cli"
 )
 
 // liveCheck returns what is wrong with -i and -loop beside the other
@@ -38,7 +39,7 @@ func liveCheck(iface string, loops int, out, format, scenario string) string {
 func sendLive(iface string, loops int, cfg gen.Config, scenario string, g *gen.Generator, closeScenario func() error, stderr io.Writer) int {
 	h, err := capture.Open(iface, capture.Options{SendOnly: true})
 	if err != nil {
-		fmt.Fprintln(stderr, "rocegen:", err)
+		fmt.Fprintln(stderr, "rocegen:", cli.Message(err))
 		if errors.Is(err, os.ErrPermission) {
 			fmt.Fprintln(stderr, "rocegen: sending on an interface needs root or the CAP_NET_RAW capability")
 		}
@@ -77,7 +78,7 @@ func sendLive(iface string, loops int, cfg gen.Config, scenario string, g *gen.G
 		if last != nil && err == last.Err() && scenario != "" {
 			err = fmt.Errorf("%s: %w", scenario, err)
 		}
-		fmt.Fprintln(stderr, "rocegen:", err)
+		fmt.Fprintln(stderr, "rocegen:", cli.Message(err))
 		if errors.Is(err, syscall.EMSGSIZE) {
 			fmt.Fprintf(stderr, "rocegen: raise the MTU (ip link set dev %s mtu 9000) or lower -mtu\n", iface)
 		}

@@ -41,7 +41,8 @@
 //
 // The command line behaves as rocedump's: -h lists the flags and exits 0;
 // a flag given twice, an unknown flag or a stray argument is named, with
-// the usage line, and exits 2.
+// the usage line, and exits 2; a bad value is named with its flag in one
+// line (rocegen: -size: bad size "1Q"), without the usage.
 //
 // Times are exact or refused: -start from 1970 to 2106 in a pcap file (to
 // 2262 in pcapng), -delay and -gap at most 1281h1m26.018427387s (53 days).
@@ -166,7 +167,7 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	if *format != "" {
 		var err error
 		if ff, err = gen.ParseFormat(*format); err != nil {
-			fmt.Fprintln(stderr, "rocegen:", err)
+			fmt.Fprintln(stderr, "rocegen:", cli.Message(err))
 			return 2
 		}
 	}
@@ -178,7 +179,7 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 		}
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "rocegen:", err)
+		fmt.Fprintln(stderr, "rocegen:", cli.Message(err))
 		return 2
 	}
 	if *iface != "" {
@@ -192,7 +193,7 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 		if scenarioErr && *scenario != "" {
 			err = fmt.Errorf("%s: %w", *scenario, err)
 		}
-		fmt.Fprintln(stderr, "rocegen:", err)
+		fmt.Fprintln(stderr, "rocegen:", cli.Message(err))
 		if scenarioErr || errors.Is(err, gen.ErrTimeRange) {
 			return 2
 		}

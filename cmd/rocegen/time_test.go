@@ -20,16 +20,16 @@ func TestTimeFlags(t *testing.T) {
 		want string // in the error
 		late bool   // found while writing: standard output may have had some frames
 	}{
-		{[]string{"-delay", "2563h"}, false, `invalid value "2563h" for flag -delay: 2563h0m0s is longer than 1281h1m26.018427387s`, false},
+		{[]string{"-delay", "2563h"}, false, `rocegen: -delay "2563h": 2563h0m0s is longer than 1281h1m26.018427387s`, false},
 		{[]string{"-delay", "1281h1m26.018427388s"}, false, "-delay: 1281h1m26.018427388s is longer", false},
 		{[]string{"-delay", "1281h1m26.018427387s"}, true, "", false},
 		{[]string{"-gap", "1281h1m26.018427388s"}, false, "-gap: 1281h1m26.018427388s is longer", false},
 		{[]string{"-gap", "-1ns"}, false, "-gap: -1ns is negative", false},
-		{[]string{"-cnp-interval", "-1us"}, false, "-cnp-interval: -1µs is negative", false},
+		{[]string{"-cnp-interval", "-1us"}, false, `-cnp-interval "-1us": -1µs is negative`, false},
 		{[]string{"-start", "1969-12-31T23:59:59Z"}, false, "-start: 1969-12-31T23:59:59Z is before 1970-01-01T00:00:00Z", false},
 		{[]string{"-start", "1970-01-01T00:00:00Z"}, true, "", false},
 		{[]string{"-start", "2106-02-07T06:28:15Z"}, true, "", false},
-		{[]string{"-start", "2106-02-07T06:28:16Z"}, false, "-start: gen: time out of range: 2106-02-07T06:28:16Z is after 2106-02-07T06:28:15.999999999Z, the last time a pcap file holds", false},
+		{[]string{"-start", "2106-02-07T06:28:16Z"}, false, "rocegen: -start: time out of range: 2106-02-07T06:28:16Z is after 2106-02-07T06:28:15.999999999Z, the last time a pcap file holds", false},
 		{[]string{"-start", "2106-02-07T06:28:16Z", "-format", "pcapng"}, true, "", false},
 		// The first frame at the last time pcapng holds, the second after.
 		{[]string{"-start", "2262-04-11T23:47:16.854775807Z", "-format", "pcapng"}, false, "frame 2 would be after 2262-04-11T23:47:16.854775807Z", true},
@@ -86,7 +86,7 @@ func TestScenarioPipe(t *testing.T) {
 		want   string
 	}{
 		{"op=fetch-add messages=3\n# comment\nop=read size=8K gap=5us\n", 0, "wrote 9 frames"},
-		{"op=write\nop=read\nmtu=1000\n", 2, "scenario line 3: gen: bad configuration: MTU 1000"},
+		{"op=write\nop=read\nmtu=1000\n", 2, "scenario line 3: bad configuration: MTU 1000"},
 	} {
 		r, w, err := os.Pipe()
 		if err != nil {

@@ -2,10 +2,12 @@ package cli_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/roce-go/roce/internal/cli"
 )
@@ -28,9 +30,23 @@ func Example() {
 	// Output:
 	// [capture.pcap] 0 true 5 3
 	// 2
-	// invalid value "6" for flag -c: given twice (already "5"): it takes one value
+	// tool: -c "6": given twice (already "5"): it takes one value
 	// usage: tool [-c N] [-t|-tt] FILE
 	// (tool -h lists the flags)
+}
+
+// Example_value: a value a flag refuses is said in one line, naming the
+// flag, without the usage.
+func Example_value() {
+	var stderr bytes.Buffer
+	cmd := cli.New("tool", "usage: tool [-c N] FILE", &stderr)
+	cmd.Int("c", 0, "stop after `N` frames")
+	_, status, _ := cmd.Parse([]string{"-c", "five", "capture.pcap"})
+	fmt.Println(status)
+	fmt.Print(stderr.String())
+	// Output:
+	// 2
+	// tool: -c "five": not a whole number
 }
 
 func TestParse(t *testing.T) {
@@ -45,9 +61,10 @@ func TestParse(t *testing.T) {
 		{[]string{"-", "-s", "x"}, []string{"-"}, 0, true, ""},
 		{[]string{"a", "--", "-s", "b"}, []string{"a", "-s", "b"}, 0, true, ""},
 		{[]string{"-h"}, nil, 0, false, "a string"},
-		{[]string{"a", "-nosuch"}, nil, 2, false, "flag provided but not defined: -nosuch"},
-		{[]string{"-s", "x", "a", "-s", "y"}, nil, 2, false, `given twice (already "x")`},
-		{[]string{"-b=false"}, nil, 2, false, "takes no value"},
+		{[]string{"a", "-nosuch"}, nil, 2, false, "tool: flag provided but not defined: -nosuch\n"},
+		{[]string{"-s"}, nil, 2, false, "tool: flag needs an argument: -s\n"},
+		{[]string{"-s", "x", "a", "-s", "y"}, nil, 2, false, `tool: -s "y": given twice (already "x")`},
+		{[]string{"-b=false"}, nil, 2, false, `tool: -b "false": takes no value`},
 	} {
 		var stderr bytes.Buffer
 		cmd := cli.New("tool", "usage: tool", &stderr)
@@ -60,6 +77,66 @@ func TestParse(t *testing.T) {
 		}
 		if !ok && !strings.Contains(stderr.String(), "usage: tool") {
 			t.Errorf("%q: no usage line in %q", tc.args, stderr.String())
+		}
+	}
+}
+
+// TestValueErrors: a value a flag refuses is one line, "NAME: -FLAG" and
+// why (the value quoted when the reason does not show it), with no usage
+// line and no "roce: " or package prefix; the flags' defaults still show
+// in -h.
+func TestValueErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-n", "x"}, `tool: -n "x": not a whole number` + "\n"},
+		{[]string{"-n", "0x1ffffffffffffffff"}, `tool: -n "0x1ffffffffffffffff": out of range` + "\n"},
+		{[]string{"-d", "4"}, `tool: -d "4": not a duration (a number and a unit: 4us, 100ms, 2s)` + "\n"},
+		{[]string{"-f", "bad"}, `tool: -f: bad value "bad" (want good)` + "\n"},
+		{[]string{"-g", "x"}, "tool: -g: cannot open capture: x\n"},
+	} {
+		var stderr bytes.Buffer
+		cmd := cli.New("tool", "usage: tool", &stderr)
+		cmd.Int("n", 7, "a number")
+		cmd.Duration("d", time.Second, "a duration")
+		cmd.Flags.Func("f", "a value", func(s string) error { return fmt.Errorf("roce: bad value %q (want good)", s) })
+		cmd.Flags.Func("g", "a value", func(s string) error { return fmt.Errorf("roce: capture: cannot open capture: %s", s) })
+		_, status, ok := cmd.Parse(tc.args)
+		if status != 2 || ok || stderr.String() != tc.msg {
+			t.Errorf("%q: status %d, stderr %q; want 2 and %q", tc.args, status, stderr.String(), tc.msg)
+		}
+	}
+	var stderr bytes.Buffer
+	cmd := cli.New("tool", "usage: tool", &stderr)
+	cmd.Int("n", 7, "a `number`")
+	cmd.Duration("d", time.Second, "a duration")
+	cmd.Flags.Bool("b", false, "a switch")
+	if _, status, _ := cmd.Parse([]string{"-h"}); status != 0 ||
+		!strings.Contains(stderr.String(), "-n number\n    \ta number (default 7)") || !strings.Contains(stderr.String(), "(default 1s)") ||
+		strings.Contains(stderr.String(), "default false") || strings.Contains(stderr.String(), "panic") {
+		t.Errorf("-h: %q", stderr.String())
+	}
+	if _, _, ok := cmd.Parse([]string{"-n", "0x10", "-b"}); !ok || !cmd.Given("n") || !cmd.Given("b") || cmd.Given("d") {
+		t.Errorf("Given: n %v b %v d %v", cmd.Given("n"), cmd.Given("b"), cmd.Given("d"))
+	}
+}
+
+// TestMessage: the module's prefixes go, at the start and where an error
+// wraps one; names and the rest stay.
+func TestMessage(t *testing.T) {
+	for in, want := range map[string]string{
+		"roce: capture: eth9: open: no such device":                     "eth9: open: no such device",
+		"dump: not a pcap or pcapng capture: unknown magic number 6a75": "not a pcap or pcapng capture: unknown magic number 6a75",
+		"roce: parquet: roce: the capture file was cut shorter":         "the capture file was cut shorter",
+		"scenario line 2: roce: gen: bad configuration: MTU 77":         "scenario line 2: bad configuration: MTU 77",
+		"gen: time out of range: 2200-01-01T00:00:00Z is after":         "time out of range: 2200-01-01T00:00:00Z is after",
+		"open dump: no such file or directory":                          "open dump: no such file or directory",
+		"x.pcap: dump: frames of more than one link type":               "x.pcap: dump: frames of more than one link type",
+		"frame 3: pcap record at offset 40: cut short":                  "frame 3: pcap record at offset 40: cut short",
+	} {
+		if got := cli.Message(errors.New(in)); got != want {
+			t.Errorf("Message(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
