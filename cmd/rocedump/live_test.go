@@ -615,3 +615,23 @@ func TestLiveBesideTcpdump(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveLinesAsTheyCome: with -j 1 (a live capture's default) the
+// lines are written when the capture has no frame waiting, not at exit:
+// they show while rocedump goes on capturing.
+func TestLiveLinesAsTheyCome(t *testing.T) {
+	link := vethtest.Pair(t)
+	dumpBin, genBin := binaries(t)
+	for _, args := range [][]string{{"-q"}, {"-json"}, {"-e"}} {
+		d := startDump(t, dumpBin, append([]string{"-i", link.Recv, "-qp", "0x200"}, args...)...)
+		runGen(t, genBin, "-i", link.Send)
+		deadline := time.Now().Add(3 * time.Second)
+		for len(lines(d.stdout.String())) < 16 && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if n := len(lines(d.stdout.String())); n != 16 {
+			t.Errorf("%v: %d lines while capturing, want the 16 to QP 0x200", args, n)
+		}
+		d.stop(t, syscall.SIGINT)
+	}
+}
