@@ -5,23 +5,26 @@ package capture
 import (
 	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // batchMax is the most frames WritePacketBatch hands the kernel in one
 // system call.
 const batchMax = 64
 
-// mmsghdr is struct mmsghdr of <sys/socket.h>.
+// mmsghdr is struct mmsghdr of <sys/socket.h>: a struct msghdr and the
+// bytes sent of it (golang.org/x/sys/unix has the one, not the other).
 type mmsghdr struct {
-	hdr syscall.Msghdr
+	hdr unix.Msghdr
 	n   uint32
 }
 
 // batch is sendmmsg's arguments, built once, and its progress.
 type batch struct {
 	msgs    [batchMax]mmsghdr
-	iovs    [batchMax]syscall.Iovec
-	tos     [batchMax]syscall.RawSockaddrLinklayer
+	iovs    [batchMax]unix.Iovec
+	tos     [batchMax]unix.RawSockaddrLinklayer
 	fn      func(fd uintptr) bool
 	n, sent int // messages prepared, sent
 }
@@ -36,7 +39,7 @@ func (h *Handle) WritePacketBatch(frames [][]byte) (int, error) {
 		for i := range b.msgs {
 			b.tos[i] = h.to
 			b.msgs[i].hdr.Name = (*byte)(unsafe.Pointer(&b.tos[i]))
-			b.msgs[i].hdr.Namelen = syscall.SizeofSockaddrLinklayer
+			b.msgs[i].hdr.Namelen = unix.SizeofSockaddrLinklayer
 			b.msgs[i].hdr.Iov = &b.iovs[i]
 			b.msgs[i].hdr.Iovlen = 1
 		}
@@ -79,14 +82,14 @@ func (h *Handle) WritePacketBatch(frames [][]byte) (int, error) {
 func (h *Handle) sendBatch(fd uintptr) bool {
 	b := h.batch
 	for b.sent < b.n {
-		n, _, e := syscall.Syscall6(sysSendmmsg, fd, uintptr(unsafe.Pointer(&b.msgs[b.sent])), uintptr(b.n-b.sent), 0, 0, 0)
+		n, _, e := unix.Syscall6(unix.SYS_SENDMMSG, fd, uintptr(unsafe.Pointer(&b.msgs[b.sent])), uintptr(b.n-b.sent), 0, 0, 0)
 		switch e {
 		case 0:
 			b.sent += int(n)
 			continue
-		case syscall.EINTR:
+		case unix.EINTR:
 			continue
-		case syscall.EAGAIN:
+		case unix.EAGAIN:
 			return false
 		}
 		h.werr = e

@@ -13,10 +13,11 @@ import (
 )
 
 // Capture RoCE frames on eth0 until interrupted, printing each one's
-// time, length and opcode, then the kernel's counts. It needs root (or
-// CAP_NET_RAW), so it is compiled but not run.
+// time, length and opcode, then the kernel's counts. The kernel keeps
+// the other frames out (RoCEFilter). It needs root (or CAP_NET_RAW), so
+// it is compiled but not run.
 func Example() {
-	h, err := capture.Open("eth0", capture.Options{Snaplen: 256})
+	h, err := capture.Open("eth0", capture.Options{Snaplen: 256, Filter: capture.RoCEFilter()})
 	if err != nil {
 		log.Fatal(err) // errors.Is(err, os.ErrPermission) when not root
 	}

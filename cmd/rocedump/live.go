@@ -15,18 +15,25 @@ import (
 	"github.com/roce-go/roce/dump"
 )
 
-// defaultBufferKiB is the receive buffer of -i without -B: 2 MiB,
-// libpcap's default (tcpdump's -B).
-const defaultBufferKiB = 2048
+// defaultBufferKiB is the ring of -i without -B: 2 MiB, libpcap's
+// default (tcpdump's -B).
+const defaultBufferKiB = capture.DefaultBufferSize >> 10
 
 // liveConfig is what -i and its flags ask for.
 type liveConfig struct {
-	iface     string // -i: the interface; "" reads a file
-	snaplen   int    // -s: bytes kept of each frame (0: capture.DefaultSnaplen)
-	noPromisc bool   // -p
-	bufferKiB int    // -B: the socket's receive buffer
-	set       bool   // -s or -B given
+	iface     string   // -i: the interface; "" reads a file
+	snaplen   int      // -s: bytes kept of each frame (0: capture.DefaultSnaplen)
+	noPromisc bool     // -p
+	bufferKiB int      // -B: the ring's size
+	all       bool     // -all: every frame, no kernel filter
+	set       bool     // -s or -B given
+	workers   int      // -j of the capture, set by runLive
+	out       *liveOut // shared by the copies of the config
 }
+
+// liveOut is where lines leaves the flush of the lines written, which
+// the capture calls when it has no frame to hand on.
+type liveOut struct{ flush func() error }
 
 // intValue is a flag.Value of an int that notes it was set.
 type intValue struct {
@@ -50,7 +57,7 @@ func (v intValue) Set(s string) error {
 	return nil
 }
 
-// register adds -i, -s, -p and -B to cmd.
+// register adds -i, -s, -p, -B and -all to cmd.
 func (l *liveConfig) register(cmd *cli.Command) {
 	fs := cmd.Flags
 	cmd.StringVar(&l.iface, "i", "", "capture live on network interface `IFACE` (Linux; root or CAP_NET_RAW) instead of reading a file; stop with SIGINT (^C), SIGTERM or -c")
@@ -58,15 +65,26 @@ func (l *liveConfig) register(cmd *cli.Command) {
 	cmd.Once(intValue{&l.snaplen, &l.set}, "s", "-i: keep the first `SNAPLEN` bytes of each frame, as tcpdump (0: 262144)")
 	fs.BoolVar(&l.noPromisc, "p", false, "-i: do not put the interface in promiscuous mode")
 	l.bufferKiB = defaultBufferKiB
-	cmd.Once(intValue{&l.bufferKiB, &l.set}, "B", "-i: socket receive buffer in `KiB`, as tcpdump's -B; more rides out longer bursts without drops")
+	cmd.Once(intValue{&l.bufferKiB, &l.set}, "B", "-i: the capture's ring buffer in `KiB`, as tcpdump's -B (default 2048); more rides out longer bursts without drops")
+	fs.BoolVar(&l.all, "all", false, "-i: every frame of the interface, not only RoCE, PFC/PAUSE and LLDP (which a kernel filter lets through otherwise, unless -Y)")
+}
+
+// filter returns the kernel filter of the capture: RoCEFilter unless
+// -all asks for every frame or a display filter, which may select any
+// frame (tshark -Y sees them all), is given.
+func (l *liveConfig) filter(c config) []capture.Instruction {
+	if l.all || c.opt.Match != nil {
+		return nil
+	}
+	return capture.RoCEFilter()
 }
 
 // check returns what is wrong with the live flags beside the capture
 // file named on the command line, or "".
 func (l *liveConfig) check(file string) string {
 	switch {
-	case l.iface == "" && (l.set || l.noPromisc):
-		return "-s, -p and -B are for a live capture: give -i IFACE"
+	case l.iface == "" && (l.set || l.noPromisc || l.all):
+		return "-s, -p, -B and -all are for a live capture: give -i IFACE"
 	case l.iface != "" && file != "":
 		return fmt.Sprintf("-i %s and capture file %q: capture live or read a file, not both", l.iface, file)
 	case l.snaplen < 0 || l.snaplen > dump.MaxSnaplen:
@@ -78,13 +96,26 @@ func (l *liveConfig) check(file string) string {
 }
 
 // lines returns where Dump writes its lines: w itself for a file, and
-// for a live capture a writer that flushes w after each line, so that
-// every frame shows as it arrives.
+// for a live capture w flushed whenever the capture has no frame waiting
+// (read and written one at a time, -j 1), or after each line (-j N reads
+// ahead on another goroutine), so that every frame shows as it arrives.
 func (l *liveConfig) lines(w *bufio.Writer) io.Writer {
 	if l.iface == "" {
 		return w
 	}
+	if l.workers == 1 && l.out != nil {
+		l.out.flush = w.Flush
+		return w
+	}
 	return flushEach{w}
+}
+
+// idle is the capture's Options.Idle: it flushes the lines written (on
+// the goroutine that writes them, with -j 1).
+func (o *liveOut) idle() {
+	if o.flush != nil {
+		o.flush()
+	}
 }
 
 // flushEach flushes its buffered writer after every write.
@@ -98,12 +129,18 @@ func (f flushEach) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// runLive is rocedump -i: the frames of the interface go through scan
-// as a file's would, until -c is reached or SIGINT or SIGTERM closes the
-// capture; then tcpdump's closing lines go to stderr.
+// runLive is rocedump -i: the frames of the interface (those the kernel
+// filter lets through) go through scan as a file's would, until -c is
+// reached or SIGINT or SIGTERM closes the capture; then tcpdump's closing
+// lines go to stderr.
 func runLive(c config, stdout, stderr io.Writer) int {
+	if c.opt.Workers == 0 {
+		c.opt.Workers = 1 // each frame as it comes
+	}
+	c.live.workers, c.live.out = c.opt.Workers, &liveOut{}
 	h, err := capture.Open(c.live.iface, capture.Options{
-		Snaplen: c.live.snaplen, NoPromiscuous: c.live.noPromisc, BufferSize: c.live.bufferKiB << 10})
+		Snaplen: c.live.snaplen, NoPromiscuous: c.live.noPromisc, BufferSize: c.live.bufferKiB << 10,
+		Filter: c.live.filter(c), Idle: c.live.out.idle})
 	if err != nil {
 		fmt.Fprintln(stderr, "rocedump:", cli.Message(err))
 		if errors.Is(err, os.ErrPermission) {
@@ -120,14 +157,11 @@ func runLive(c config, stdout, stderr io.Writer) int {
 		select {
 		case <-sig:
 			signal.Stop(sig) // a second ^C kills at once
-			h.Close()        // the read waiting returns io.EOF: scan ends as at the end of a file
+			h.Close()        // the reads return what the ring holds, then io.EOF: scan ends as at the end of a file
 		case <-done:
 		}
 	}()
 	defer signal.Stop(sig)
-	if c.opt.Workers == 0 {
-		c.opt.Workers = 1 // each frame as it comes
-	}
 	fmt.Fprintf(stderr, "rocedump: listening on %s, link-type EN10MB (Ethernet), snapshot length %d bytes\n", c.live.iface, h.Snaplen())
 	st, err := scan(c, dump.NewPacketSource(h, uint16(h.LinkType())), nil, stdout, nil)
 	close(done)

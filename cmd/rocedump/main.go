@@ -7,7 +7,7 @@
 //	rocedump [flags] [-r] FILE [flags]
 //	rocedump [flags] FILE|DIR... [flags]
 //	rocedump [flags] < FILE
-//	rocedump [flags] -i IFACE [-s SNAPLEN] [-p] [-B KiB]
+//	rocedump [flags] -i IFACE [-s SNAPLEN] [-p] [-B KiB] [-all]
 //
 // FILE "-" or no FILE reads standard input (a terminal there is refused
 // with a hint). Flags may follow the file, as with tcpdump. -h lists the
@@ -85,17 +85,21 @@
 //	            them are decoded at once
 //	-i IFACE    capture live on a network interface instead of reading a
 //	            file (Linux packet sockets; root or CAP_NET_RAW), with
-//	            every filter and output mode; frames are read one at a
-//	            time (-j 1 unless given) and each line shows as its frame
-//	            arrives. SIGINT or SIGTERM stops it cleanly (-stats
+//	            every filter and output mode; only RoCE, PFC/PAUSE and
+//	            LLDP frames reach rocedump (a kernel filter) unless -all
+//	            or -Y; frames are read one at a time (-j 1 unless given)
+//	            and each line shows as its frame arrives (within about
+//	            20 ms). SIGINT or SIGTERM stops it cleanly (-stats
 //	            printed, the -w file complete); standard error then gets
 //	            tcpdump's "N packets captured", "N packets received by
 //	            filter" and "N packets dropped by kernel"
 //	-s SNAPLEN  -i: keep the first SNAPLEN bytes of each frame (default
 //	            and 0: 262144); the original length is kept
 //	-p          -i: leave the interface out of promiscuous mode
-//	-B KiB      -i: the socket's receive buffer (default 2048, 2 MiB, as
+//	-B KiB      -i: the capture's ring buffer (default 2048, 2 MiB, as
 //	            tcpdump's)
+//	-all        -i: every frame of the interface, not only those rocedump
+//	            reads
 //	-R          read the directories given recursively
 //	-per-file   with -stats and several captures: one summary per
 //	            capture instead of one for all
@@ -332,7 +336,7 @@ type config struct {
 	parquet               string     // -parquet: the Parquet file or directory to write
 }
 
-const usageLine = "usage: rocedump [-json] [-stats [-per-file]] [-timeline OUT.html [-timeline-flows N]] [-utc] [-v] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-parquet OUT] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-R] [-i IFACE [-s SNAPLEN] [-p] [-B KiB] | [-r] FILE|DIR...|-] [flags]"
+const usageLine = "usage: rocedump [-json] [-stats [-per-file]] [-timeline OUT.html [-timeline-flows N]] [-utc] [-v] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-parquet OUT] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-R] [-i IFACE [-s SNAPLEN] [-p] [-B KiB] [-all] | [-r] FILE|DIR...|-] [flags]"
 
 // parseFlags reads the command line. It reports ok false, having said
 // why on stderr, when the command line is unusable or asked for help:
