@@ -245,7 +245,9 @@ var pageSize = os.Getpagesize()
 // touch reads byte q of the mapping and reports whether that faulted
 // not.
 func (s *Source) touch(q int) (ok bool) {
+	old := debug.SetPanicOnFault(true)
 	defer func() {
+		debug.SetPanicOnFault(old)
 		if e := recover(); e != nil {
 			if _, fault := e.(interface{ Addr() uintptr }); !fault {
 				panic(e)
@@ -331,36 +333,15 @@ func (s *Source) start() (*Source, error) {
 // *ReadError: when its Fatal is false, call Next again for the records
 // after it; when true (wrapping io.ErrUnexpectedEOF for a capture cut in
 // the middle of a record), reading is over. A pcapng Simple Packet Block
-// has no timestamp: ci.Timestamp is the zero time.Time.
+// has no timestamp: ci.Timestamp is the zero time.Time. Of a mapped file
+// (NewSourceMapped) that shrinks, Next returns the records wholly before
+// its new end, then ErrShrank; a fault on a page past the new end (a
+// file cut shorter at the moment its page is read) is a panic that
+// Scan, Dump, ScanParts and Merge recover as ErrShrank.
 func (s *Source) Next() (data []byte, ci gopacket.CaptureInfo, linkType uint16, err error) {
 	if s.err != nil {
 		return nil, ci, 0, s.err
 	}
-	if s.m != nil {
-		return s.nextMapped()
-	}
-	return s.next()
-}
-
-// nextMapped is Next for NewSourceMapped: a fault is ErrShrank, and the
-// record is checked against the file's size after it was read (unless
-// the pipeline checks whole batches).
-func (s *Source) nextMapped() (data []byte, ci gopacket.CaptureInfo, linkType uint16, err error) {
-	defer s.unguard(s.guard(), &err)
-	data, ci, linkType, err = s.next()
-	if err != io.EOF && !s.batched && !s.covered(s.whole.end()) {
-		if err == nil {
-			s.read--
-		}
-		s.err = ErrShrank
-		return nil, ci, 0, ErrShrank
-	}
-	s.release()
-	return data, ci, linkType, err
-}
-
-// next is Next for every Source.
-func (s *Source) next() (data []byte, ci gopacket.CaptureInfo, linkType uint16, err error) {
 	if s.pkt != nil {
 		data, ci, err = s.nextPacket()
 		linkType = s.lt
@@ -370,12 +351,27 @@ func (s *Source) next() (data []byte, ci gopacket.CaptureInfo, linkType uint16, 
 		data, ci, err = s.nextPcap()
 		linkType = s.lt
 	}
+	if s.m != nil && err != io.EOF && !s.mappedRead() {
+		err, data = ErrShrank, nil
+	}
 	if err == nil {
 		s.read++
 	} else if re, ok := err.(*ReadError); !ok || re.Fatal {
 		s.err = err
 	}
 	return data, ci, linkType, err
+}
+
+// mappedRead is what Next does after reading a record of a mapped file
+// (NewSourceMapped): it checks the file's size (unless the pipeline
+// checks whole batches), reporting false if the file has shrunk below
+// what was read, and releases what was read.
+func (s *Source) mappedRead() bool {
+	if !s.batched && !s.covered(s.whole.end()) {
+		return false
+	}
+	s.release()
+	return true
 }
 
 // Number returns the frame number of the last packet record Next met,
