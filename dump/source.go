@@ -412,9 +412,26 @@ func (s *Source) cut(off int64, packet bool, block string, err error) error {
 	return e
 }
 
+// The capture times a Source gives, exactly: MinTime to MaxTime,
+// 2^63 - 1 - 62135596800 seconds either side of 1970 (years
+// -292277020688 to 292277024627), the most seconds a time.Time holds
+// (it counts them from the year 1 in an int64). Every output of the
+// package writes any time of the span exactly. pcap's times (1970 to
+// 2106) lie within it; a pcapng timestamp outside it (only a resolution
+// of a second or coarser, or an if_tsoffset near 2^63 seconds, reach
+// there) is an unreadable record (ReadError), named with its frame.
+var (
+	MinTime = time.Unix(-maxSec, 0).UTC()
+	MaxTime = time.Unix(maxSec, 999_999_999).UTC()
+)
+
+const maxSec = 1<<63 - 1 - 62135596800
+
 // timeOf converts a count of units of 10^-exp seconds (or 2^-exp
-// seconds when base2) to a time, exactly, adding offset seconds.
-func timeOf(units uint64, base2 bool, exp uint8, offset int64) time.Time {
+// seconds when base2) to a time, exactly (finer than a nanosecond, cut
+// to the nanosecond), adding offset seconds; ok is false when the time
+// falls outside MinTime to MaxTime.
+func timeOf(units uint64, base2 bool, exp uint8, offset int64) (t time.Time, ok bool) {
 	var sec, ns uint64
 	switch {
 	case base2:
@@ -432,7 +449,36 @@ func timeOf(units uint64, base2 bool, exp uint8, offset int64) time.Time {
 	case exp < 29: // every count is under a second
 		ns = units / pow10[exp-9]
 	}
-	return time.Unix(int64(sec)+offset, int64(ns))
+	var s int64
+	switch {
+	case offset >= 0:
+		if offset > maxSec || sec > uint64(maxSec-offset) {
+			return t, false
+		}
+		s = int64(sec) + offset
+	default:
+		back := uint64(-(offset + 1)) + 1 // -offset, up to 2^63
+		if sec >= back {
+			if sec-back > maxSec {
+				return t, false
+			}
+			s = int64(sec - back)
+		} else {
+			if back-sec > maxSec {
+				return t, false
+			}
+			s = -int64(back - sec)
+		}
+	}
+	return time.Unix(s, int64(ns)), true
+}
+
+// resolutionText names a pcapng timestamp resolution: "10^-6", "2^-20".
+func resolutionText(base2 bool, exp uint8) string {
+	if base2 {
+		return "2^-" + strconv.Itoa(int(exp))
+	}
+	return "10^-" + strconv.Itoa(int(exp))
 }
 
 var pow10 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
