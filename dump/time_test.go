@@ -124,7 +124,11 @@ func civil(ns *big.Int) (year int64, month, day, hh, mm, ss int, frac int64) {
 
 // farCapture is a pcapng capture of one frame per stamp, each on an
 // interface of its own resolution and offset.
-func farCapture(stamps []stamp) []byte {
+func farCapture(stamps []stamp) []byte { return farCaptureOf(stamps, 0) }
+
+// farCaptureOf is farCapture whose frames carry id and their index
+// after the Ethernet header.
+func farCaptureOf(stamps []stamp, id byte) []byte {
 	le := binary.LittleEndian
 	w := ngSection(nil, le)
 	for _, s := range stamps {
@@ -143,7 +147,8 @@ func farCapture(stamps []stamp) []byte {
 	fr := make([]byte, 60)
 	copy(fr, []byte{2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x88, 0xb5})
 	for i, s := range stamps {
-		w.epb(uint32(i), s.units, 60, 60, fr)
+		fr[14], fr[15] = id, byte(i)
+		w.epb(uint32(i), s.units, 60, 60, bytes.Clone(fr))
 	}
 	return w.b
 }
@@ -471,5 +476,84 @@ func TestWriterFarTimes(t *testing.T) {
 	_, err = dump.Scan(src, dump.Options{}, w.WriteRecord)
 	if !errors.Is(err, dump.ErrTimeRange) || !strings.HasPrefix(err.Error(), "frame 1: ") {
 		t.Errorf("pcap of 2300 by WriteRecord: %v", err)
+	}
+}
+
+// TestMergeFarTimes: Merge orders frames of any time, before 1970 and
+// past 2262, as mergecap (Wireshark 4.0) merges the same captures: by
+// time, exactly (frames a nanosecond apart past 2262, where int64
+// nanoseconds wrap), the later capture first on a tie. (mergecap's order
+// is the oracle, not the times it writes: it writes the frame of 1900 as
+// a wrapped count of microseconds, year 586454, and cuts a 2^-20 s
+// timestamp to the nanosecond and back.)
+func TestMergeFarTimes(t *testing.T) {
+	mc := oracle.Need(t, "mergecap")
+	const y2300 = 10413792000123456789
+	a := []stamp{
+		{exp: 6, units: 5, offset: -2208988800}, // 1900
+		{exp: 9, units: y2300},
+		{exp: 9, units: y2300 + 2},
+		{exp: 6, units: 32503680000123456}, // 3000
+		{exp: 6, units: 32503680000123458},
+	}
+	b := []stamp{
+		{exp: 9, units: 1700000000e9},
+		{exp: 9, units: y2300}, // the same time as a's: b's first
+		{exp: 9, units: y2300 + 1},
+		{exp: 6, units: 32503680000123457},
+		{exp: 0, units: 253402300800}, // 10000
+	}
+	c := []stamp{
+		{exp: 9, units: 1<<63 - 1}, // the last int64 nanosecond
+		{exp: 9, units: 1 << 63},
+		{base2: true, exp: 20, units: 1<<63 + 12345},
+	}
+	dir := t.TempDir()
+	var files []string
+	for i, st := range [][]stamp{a, b, c} {
+		p := filepath.Join(dir, fmt.Sprintf("%c.pcapng", 'a'+i))
+		if err := os.WriteFile(p, farCaptureOf(st, byte('a'+i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	merged := filepath.Join(dir, "m.pcapng")
+	if out, err := exec.Command(mc, append([]string{"-w", merged}, files...)...).CombinedOutput(); err != nil {
+		t.Fatalf("mergecap: %v: %s", err, out)
+	}
+	type fr struct {
+		id string
+		ts time.Time
+	}
+	var want []fr
+	if _, err := dump.Scan(open(t, merged), dump.Options{Workers: 1}, func(r *dump.Record) error {
+		want = append(want, fr{string(r.Data[14:16]), r.Time})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != len(a)+len(b)+len(c) {
+		t.Fatalf("mergecap wrote %d frames", len(want))
+	}
+	for _, workers := range []int{1, 3} {
+		var in []dump.MergeInput
+		for _, f := range files {
+			in = append(in, dump.MergeInput{Source: open(t, f)})
+		}
+		var got []fr
+		if _, _, err := dump.Merge(in, workers, 0, func(i int, r *dump.Record) error {
+			got = append(got, fr{string(r.Data[14:16]), r.Time})
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("workers %d: %d frames merged, want %d", workers, len(got), len(want))
+		}
+		for i := range want {
+			if got[i].id != want[i].id || i > 0 && got[i].ts.Before(got[i-1].ts) {
+				t.Errorf("workers %d: frame %d is %q at %v, mergecap's %q", workers, i+1, got[i].id, got[i].ts, want[i].id)
+			}
+		}
 	}
 }
