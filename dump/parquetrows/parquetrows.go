@@ -115,13 +115,13 @@ type fieldColumn struct {
 type how uint8
 
 const (
-	howText  how = iota // Field.AppendValue's text
-	howFile             // the Writer's file name
-	howFlag             // a BOOLEAN
-	howInt32            // an unsigned integer of up to 32 bits
-	howInt64            // one of 64 bits
-	howTime             // a timestamp
-	howDecimal          // a time as DECIMAL(28,9), TimeDecimalColumn
+	howText    how = iota // Field.AppendValue's text
+	howFile               // the Writer's file name
+	howFlag               // a BOOLEAN
+	howInt32              // an unsigned integer of up to 32 bits
+	howInt64              // one of 64 bits
+	howTime               // a timestamp
+	howDecimal            // a time as DECIMAL(28,9), TimeDecimalColumn
 )
 
 var (

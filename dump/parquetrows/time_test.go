@@ -60,11 +60,11 @@ func TestFarTimesDuckDB(t *testing.T) {
 		time.Unix(0, -1<<63),     // the first int64 nanosecond (1677)
 		time.Unix(0, 1<<63-1),    // the last (2262)
 		time.Unix(0, 1<<63-1).Add(time.Nanosecond),
-		time.Unix(10413792000, 123456789),    // 2300
-		time.Unix(32503680000, 123456000),    // 3000
-		time.Unix(-1000000000000, 5000),      // -29719
-		time.Unix(-46383577200, 1),           // 500
-		time.Unix(253402300800, 1),           // 10000
+		time.Unix(10413792000, 123456789),     // 2300
+		time.Unix(32503680000, 123456000),     // 3000
+		time.Unix(-1000000000000, 5000),       // -29719
+		time.Unix(-46383577200, 1),            // 500
+		time.Unix(253402300800, 1),            // 10000
 		time.Unix(9223371974719179007, 1e9-1), // MaxTime
 		time.Unix(-9223371974719179007, 0),    // MinTime
 		time.Unix(-9223371974719179007, 1),
@@ -120,4 +120,3 @@ func TestFarTimesDuckDB(t *testing.T) {
 		}
 	}
 }
-
