@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,3 +122,100 @@ func TestFarTimes(t *testing.T) {
 		}
 	}
 }
+
+// TestFarTimesAnalysis: a capture with CE marks, CNPs and PFC pauses
+// (as TestBrowser's) gives the same page and the same -stats summary
+// (text and JSON) whenever it was taken: in 2026, in the year 3000,
+// across 2262-04-11T23:47:16.854775807Z (where int64 nanoseconds since
+// 1970 wrap), before the year 1, next to MaxTime; only the dates differ.
+func TestFarTimesAnalysis(t *testing.T) {
+	cfg := gen.DefaultConfig()
+	cfg.Size, cfg.MTU, cfg.Messages, cfg.QPs, cfg.CEEvery = 16384, 1024, 40, 3, 9
+	cfg.PFCEvery, cfg.PFCPrio, cfg.PFCQuanta = 100, int(cfg.PCP), 3000
+	g, err := gen.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frames [][]byte
+	var times []time.Time
+	for g.Next() {
+		frames = append(frames, bytes.Clone(g.Frame()))
+		times = append(times, g.Time())
+	}
+	start, span := times[0], times[len(times)-1].Sub(times[0])
+	var runGap func(time.Time, int64) (string, string, string)
+	run := func(at time.Time) (page, text, js string) { return runGap(at, 0) }
+	runGap = func(at time.Time, gap int64) (page, text, js string) {
+		shift := at.Unix() - start.Unix()
+		tl := New(Config{})
+		var rec dump.Record
+		for i, fr := range frames {
+			ts := time.Unix(times[i].Unix()+shift, int64(times[i].Nanosecond()))
+			if i >= len(frames)/2 {
+				ts = time.Unix(ts.Unix()+gap, int64(ts.Nanosecond()))
+			}
+			rec.Decode(i+1, gopacket.CaptureInfo{Timestamp: ts, Length: len(fr), CaptureLength: len(fr)}, dump.LinkTypeEthernet, fr)
+			tl.AddRecord(&rec, "congestion.pcap")
+		}
+		var p, tx, j bytes.Buffer
+		if err := tl.WriteHTML(&p); err != nil {
+			t.Fatal(err)
+		}
+		rep := tl.Analyzer().Report()
+		if err := rep.WriteText(&tx); err != nil {
+			t.Fatal(err)
+		}
+		if err := rep.WriteJSON(&j); err != nil {
+			t.Fatal(err)
+		}
+		page = clocks.ReplaceAllString(dates.ReplaceAllString(p.String(), "DATE"), "\nCLOCK ") // the frames' lines in the marks' titles
+		return page, tx.String(), rfc3339.ReplaceAllString(j.String(), "DATE")
+	}
+	wantPage, wantText, wantJSON := run(start)
+	if !strings.Contains(wantText, "ce-to-cnp") || !strings.Contains(wantJSON, `"paused_ns"`) || !strings.Contains(wantPage, `class="pause"`) {
+		t.Fatalf("the capture shows no congestion:\n%s", wantText)
+	}
+	for _, at := range []time.Time{
+		time.Date(3000, 3, 1, 12, 0, 0, 0, time.UTC),
+		time.Unix(0, 1<<63-1).Add(-span / 2), // across the wrap
+		time.Date(-5, 3, 1, 12, 0, 0, 0, time.UTC),
+		dump.MaxTime.Add(-span - time.Second),
+	} {
+		page, text, js := run(at)
+		if page != wantPage {
+			t.Errorf("at %v: the page differs from 2026's", at)
+		}
+		if text != wantText {
+			t.Errorf("at %v: -stats\n%s\nwant\n%s", at, text, wantText)
+		}
+		if js != wantJSON {
+			t.Errorf("at %v: -stats -json\n%s\nwant\n%s", at, js, wantJSON)
+		}
+	}
+	// Half the capture 200 days later, or 300 years (past what the page
+	// draws): the PFC summary is that of the capture in one piece (no
+	// pause lasts that long; picoseconds since the first PFC frame, which
+	// counted its pauses, overflow 64 bits after 106 days).
+	want := pfcLines(wantText)
+	for _, gap := range []int64{200 * 86400, 300 * 31556952} {
+		_, text, _ := runGap(start, gap)
+		if got := pfcLines(text); got != want {
+			t.Errorf("gap of %d s: %s, want %s", gap, got, want)
+		}
+	}
+}
+
+// pfcLines returns the PFC lines of a -stats text summary.
+func pfcLines(text string) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "pfc ") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+var clocks = regexp.MustCompile(`\n\d\d:\d\d:\d\d\.\d{6} `)
+
+var rfc3339 = regexp.MustCompile(`"-?\d{4,}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z"`)
