@@ -288,7 +288,7 @@ func (p *poisoned) Release(off, n int) {
 // goroutine and with several.
 func TestMappedRelease(t *testing.T) {
 	cfg := gen.DefaultConfig()
-	cfg.Messages, cfg.Size, cfg.MTU = 300, 65536, 4096
+	cfg.Messages, cfg.Size, cfg.MTU = 700, 65536, 4096 // 46 MB: a few release steps
 	var files [][]byte
 	for _, f := range []gen.Format{gen.Pcap, gen.PcapNG} {
 		g, err := gen.New(cfg)

@@ -219,7 +219,7 @@ func NewSourceMapped(m Mapping) (s *Source, err error) {
 // ReleaseStep is how many bytes of a mapped capture (NewSourceMapped)
 // are read between two releases of what was read: a step costs one
 // madvise, and resident memory holds up to about two steps of the file.
-const ReleaseStep = 4 << 20
+const ReleaseStep = 8 << 20
 
 // covered reports whether the mapped file still holds its first end
 // bytes, asked after they were read: a file cut shorter under its
