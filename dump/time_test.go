@@ -183,7 +183,7 @@ var epochKey = regexp.MustCompile(`"frame.time_epoch":(-?[0-9]+\.[0-9]{9})`)
 // the year 1), at decimal and binary resolutions, come out exactly in
 // JSON and in every text time format: against the times worked out here
 // with big rationals and an independent calendar, and against tshark
-// 4.0 wherever it converts them right. tshark prints the seconds of a
+// 4.0 and tcpdump 4.99 wherever they convert them right. tshark prints the seconds of a
 // time before 1970 and then its fraction ("-1000000000000.000005" for
 // 5 µs after -10^12 s, which is -999999999999.999995); the value it
 // means is compared.
@@ -278,7 +278,6 @@ func TestFarTimesExact(t *testing.T) {
 			t.Errorf("%s: tshark frame.time_epoch %s (%s ns), dump %s", s.name, f[0], got, epochText(exact[i]))
 		}
 		if f[1] != "Not representable" { // gmtime's int years: tshark has no date past 2^31 years
-			date, _ := farLines(t, in, dump.TimeDate)
 			if w := tsharkDate(t, f[1]); !strings.HasPrefix(date[i], w+" ") {
 				t.Errorf("%s: tshark frame.time %q, dump -tttt %q", s.name, f[1], date[i][:min(40, len(date[i]))])
 			}
@@ -300,6 +299,61 @@ func TestFarTimesExact(t *testing.T) {
 	}
 	if compared < len(farStamps)/2 {
 		t.Errorf("tshark gave the date of %d frames only", compared)
+	}
+
+	// tcpdump 4.99 (libpcap 1.10): -tttt and its default time of day,
+	// where it converts the time ("[Error converting time]" elsewhere);
+	// it writes the year without padding ("500-03-01").
+	compared = 0
+	for _, c := range []struct {
+		flag string
+		ours []string
+	}{{"-tttt", date}, {"", clock}} {
+		args := []string{"-n", "-r", p, "--time-stamp-precision=nano"}
+		if c.flag != "" {
+			args = append(args, c.flag)
+		}
+		cmd := exec.Command(oracle.Need(t, "tcpdump"), args...)
+		cmd.Env = append(os.Environ(), "TZ=UTC")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("tcpdump: %v", err)
+		}
+		var lines []string
+		for _, l := range strings.Split(string(out), "\n") {
+			if l != "" && l[0] != '\t' {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) != len(farStamps) {
+			t.Fatalf("tcpdump %s: %d lines, want %d", c.flag, len(lines), len(farStamps))
+		}
+		for i, s := range farStamps {
+			if s.tsharkWrong || strings.HasPrefix(lines[i], "[") {
+				continue
+			}
+			f := strings.Fields(lines[i])
+			want := f[0]
+			if c.flag != "" {
+				y, rest, _ := strings.Cut(f[0][1:], "-")
+				year, err := strconv.ParseInt(f[0][:1]+y, 10, 64)
+				if err != nil {
+					t.Fatalf("tcpdump date %q", f[0])
+				}
+				ys := fmt.Sprintf("%04d", year)
+				if year < 0 {
+					ys = fmt.Sprintf("-%04d", -year)
+				}
+				want = ys + "-" + rest + " " + f[1]
+			}
+			if !strings.HasPrefix(c.ours[i], want+" ") {
+				t.Errorf("%s: tcpdump %s %q, dump %q", s.name, c.flag, want, c.ours[i][:min(40, len(c.ours[i]))])
+			}
+			compared++
+		}
+	}
+	if compared < len(farStamps)/2 {
+		t.Errorf("tcpdump gave the time of %d frames only", compared)
 	}
 }
 
