@@ -116,8 +116,11 @@ func (p *Page) notes() []string {
 		out = append(out, fmt.Sprintf("%d PFC priorities not drawn", p.PFCNotDrawn))
 	}
 	if p.FramesPastAxis > 0 {
-		out = append(out, fmt.Sprintf("%d frames (%s) more than %s (the longest axis drawn) after the first frame are not drawn",
-			p.FramesPastAxis, bytesText(p.BytesPastAxis), durationText(MaxSpan, time.Second)))
+		what := fmt.Sprintf("%d frames (%s) more than %s (the longest axis drawn) after the first frame are", p.FramesPastAxis, bytesText(p.BytesPastAxis), durationText(MaxSpan, time.Second))
+		if p.FramesPastAxis == 1 {
+			what = fmt.Sprintf("1 frame (%s) more than %s (the longest axis drawn) after the first frame is", bytesText(p.BytesPastAxis), durationText(MaxSpan, time.Second))
+		}
+		out = append(out, what+" not drawn")
 	}
 	var parts []string
 	for k := MarkKind(0); k < numMarks; k++ {
