@@ -611,3 +611,53 @@ func TestMergeFarTimes(t *testing.T) {
 		}
 	}
 }
+
+// TestPcapTimeEdges: pcap's timestamps, seconds of 32 bits without sign
+// (to 2106) and micro- or nanoseconds, come out exactly in JSON and
+// -tttt, as tshark reads them.
+func TestPcapTimeEdges(t *testing.T) {
+	fr := make([]byte, 60)
+	copy(fr, []byte{2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x88, 0xb5})
+	secs := []uint32{0, 1<<31 - 1, 1 << 31, 1<<32 - 1}
+	for _, nano := range []bool{false, true} {
+		w := pcapHeader(binary.LittleEndian, nano, 0, 1)
+		frac := uint32(999999)
+		if nano {
+			frac = 999999999
+		}
+		var exact []*big.Int
+		for _, s := range secs {
+			w.record(s, frac, 60, 60, fr)
+			unit := int64(1000)
+			if nano {
+				unit = 1
+			}
+			exact = append(exact, new(big.Int).Add(new(big.Int).Mul(big.NewInt(int64(s)), big.NewInt(1e9)), big.NewInt(int64(frac)*unit)))
+		}
+		date, json := farLines(t, w.b, dump.TimeDate)
+		p := filepath.Join(t.TempDir(), "c.pcap")
+		if err := os.WriteFile(p, w.b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(oracle.Need(t, "tshark"), "-n", "-r", p, "-T", "fields", "-E", "separator=/t", "-e", "frame.time_epoch", "-e", "frame.time")
+		cmd.Env = append(os.Environ(), "TZ=UTC", "HOME="+t.TempDir())
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("tshark: %v", err)
+		}
+		rows := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+		if len(rows) != len(secs) || len(json) != len(secs) {
+			t.Fatalf("nano %v: tshark %d frames, dump %d, want %d", nano, len(rows), len(json), len(secs))
+		}
+		for i := range secs {
+			f := strings.Split(rows[i], "\t")
+			m := epochKey.FindStringSubmatch(json[i])
+			if m == nil || m[1] != epochText(exact[i]) || tsharkNs(t, f[0], true).Cmp(exact[i]) != 0 {
+				t.Errorf("nano %v, %d s: JSON %v, tshark %s, want %s", nano, secs[i], m, f[0], epochText(exact[i]))
+			}
+			if w := tsharkDate(t, f[1]); !strings.HasPrefix(date[i], w+" ") {
+				t.Errorf("nano %v, %d s: -tttt %q, tshark %q", nano, secs[i], date[i][:40], w)
+			}
+		}
+	}
+}
