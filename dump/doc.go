@@ -87,6 +87,23 @@
 // keep over the frames they hand on, in capture order, whatever
 // Options.Workers.
 //
+// # Time
+//
+// A capture time is a time.Time, exact to the nanosecond from MinTime to
+// MaxTime (years -292277020688 to 292277024627): pcap's 32-bit seconds,
+// pcapng's 64-bit counts at any if_tsresol (10^-n or 2^-n seconds; finer
+// than a nanosecond cut to it, towards the past) with its if_tsoffset.
+// A pcapng timestamp outside that span is an unreadable record
+// (ReadError) naming its frame. Every output writes every time of the
+// span exactly: the text formats (a time before 1970 in -tt as the same
+// number as JSON, -1.5 for 0.5 s after -2 s, where tshark writes the
+// seconds and then the fraction, -2.500000000; deltas of up to 2^64
+// seconds), JSON's frame.time_epoch, -v, Writer (pcapng with an
+// if_tsoffset past 2554 and before 1970; pcap refuses what it cannot
+// hold, ErrTimeRange) and Merge's order. A frame stamped exactly
+// 0001-01-01T00:00:00Z reads as one without a timestamp (a Simple Packet
+// Block's zero time.Time).
+//
 // # Link types
 //
 // Ethernet (1); Linux cooked captures v1 (113) and v2 (276), as

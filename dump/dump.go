@@ -302,11 +302,11 @@ func scanSerial(src *Source, opt Options, fn func(r *Record) error) (st Stats, e
 			}
 			return st, err
 		}
+		rec.Decode(src.Number(), ci, lt, data) // before counting: a fault (a mapped file cut shorter) leaves it uncounted
 		st.Frames++
 		if opt.Progress != nil && st.Frames%ProgressEvery == 0 {
 			opt.Progress(st.Frames, src.Offset())
 		}
-		rec.Decode(src.Number(), ci, lt, data)
 		switch rec.Kind {
 		case KindRoCE:
 			st.RoCE++

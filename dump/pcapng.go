@@ -238,7 +238,11 @@ func (s *Source) packet(b []byte, typ, total uint32) (data []byte, ci gopacket.C
 		return nil, ci, 0, fmt.Sprintf("captured length %d over the limit of %d", capLen, MaxSnaplen)
 	}
 	units := uint64(o.u32(b[12:]))<<32 | uint64(o.u32(b[16:]))
-	ci.Timestamp = timeOf(units, f.base2, f.exp, f.offset)
+	var ok bool
+	if ci.Timestamp, ok = timeOf(units, f.base2, f.exp, f.offset); !ok {
+		return nil, ci, 0, fmt.Sprintf("timestamp of %d units of %s s, if_tsoffset %d s: outside the span read exactly (years -292277020688 to 292277024627)",
+			units, resolutionText(f.base2, f.exp), f.offset)
+	}
 	ci.CaptureLength, ci.Length, ci.InterfaceIndex = int(capLen), int(origLen), int(id)
 	return b[epbData : epbData+capLen], ci, f.linkType, ""
 }

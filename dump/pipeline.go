@@ -289,6 +289,8 @@ func countKind(st *Stats, k Kind, lt uint16, icrcGood, unchecked bool) {
 // the end of the capture, a read error, or quit.
 func (p *pipeline) read() {
 	defer p.wg.Done()
+	p.src.batched = true // fillGuarded checks a mapped file's size per batch
+	defer func() { p.src.batched = false }()
 	for {
 		var b *batch
 		select {
@@ -318,8 +320,11 @@ func (p *pipeline) read() {
 }
 
 // fillGuarded is fill, with a capture file that shrinks under its
-// mapping (NewSourceBytes) an error of b rather than a crash.
+// mapping an error of b rather than a crash (NewSourceBytes) or than
+// records past its new end (NewSourceMapped: the batch is checked
+// against the file's size once it is filled, its bytes copied).
 func (p *pipeline) fillGuarded(b *batch) {
+	defer p.src.checkShrunk(b)
 	defer p.src.unguard(p.src.guard(), &b.err)
 	p.fill(b)
 }
@@ -331,7 +336,7 @@ func (p *pipeline) fill(b *batch) {
 		data, ci, lt, err := p.src.Next()
 		if err != nil {
 			if re, ok := err.(*ReadError); ok && !re.Fatal {
-				b.slots = append(b.slots, slot{rerr: re})
+				b.slots = append(b.slots, slot{rerr: re, off: p.src.Offset()})
 				continue
 			}
 			b.err = err

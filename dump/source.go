@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -98,18 +99,43 @@ type Source struct {
 	// A packet source (NewPacketSource) instead of a file.
 	pkt gopacket.PacketDataSource
 	zc  gopacket.ZeroCopyPacketDataSource
+	// NewSourceMapped: the mapped file, the bytes of it released, and
+	// whether Next leaves the check of the file's size to its caller
+	// (the pipeline checks whole batches, checkShrunk).
+	m        Mapping
+	released int64
+	batched  bool
+	sink     byte // what touch reads, so that the read is kept
 }
 
-// ErrShrank is the error of reading a capture held in a file's mapping
-// (NewSourceBytes over a mapped file) whose file was cut shorter while
-// it was read: the pages past the new end fault. It wraps
-// io.ErrUnexpectedEOF, as a capture cut short does.
-var ErrShrank = fmt.Errorf("roce: the capture file was cut shorter while it was read: %w", io.ErrUnexpectedEOF)
+// Mapping is a capture file mapped into memory read-only, as
+// NewSourceMapped reads it (rocedump's come from internal/mmap).
+type Mapping interface {
+	// Bytes returns the mapping: the file as long as it was when mapped.
+	Bytes() []byte
+	// Size returns the file's size now.
+	Size() (int64, error)
+	// Release says that Bytes()[off:off+n] has been read and is not
+	// needed soon: its pages may leave resident memory (a later read of
+	// them must still give the file's bytes).
+	Release(off, n int)
+}
 
-// guard, for a Source of NewSourceBytes, makes a fault on the memory it
-// reads (a mapped file cut shorter: SIGBUS) a panic on the calling
-// goroutine (runtime/debug.SetPanicOnFault), and returns the setting to
-// restore; defer unguard with it. For other Sources it does nothing.
+// ErrShrank is the error of reading a capture file's mapping
+// (NewSourceMapped, or NewSourceBytes over a mapped file) whose file was
+// cut shorter while it was read. It wraps io.ErrUnexpectedEOF, as a
+// capture cut short does. NewSourceMapped ends with it after the last
+// record wholly before the file's new end; NewSourceBytes, which does not
+// know the file, when a page past the new end faults (the rest of the
+// page that holds the new end reads as zeros, which it takes for
+// records).
+var ErrShrank = fmt.Errorf("roce: the file shrank while it was read: it ends before the records that follow: %w", io.ErrUnexpectedEOF)
+
+// guard, for a Source of NewSourceBytes or NewSourceMapped, makes a
+// fault on the memory it reads (a mapped file cut shorter: SIGBUS) a
+// panic on the calling goroutine (runtime/debug.SetPanicOnFault), and
+// returns the setting to restore; defer unguard with it. For other
+// Sources it does nothing.
 func (s *Source) guard() (old bool) {
 	if s.whole == nil {
 		return false
@@ -165,6 +191,105 @@ func NewSourceBytes(b []byte) (*Source, error) {
 	return s.start()
 }
 
+// NewSourceMapped is NewSourceBytes for a capture file mapped into
+// memory: the frames are views of m.Bytes(). Each record is checked
+// against the file's size after it is read (a file cut shorter under its
+// mapping reads as zeros up to the end of the page that holds its new
+// end, then faults), so that a file that shrinks while it is read ends
+// with ErrShrank after its last whole record, and no record past its new
+// end comes out. The bytes read are released as reading goes on
+// (m.Release, in steps of ReleaseStep), so that resident memory does not
+// grow with the file.
+func NewSourceMapped(m Mapping) (s *Source, err error) {
+	s = &Source{count: &countReader{}, m: m}
+	b := m.Bytes()
+	s.in = input{buf: b, hi: len(b), err: io.EOF, whole: true}
+	s.whole = &s.in
+	defer s.unguard(s.guard(), &err)
+	_, err = s.start()
+	if !s.covered(s.whole.end()) { // the file header (under gzip, what was read of the compressed file)
+		return nil, ErrShrank
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// ReleaseStep is how many bytes of a mapped capture (NewSourceMapped)
+// are read between two releases of what was read: a step costs one
+// madvise, and resident memory holds up to about two steps of the file.
+const ReleaseStep = 8 << 20
+
+// covered reports whether the mapped file still holds its first end
+// bytes, asked after they were read: a file cut shorter under its
+// mapping reads as zeros, not as its bytes, from its new end to the end
+// of that page, and faults past it. The first byte of the page after
+// byte end-1 is read: it faults unless the file reaches past that page's
+// start, hence past end. Where there is no such page (the end of the
+// mapping) or it faults, the file's size is asked.
+func (s *Source) covered(end int64) bool {
+	b := s.whole.buf
+	if end > int64(len(b)) {
+		end = int64(len(b))
+	}
+	if q := (end - 1) | int64(pageSize-1) + 1; q < int64(len(b)) && s.touch(int(q)) {
+		return true
+	}
+	n, err := s.m.Size()
+	return err != nil || n >= end // a size it cannot tell: the fault, if any, will tell
+}
+
+var pageSize = os.Getpagesize()
+
+// touch reads byte q of the mapping and reports whether that faulted
+// not.
+func (s *Source) touch(q int) (ok bool) {
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if e := recover(); e != nil {
+			if _, fault := e.(interface{ Addr() uintptr }); !fault {
+				panic(e)
+			}
+			ok = false
+		}
+	}()
+	s.sink += s.whole.buf[q]
+	return true
+}
+
+// checkShrunk is the pipeline's check of a batch that the reader has
+// filled (Next leaves it to the pipeline there, see batched): if the
+// mapped file is now shorter than what was read, the records past its
+// end are dropped and reading ends with ErrShrank. One look at the
+// file's size per batch, after its bytes were copied.
+func (s *Source) checkShrunk(b *batch) {
+	if s.m == nil {
+		return
+	}
+	n, err := s.m.Size()
+	if err != nil || n >= s.whole.end() {
+		return
+	}
+	k := 0
+	for k < len(b.slots) && b.slots[k].off <= n {
+		k++
+	}
+	b.slots = b.slots[:k]
+	b.err, s.err = ErrShrank, ErrShrank
+}
+
+// release hands back the pages of a mapped file read up to a step
+// before the current offset.
+func (s *Source) release() {
+	if off := s.whole.off; off-s.released >= 2*ReleaseStep {
+		end := off - ReleaseStep
+		s.m.Release(int(s.released), int(end-s.released))
+		s.released = end
+	}
+}
+
 // start reads the file header.
 func (s *Source) start() (*Source, error) {
 	hdr, err := s.in.peek(4)
@@ -208,7 +333,11 @@ func (s *Source) start() (*Source, error) {
 // *ReadError: when its Fatal is false, call Next again for the records
 // after it; when true (wrapping io.ErrUnexpectedEOF for a capture cut in
 // the middle of a record), reading is over. A pcapng Simple Packet Block
-// has no timestamp: ci.Timestamp is the zero time.Time.
+// has no timestamp: ci.Timestamp is the zero time.Time. Of a mapped file
+// (NewSourceMapped) that shrinks, Next returns the records wholly before
+// its new end, then ErrShrank; a fault on a page past the new end (a
+// file cut shorter at the moment its page is read) is a panic that
+// Scan, Dump, ScanParts and Merge recover as ErrShrank.
 func (s *Source) Next() (data []byte, ci gopacket.CaptureInfo, linkType uint16, err error) {
 	if s.err != nil {
 		return nil, ci, 0, s.err
@@ -222,12 +351,27 @@ func (s *Source) Next() (data []byte, ci gopacket.CaptureInfo, linkType uint16, 
 		data, ci, err = s.nextPcap()
 		linkType = s.lt
 	}
+	if s.m != nil && err != io.EOF && !s.mappedRead() {
+		err, data = ErrShrank, nil
+	}
 	if err == nil {
 		s.read++
 	} else if re, ok := err.(*ReadError); !ok || re.Fatal {
 		s.err = err
 	}
 	return data, ci, linkType, err
+}
+
+// mappedRead is what Next does after reading a record of a mapped file
+// (NewSourceMapped): it checks the file's size (unless the pipeline
+// checks whole batches), reporting false if the file has shrunk below
+// what was read, and releases what was read.
+func (s *Source) mappedRead() bool {
+	if !s.batched && !s.covered(s.whole.end()) {
+		return false
+	}
+	s.release()
+	return true
 }
 
 // Number returns the frame number of the last packet record Next met,
@@ -268,9 +412,26 @@ func (s *Source) cut(off int64, packet bool, block string, err error) error {
 	return e
 }
 
+// The capture times a Source gives, exactly: MinTime to MaxTime,
+// 2^63 - 1 - 62135596800 seconds either side of 1970 (years
+// -292277020688 to 292277024627), the most seconds a time.Time holds
+// (it counts them from the year 1 in an int64). Every output of the
+// package writes any time of the span exactly. pcap's times (1970 to
+// 2106) lie within it; a pcapng timestamp outside it (only a resolution
+// of a second or coarser, or an if_tsoffset near 2^63 seconds, reach
+// there) is an unreadable record (ReadError), named with its frame.
+var (
+	MinTime = time.Unix(-maxSec, 0).UTC()
+	MaxTime = time.Unix(maxSec, 999_999_999).UTC()
+)
+
+const maxSec = 1<<63 - 1 - 62135596800
+
 // timeOf converts a count of units of 10^-exp seconds (or 2^-exp
-// seconds when base2) to a time, exactly, adding offset seconds.
-func timeOf(units uint64, base2 bool, exp uint8, offset int64) time.Time {
+// seconds when base2) to a time, exactly (finer than a nanosecond, cut
+// to the nanosecond), adding offset seconds; ok is false when the time
+// falls outside MinTime to MaxTime.
+func timeOf(units uint64, base2 bool, exp uint8, offset int64) (t time.Time, ok bool) {
 	var sec, ns uint64
 	switch {
 	case base2:
@@ -288,7 +449,36 @@ func timeOf(units uint64, base2 bool, exp uint8, offset int64) time.Time {
 	case exp < 29: // every count is under a second
 		ns = units / pow10[exp-9]
 	}
-	return time.Unix(int64(sec)+offset, int64(ns))
+	var s int64
+	switch {
+	case offset >= 0:
+		if offset > maxSec || sec > uint64(maxSec-offset) {
+			return t, false
+		}
+		s = int64(sec) + offset
+	default:
+		back := uint64(-(offset + 1)) + 1 // -offset, up to 2^63
+		if sec >= back {
+			if sec-back > maxSec {
+				return t, false
+			}
+			s = int64(sec - back)
+		} else {
+			if back-sec > maxSec {
+				return t, false
+			}
+			s = -int64(back - sec)
+		}
+	}
+	return time.Unix(s, int64(ns)), true
+}
+
+// resolutionText names a pcapng timestamp resolution: "10^-6", "2^-20".
+func resolutionText(base2 bool, exp uint8) string {
+	if base2 {
+		return "2^-" + strconv.Itoa(int(exp))
+	}
+	return "10^-" + strconv.Itoa(int(exp))
 }
 
 var pow10 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
@@ -304,7 +494,8 @@ type input struct {
 	lo, hi int
 	off    int64 // stream offset of buf[lo]
 	err    error
-	whole  bool // buf is the whole input (NewSourceBytes), read-only
+	whole  bool  // buf is the whole input (NewSourceBytes), read-only
+	seen   int64 // the end of the bytes handed out so far (peeked, consumed or not)
 }
 
 const inputSize = 64 << 10
@@ -337,13 +528,19 @@ func (in *input) fill(n int) {
 	}
 }
 
+// end returns the end of the bytes handed out so far, consumed or
+// peeked.
+func (in *input) end() int64 { return max(in.off, in.seen) }
+
 // peek returns the next n bytes without consuming them, or what there is
 // with the error that ended the input.
 func (in *input) peek(n int) ([]byte, error) {
 	in.fill(n)
 	if in.hi-in.lo < n {
+		in.seen = max(in.seen, in.off+int64(in.hi-in.lo))
 		return in.buf[in.lo:in.hi], in.err
 	}
+	in.seen = max(in.seen, in.off+int64(n))
 	return in.buf[in.lo : in.lo+n], nil
 }
 

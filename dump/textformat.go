@@ -98,6 +98,9 @@ func (r *Record) appendClock(b []byte) []byte {
 		loc = time.UTC
 	}
 	sec, f := r.Time.Unix(), r.Text.Time
+	if f == TimeEpoch && sec < 0 { // before 1970: -0.5 is -1 s + 0.5e9 ns, its integer part that of sec+1
+		return appendEpochFraction(b, r.Time, r.Text.Nano)
+	}
 	if sec != r.clockSec || loc != r.clockLoc || f != r.clockFmt || r.clockLen == 0 {
 		var c []byte
 		switch f {
@@ -113,6 +116,17 @@ func (r *Record) appendClock(b []byte) []byte {
 	}
 	b = append(b, r.clock[:r.clockLen]...)
 	return appendFraction(b, r.Time, r.Text.Nano)
+}
+
+// appendEpochFraction appends t as seconds since 1970, exactly, with six
+// decimals, or nine with nano: t cut to the microsecond (towards the
+// past, as every time format cuts it) unless nano.
+func appendEpochFraction(b []byte, t time.Time, nano bool) []byte {
+	if nano {
+		return appendEpochOf(b, t.Unix(), t.Nanosecond())
+	}
+	b = appendEpochOf(b, t.Unix(), t.Nanosecond()/1000*1000)
+	return b[:len(b)-3]
 }
 
 // appendFraction appends the fraction of a second of t: six digits, or
@@ -136,21 +150,23 @@ func appendDelta(b []byte, t, ref time.Time, nano bool) []byte {
 	if nano {
 		unit, div = 1_000_000_000, 1
 	}
-	sec := t.Unix() - ref.Unix()
-	frac := int64(t.Nanosecond()/div) - int64(ref.Nanosecond()/div)
+	// Exact over any two times: the seconds apart are up to 2^64.
+	ts, tf := t.Unix(), int64(t.Nanosecond()/div)
+	rs, rf := ref.Unix(), int64(ref.Nanosecond()/div)
 	sign := byte(' ')
-	if sec < 0 || sec == 0 && frac < 0 {
-		sign, sec, frac = '-', -sec, -frac
+	if ts < rs || ts == rs && tf < rf {
+		sign, ts, tf, rs, rf = '-', rs, rf, ts, tf
 	}
+	sec, frac := uint64(ts)-uint64(rs), tf-rf
 	if frac < 0 {
 		sec, frac = sec-1, frac+unit
 	}
 	b = append(b, sign)
-	b = appendPadded(b, uint64(sec/3600), 2)
+	b = appendPadded(b, sec/3600, 2)
 	b = append(b, ':')
-	b = appendPadded(b, uint64(sec/60%60), 2)
+	b = appendPadded(b, sec/60%60, 2)
 	b = append(b, ':')
-	b = appendPadded(b, uint64(sec%60), 2)
+	b = appendPadded(b, sec%60, 2)
 	b = append(b, '.')
 	if nano {
 		return appendPadded(b, uint64(frac), 9)

@@ -15,8 +15,8 @@ type Format uint8
 
 // The formats.
 const (
-	FormatPcap   Format = iota // pcap, nanosecond timestamps
-	FormatPcapng               // pcapng, nanosecond timestamps (if_tsresol 9)
+	FormatPcap   Format = iota // pcap, nanosecond timestamps: 1970 to 2106
+	FormatPcapng               // pcapng, nanosecond timestamps (if_tsresol 9, and an if_tsoffset outside 1970 to 2554): MinTime to MaxTime
 )
 
 // String returns "pcap" or "pcapng".
@@ -51,6 +51,11 @@ func FormatOf(name string) Format {
 // need a second link type: a pcap file has one; write pcapng instead.
 var ErrLinkTypes = errors.New("dump: frames of more than one link type: a pcap file holds one (write pcapng)")
 
+// ErrTimeRange is what Writer.WriteFrame returns for a time that a pcap
+// file cannot hold: its seconds are 32 bits without sign, 1970 to
+// 2106-02-07T06:28:15.999999999Z. pcapng holds any time a Source gives.
+var ErrTimeRange = errors.New("roce: a pcap file holds times from 1970 to 2106-02-07T06:28:15.999999999Z (write pcapng)")
+
 // Writer writes frames to a pcap or pcapng capture, as they were read:
 // captured bytes, original length, timestamp to the nanosecond and link
 // type. A pcap file takes its link type from the first frame (or from
@@ -62,10 +67,27 @@ type Writer struct {
 	w       io.Writer
 	format  Format
 	started bool
-	lt      uint16   // pcap: the file's link type
-	ifs     []uint16 // pcapng: the link type of each interface described
+	lt      uint16  // pcap: the file's link type
+	ifs     []ngOut // pcapng: the interfaces described
 	buf     []byte
 }
+
+// ngOut is an interface a pcapng Writer has described: a link type and
+// the if_tsoffset its timestamps count from.
+type ngOut struct {
+	lt     uint16
+	offset int64
+}
+
+// ngSpan is the seconds one interface's timestamps span past its
+// if_tsoffset, a power of two: 2^33 s (272 years) of nanoseconds fit in
+// the 64 bits of an Enhanced Packet Block's timestamp.
+const ngSpan = 1 << 33
+
+// ngLastSec is the last second of nanoseconds since 1970 that 64 bits
+// hold (2554-07-21T23:34:33Z): an interface without if_tsoffset takes
+// the times from 1970 to it.
+const ngLastSec = (1<<64-1)/1_000_000_000 - 1
 
 // NewWriter returns a Writer of format f on w. linkType is the link type
 // of a pcap file that ends up holding no frame.
@@ -104,16 +126,20 @@ func (w *Writer) start() error {
 	return err
 }
 
-// iface returns the pcapng interface of link type lt, describing a new
-// one in b when it is the first frame of that link type.
-func (w *Writer) iface(b []byte, lt uint16) ([]byte, uint32) {
-	for i, t := range w.ifs {
-		if t == lt {
+// iface returns the pcapng interface of link type lt whose timestamps
+// count from offset seconds, describing a new one in b when it is the
+// first frame of that link type and offset.
+func (w *Writer) iface(b []byte, lt uint16, offset int64) ([]byte, uint32) {
+	for i, f := range w.ifs {
+		if f.lt == lt && f.offset == offset {
 			return b, uint32(i)
 		}
 	}
-	w.ifs = append(w.ifs, lt)
-	const idbLen = 20 + 8 + 4 // header, if_tsresol option padded, opt_endofopt
+	w.ifs = append(w.ifs, ngOut{lt, offset})
+	idbLen := uint32(20 + 8 + 4) // header, if_tsresol option padded, opt_endofopt
+	if offset != 0 {
+		idbLen += 12 // if_tsoffset
+	}
 	b = binary.LittleEndian.AppendUint32(b, blockIDB)
 	b = binary.LittleEndian.AppendUint32(b, idbLen)
 	b = binary.LittleEndian.AppendUint16(b, lt)
@@ -121,7 +147,12 @@ func (w *Writer) iface(b []byte, lt uint16) ([]byte, uint32) {
 	b = binary.LittleEndian.AppendUint32(b, writeSnaplen)
 	b = binary.LittleEndian.AppendUint16(b, optTSResol)
 	b = binary.LittleEndian.AppendUint16(b, 1)
-	b = append(b, 9, 0, 0, 0)                  // nanoseconds, padded
+	b = append(b, 9, 0, 0, 0) // nanoseconds, padded
+	if offset != 0 {
+		b = binary.LittleEndian.AppendUint16(b, optTSOffset)
+		b = binary.LittleEndian.AppendUint16(b, 8)
+		b = binary.LittleEndian.AppendUint64(b, uint64(offset))
+	}
 	b = binary.LittleEndian.AppendUint32(b, 0) // opt_endofopt
 	b = binary.LittleEndian.AppendUint32(b, idbLen)
 	return b, uint32(len(w.ifs) - 1)
@@ -129,8 +160,13 @@ func (w *Writer) iface(b []byte, lt uint16) ([]byte, uint32) {
 
 // WriteFrame writes one frame: its captured bytes, its length on the
 // wire (origLen; under len(data) it is taken as len(data)), its capture
-// time and its link type. A zero time (a pcapng Simple Packet Block's)
-// is written as the epoch, as are times before it.
+// time, exactly, and its link type. A zero time (a pcapng Simple Packet
+// Block's) is written as the epoch. pcapng holds every time from MinTime
+// to MaxTime: from 1970 to 2554 as nanoseconds since 1970, and outside
+// on an interface whose if_tsoffset is a multiple of 2^33 seconds (one
+// more Interface Description Block per link type and span of 272
+// years). A pcap file holds 1970 to 2106; a time outside is refused
+// with ErrTimeRange.
 func (w *Writer) WriteFrame(data []byte, origLen int, ts time.Time, linkType uint16) error {
 	if !w.started {
 		if w.format == FormatPcap {
@@ -146,30 +182,38 @@ func (w *Writer) WriteFrame(data []byte, origLen int, ts time.Time, linkType uin
 	if origLen < len(data) {
 		origLen = len(data)
 	}
-	var ns uint64
-	if !ts.IsZero() && ts.Unix() >= 0 {
-		ns = uint64(ts.UnixNano())
+	var sec, ns int64
+	if !ts.IsZero() {
+		sec, ns = ts.Unix(), int64(ts.Nanosecond())
 	}
 	b := w.buf[:0]
 	if w.format == FormatPcap {
 		if linkType != w.lt {
 			return ErrLinkTypes
 		}
-		b = binary.LittleEndian.AppendUint32(b, uint32(ns/1e9))
-		b = binary.LittleEndian.AppendUint32(b, uint32(ns%1e9))
+		if sec < 0 || sec > 1<<32-1 {
+			return fmt.Errorf("%w: %s", ErrTimeRange, ts.UTC().Format(time.RFC3339Nano))
+		}
+		b = binary.LittleEndian.AppendUint32(b, uint32(sec))
+		b = binary.LittleEndian.AppendUint32(b, uint32(ns))
 		b = binary.LittleEndian.AppendUint32(b, uint32(len(data)))
 		b = binary.LittleEndian.AppendUint32(b, uint32(origLen))
 		b = append(b, data...)
 	} else {
+		var offset int64
+		if sec < 0 || sec > ngLastSec {
+			offset = sec &^ (ngSpan - 1) // floor to a multiple of the span
+		}
+		units := uint64(sec-offset)*1_000_000_000 + uint64(ns)
 		var id uint32
-		b, id = w.iface(b, linkType)
+		b, id = w.iface(b, linkType, offset)
 		pad := -len(data) & 3
 		total := uint32(epbMin + len(data) + pad)
 		b = binary.LittleEndian.AppendUint32(b, blockEPB)
 		b = binary.LittleEndian.AppendUint32(b, total)
 		b = binary.LittleEndian.AppendUint32(b, id)
-		b = binary.LittleEndian.AppendUint32(b, uint32(ns>>32))
-		b = binary.LittleEndian.AppendUint32(b, uint32(ns))
+		b = binary.LittleEndian.AppendUint32(b, uint32(units>>32))
+		b = binary.LittleEndian.AppendUint32(b, uint32(units))
 		b = binary.LittleEndian.AppendUint32(b, uint32(len(data)))
 		b = binary.LittleEndian.AppendUint32(b, uint32(origLen))
 		b = append(b, data...)
@@ -181,9 +225,13 @@ func (w *Writer) WriteFrame(data []byte, origLen int, ts time.Time, linkType uin
 	return err
 }
 
-// WriteRecord writes the frame r was decoded from, as WriteFrame.
+// WriteRecord writes the frame r was decoded from, as WriteFrame; an
+// error names the frame ("frame N: ...").
 func (w *Writer) WriteRecord(r *Record) error {
-	return w.WriteFrame(r.Data, r.Len, r.Time, r.LinkType)
+	if err := w.WriteFrame(r.Data, r.Len, r.Time, r.LinkType); err != nil {
+		return fmt.Errorf("frame %d: %w", r.Number, err)
+	}
+	return nil
 }
 
 // Close writes the file header when no frame was written, so that the

@@ -171,6 +171,8 @@ type Analyzer struct {
 	pfcList  []*pfcSource
 	base     time.Time // time origin of pause accounting
 	hasBase  bool
+	t0       time.Time // the first packet's time: the origin of clock
+	hasT0    bool
 	pkt      Packet   // reused by AddRecord
 	cm       *cmTable // the CM connections, from the first CM MAD on
 	evt      Event    // reused by the Events hook
@@ -256,6 +258,18 @@ func psnDiff(a, b uint32) int32 {
 	return int32((a-b)&psnMask<<8) >> 8
 }
 
+// clock returns the time t as the analysis counts it: nanoseconds from
+// 2^62 ns (146 years) before the first packet, exact and positive for
+// every time within 146 years of it, whatever the year (nanoseconds
+// since 1970 wrap in 2262 and are negative before 1970); times further
+// away count as 146 years from it.
+func (a *Analyzer) clock(t time.Time) int64 {
+	if !a.hasT0 {
+		a.t0, a.hasT0 = t, true
+	}
+	return int64(max(min(t.Sub(a.t0), 1<<62), -1<<62)) + 1<<62
+}
+
 // Add accounts for one transport packet.
 func (a *Analyzer) Add(p *Packet) {
 	f := a.flowOf(p)
@@ -263,7 +277,7 @@ func (a *Analyzer) Add(p *Packet) {
 	if f.sport != p.SrcPort {
 		f.sport = 0 // the flow's packets come from several ports: no tie-break
 	}
-	now := p.Time.UnixNano()
+	now := a.clock(p.Time)
 	op := p.IB.BTH.OpCode
 	if c := f.conn; c != nil && c.state == CMRequested {
 		c.state = CMEstablished // the first data after the REP

@@ -457,7 +457,12 @@ func (a *Analyzer) AddMACControl(t time.Time, src [6]byte, m *pfc.MACControl) {
 	if !a.hasBase {
 		a.base, a.hasBase = t, true
 	}
-	now := t.Sub(a.base).Nanoseconds() * 1000
+	d := t.Sub(a.base)
+	if d > pfcRebase || d < -pfcRebase {
+		a.rebasePFC(t, d)
+		d = 0
+	}
+	now := d.Nanoseconds() * 1000
 	if m.Opcode == pfc.OpcodePause {
 		a.pause(ps, pfc.NumPriorities, now, m.PauseTime)
 		return
@@ -468,6 +473,41 @@ func (a *Analyzer) AddMACControl(t time.Time, src [6]byte, m *pfc.MACControl) {
 			a.pause(ps, p, now, m.Time[p])
 		}
 	}
+}
+
+// pfcRebase is how far from the base pause accounting lets a PFC frame
+// be (2^52 ns, 52 days) before it moves the base to it: picoseconds in
+// an int64 reach 106 days.
+const pfcRebase = time.Duration(1 << 52)
+
+// rebasePFC moves the base of pause accounting to t, d after it: a pause
+// still running at t keeps its bounds, moved with the base; one over by
+// then (every one, when t is more than 2*pfcRebase away) is ended first,
+// as the next PFC frame of its priority would end it. No pause lasts 52
+// days (65535 quanta at 1 Gb/s are 34 ms).
+func (a *Analyzer) rebasePFC(t time.Time, d time.Duration) {
+	shift := int64(0)
+	if d > 0 && d <= 2*pfcRebase {
+		shift = d.Nanoseconds() * 1000 // under 2^63
+	}
+	for _, s := range a.pfcList {
+		for prio := range s.prios {
+			p := &s.prios[prio]
+			if !p.active {
+				continue
+			}
+			if shift == 0 || p.end <= shift {
+				start, end := p.start, p.end
+				p.stop(p.end)
+				if a.cfg.Events != nil {
+					a.pauseEvent(s.mac, prio, start, end)
+				}
+				continue
+			}
+			p.start, p.end = p.start-shift, p.end-shift
+		}
+	}
+	a.base = t
 }
 
 // pause applies pause time q to priority prio of source ps at now (ps),

@@ -61,7 +61,8 @@
 //     AppendJSON and AppendText (each frame also in one of tcpdump's
 //     output formats in turn).
 //   - FuzzSourceBytes: arbitrary bytes as a capture held in memory
-//     (dump.NewSourceBytes, how rocedump reads a mapped file) and as a
+//     (dump.NewSourceBytes, the reading in place under
+//     dump.NewSourceMapped, rocedump's reader of a mapped file) and as a
 //     stream (dump.NewSource): the same frames, numbers, capture
 //     information and errors, and the input not written to; each frame's
 //     dump.Cells equal to every field's Get.

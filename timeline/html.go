@@ -115,6 +115,13 @@ func (p *Page) notes() []string {
 	if p.PFCNotDrawn > 0 {
 		out = append(out, fmt.Sprintf("%d PFC priorities not drawn", p.PFCNotDrawn))
 	}
+	if p.FramesPastAxis > 0 {
+		what := fmt.Sprintf("%d frames (%s) more than %s (the longest axis drawn) after the first frame are", p.FramesPastAxis, bytesText(p.BytesPastAxis), durationText(MaxSpan, time.Second))
+		if p.FramesPastAxis == 1 {
+			what = fmt.Sprintf("1 frame (%s) more than %s (the longest axis drawn) after the first frame is", bytesText(p.BytesPastAxis), durationText(MaxSpan, time.Second))
+		}
+		out = append(out, what+" not drawn")
+	}
 	var parts []string
 	for k := MarkKind(0); k < numMarks; k++ {
 		if n := p.Totals[k]; n > p.Drawn[k] {
@@ -226,6 +233,10 @@ func (p *Page) pauseRow(b *bufio.Writer, r *PauseRow, y int) {
 	fmt.Fprintf(b, "<rect class=\"plot\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n", plotLeft, y, plotWidth, pauseH)
 	for _, ps := range r.Pauses {
 		x0, x1 := p.x(ps.Start), p.x(ps.End)
+		if x1 < plotLeft || x0 > plotRight { // off the axis (past MaxSpan)
+			continue
+		}
+		x0, x1 = max(x0, plotLeft), min(x1, plotRight)
 		ended := "still paused at the end of the capture"
 		if ps.Frame > 0 {
 			ended = fmt.Sprintf("ended as frame %d of %s arrived", ps.Frame, ps.File)
@@ -243,10 +254,13 @@ func (p *Page) axis(b *bufio.Writer, top, bottom int) {
 	span := max(int64(p.Span), int64(p.Bin))
 	step := tickStep(span)
 	b.WriteString("<g class=\"axis\">\n")
-	for v := int64(0); v <= span; v += step {
+	for v := int64(0); ; v += step { // up to span, without passing int64's end
 		x := plotLeft + float64(v)/float64(span)*plotWidth
 		fmt.Fprintf(b, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", x, top, x, bottom+4)
 		fmt.Fprintf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, bottom+18, html.EscapeString(offsetLabel(v, step, span)))
+		if v > span-step {
+			break
+		}
 	}
 	fmt.Fprintf(b, "<text class=\"small\" x=\"%d\" y=\"%d\" text-anchor=\"end\">time since %s UTC</text>\n</g>\n",
 		plotRight, bottom+36, p.Start.Format("2006-01-02 15:04:05.000000000"))

@@ -24,6 +24,10 @@ type Page struct {
 	FlowsNotDrawn, FlowsNotBinned int
 	BeyondFrames, BeyondBytes     uint64
 	PFCNotDrawn                   int // priorities beyond Config.MaxPFC
+	// FramesPastAxis and BytesPastAxis count the frames later than
+	// MaxSpan after the first, which are not drawn (their marks are in
+	// Totals, not in Drawn).
+	FramesPastAxis, BytesPastAxis uint64
 	// Totals counts the marks of each kind the analysis reported; Drawn
 	// those on the page. The others were thinned out (Config.MaxMarks),
 	// fell on flows not drawn, or on flows not binned.
@@ -56,13 +60,14 @@ type PauseRow struct {
 // Page computes the page from what was added so far; the Timeline
 // stays usable.
 func (t *Timeline) Page() *Page {
-	p := &Page{Files: t.files, Frames: t.frames, BeyondFrames: t.beyondFrames, BeyondBytes: t.beyondByte}
+	p := &Page{Files: t.files, Frames: t.frames, BeyondFrames: t.beyondFrames, BeyondBytes: t.beyondByte,
+		FramesPastAxis: t.pastFrames, BytesPastAxis: t.pastBytes}
 	if !t.has0 {
 		p.Bin = time.Microsecond
 		return p
 	}
-	p.Start, p.End = time.Unix(0, t.t0).UTC(), time.Unix(0, t.tEnd).UTC()
-	p.Span = p.End.Sub(p.Start)
+	p.Start, p.End = t.t0.UTC(), t.tEnd.UTC()
+	p.Span = p.End.Sub(p.Start) // under MaxSpan: later frames are past the axis
 	bin := binWidth(max(int64(p.Span), 1), t.width)
 	p.Bin = time.Duration(bin)
 	nbins := int(max(int64(p.Span)/bin+1, 1))
@@ -82,7 +87,7 @@ func (t *Timeline) Page() *Page {
 	}
 	p.FlowsNotBinned = flowsBeyond(t)
 	for k := range t.lost {
-		p.Totals[k] = t.lost[k]
+		p.Totals[k] = t.lost[k] + t.pastMarks[k]
 	}
 	for _, s := range t.order {
 		for k := range s.marks {

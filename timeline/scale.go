@@ -26,6 +26,16 @@ var niceWidths = func() []int64 {
 	return w
 }()
 
+// tickWidths are niceWidths and longer steps of days, up to 274 years,
+// so that an axis as long as MaxSpan has about ten labels.
+var tickWidths = func() []int64 {
+	w := niceWidths
+	for _, d := range []int64{1000, 2000, 5000, 10000, 20000, 50000, 100000} {
+		w = append(w, d*int64(24*time.Hour))
+	}
+	return w
+}()
+
 // TargetBins is the most bins a page draws across its time axis.
 const TargetBins = 300
 
@@ -34,7 +44,7 @@ const TargetBins = 300
 // width that gives at most TargetBins bins and is a whole number of fine
 // bins (so that each drawn bin sums whole collected bins, exactly).
 func binWidth(span, fine int64) int64 {
-	least := max((span+TargetBins-1)/TargetBins, 1)
+	least := max((span-1)/TargetBins+1, 1) // ceil(span/TargetBins), without overflow
 	for _, w := range niceWidths {
 		if w >= least && w%fine == 0 {
 			return w
@@ -47,12 +57,12 @@ func binWidth(span, fine int64) int64 {
 // tickStep returns the step between two labels of a time axis over span
 // nanoseconds: the smallest nice width giving at most 10 intervals.
 func tickStep(span int64) int64 {
-	for _, w := range niceWidths {
-		if w*10 >= span {
+	for _, w := range tickWidths {
+		if w >= (span-1)/10+1 { // w*10 >= span, without overflow
 			return w
 		}
 	}
-	return niceWidths[len(niceWidths)-1]
+	return tickWidths[len(tickWidths)-1]
 }
 
 // unit is a unit of time for labels.

@@ -142,8 +142,8 @@ type Timeline struct {
 	cur      *dump.Record
 	file     string
 	line     []byte
-	t0       int64 // the first frame's time, ns since 1970
-	tEnd     int64 // the latest frame time
+	t0       time.Time // the first frame's time
+	tEnd     time.Time // the latest frame time on the axis
 	has0     bool
 	width    int64 // bin width, ns: 1, 2, 10, 20, 100, ...
 	flows    map[flow.Key]*series
@@ -157,7 +157,16 @@ type Timeline struct {
 	frames                   uint64           // frames added
 	beyondFrames, beyondByte uint64           // frames and bytes of flows beyond MaxFlows
 	lost                     [numMarks]uint64 // marks of flows beyond MaxFlows
+	pastFrames, pastBytes    uint64           // frames and bytes past the axis (MaxSpan after the first)
+	pastMarks                [numMarks]uint64 // marks past the axis
 }
+
+// MaxSpan is the longest time axis a page draws, what a time.Duration
+// holds: 2^63-1 ns, about 292 years from the first frame. Frames later
+// than that (a capture's timestamps reach billions of years) are counted
+// and named on the page, not drawn; the analysis (Analyzer) takes them
+// all.
+const MaxSpan = time.Duration(1<<63 - 1)
 
 // New returns an empty Timeline.
 func New(cfg Config) *Timeline {
@@ -192,13 +201,21 @@ func (t *Timeline) AddRecord(r *dump.Record, file string) {
 	if file != t.lastFile {
 		t.noteFile(file)
 	}
-	now := r.Time.UnixNano()
 	if !t.has0 {
-		t.t0, t.tEnd, t.has0 = now, now, true
+		t.t0, t.tEnd, t.has0 = r.Time, r.Time, true
 	}
-	t.tEnd = max(t.tEnd, now)
-	if k, ok := flow.KeyOf(r); ok {
-		t.count(k, r, now)
+	// The time since the first frame, exact up to MaxSpan, where Sub
+	// saturates: past the axis. (Before the first frame: the first bin.)
+	if rel := r.Time.Sub(t.t0); rel == MaxSpan {
+		t.pastFrames++
+		t.pastBytes += uint64(r.Len)
+	} else {
+		if r.Time.After(t.tEnd) {
+			t.tEnd = r.Time
+		}
+		if k, ok := flow.KeyOf(r); ok {
+			t.count(k, r, int64(max(rel, 0)))
+		}
 	}
 	t.cur, t.file = r, file
 	t.an.AddRecord(r)
@@ -214,8 +231,9 @@ func (t *Timeline) noteFile(file string) {
 	}
 }
 
-// count adds a packet of flow k to its bins.
-func (t *Timeline) count(k flow.Key, r *dump.Record, now int64) {
+// count adds a packet of flow k, rel ns after the first frame, to its
+// bins.
+func (t *Timeline) count(k flow.Key, r *dump.Record, rel int64) {
 	s := t.flows[k]
 	if s == nil {
 		if len(t.order) >= t.cfg.MaxFlows {
@@ -229,17 +247,17 @@ func (t *Timeline) count(k flow.Key, r *dump.Record, now int64) {
 	}
 	s.frames++
 	s.bytes += uint64(r.Len)
-	i := t.bin(now)
+	i := t.bin(rel)
 	for int64(len(s.bins)) <= i {
 		s.bins = append(s.bins, 0)
 	}
 	s.bins[i] += uint64(r.Len)
 }
 
-// bin returns the bin of time now, widening the bins first if the
-// capture has outgrown them.
-func (t *Timeline) bin(now int64) int64 {
-	rel := max(now-t.t0, 0)
+// bin returns the bin of rel ns after the first frame, widening the
+// bins first if the capture has outgrown them (up to 10^16 ns wide, 4096
+// of which hold MaxSpan).
+func (t *Timeline) bin(rel int64) int64 {
 	for rel/t.width >= MaxBins {
 		t.widen()
 	}
@@ -312,6 +330,10 @@ func (t *Timeline) mark(kind MarkKind, key flow.Key, e *flow.Event, note string)
 	s := t.flows[key]
 	if s == nil {
 		t.lost[kind]++
+		return
+	}
+	if t.has0 && e.Time.Sub(t.t0) == MaxSpan {
+		t.pastMarks[kind]++
 		return
 	}
 	m := &s.marks[kind]

@@ -488,9 +488,9 @@ func openInput(file string, stdin io.Reader) (in io.Reader, size int64, name str
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 		size = fi.Size()
 	}
-	if b, unmap, ok := mmap.Map(f); ok {
-		return &mapped{Reader: bytes.NewReader(b), b: b, f: f}, size, file, func() error {
-			err := unmap()
+	if m, ok := mmap.Map(f); ok {
+		return &mapped{Reader: bytes.NewReader(m.Bytes()), m: m, f: f}, size, file, func() error {
+			err := m.Close()
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}
@@ -504,7 +504,7 @@ func openInput(file string, stdin io.Reader) (in io.Reader, size int64, name str
 // reads its frames in place.
 type mapped struct {
 	*bytes.Reader
-	b []byte
+	m *mmap.File
 	f *os.File
 }
 
@@ -520,7 +520,7 @@ func inputFile(in io.Reader) (*os.File, bool) {
 // newSource reads the file header of the capture in.
 func newSource(in io.Reader) (*dump.Source, error) {
 	if m, ok := in.(*mapped); ok {
-		return dump.NewSourceBytes(m.b)
+		return dump.NewSourceMapped(m.m)
 	}
 	return dump.NewSource(in)
 }
@@ -583,7 +583,10 @@ func exitStatus(stderr io.Writer, name string, st dump.Stats, err error) int {
 	if err != nil {
 		var re *dump.ReadError
 		msg := cli.Message(err)
-		if !errors.As(err, &re) && errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, dump.ErrShrank) {
+		switch {
+		case errors.Is(err, dump.ErrShrank):
+			msg = "the file shrank while it was read; the frames up to its new end were read"
+		case !errors.As(err, &re) && errors.Is(err, io.ErrUnexpectedEOF):
 			msg = "the capture is cut short in the middle of a record"
 		}
 		fmt.Fprintf(stderr, "rocedump: %s: after %d frames: %s\n", name, st.Frames, msg)

@@ -207,7 +207,7 @@ func TestMessages(t *testing.T) {
 		{[]string{"-c", "-1", a}, 2, []string{"rocedump: -c and -max-flows must be positive"}, false},
 		{[]string{"-j", "-1", a}, 2, []string{"rocedump: -j must not be negative"}, false},
 		{[]string{"-t", "-ttttt", a}, 2, []string{"rocedump: only -t, -tt, -ttt, -tttt and -ttttt are supported"}, false},
-		{[]string{"-s", "100", a}, 2, []string{"rocedump: -s, -p and -B are for a live capture: give -i IFACE"}, false},
+		{[]string{"-s", "100", a}, 2, []string{"rocedump: -s, -p, -B and -all are for a live capture: give -i IFACE"}, false},
 		{[]string{"-i", "lo", a}, 2, []string{`rocedump: -i lo and capture file "` + a + `": capture live or read a file, not both`}, false},
 		{[]string{"-timeline-flows", "0", "-timeline", "x.html", a}, 2, []string{"rocedump: -timeline-flows must be positive"}, false},
 		{[]string{"-json", "-v", a}, 2, []string{"rocedump: -v shapes the text lines, which -json does not print"}, false},

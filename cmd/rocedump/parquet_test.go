@@ -98,6 +98,9 @@ func TestParquetDuckDB(t *testing.T) {
 		if f.Name == "frame.number" { // frame.file after it, as in the JSON of several captures
 			wantNames, wantTypes = append(wantNames, parquetrows.FileColumn), append(wantTypes, "VARCHAR")
 		}
+		if f.Name == "frame.time_epoch" { // the time again, exactly, as a decimal
+			wantNames, wantTypes = append(wantNames, parquetrows.TimeDecimalColumn), append(wantTypes, "DECIMAL(28,9)")
+		}
 	}
 	values, nulls, rows := 0, 0, 0
 	for i, c := range cs {
@@ -122,8 +125,12 @@ func TestParquetDuckDB(t *testing.T) {
 			seen := 0
 			for j, name := range all.Columns {
 				jv, has := o[name]
-				if has {
+				if name == parquetrows.TimeDecimalColumn {
+					jv, has = o["frame.time_epoch"] // the same number
+				} else if has {
 					seen++
+				}
+				if has {
 					values++
 				} else {
 					nulls++
@@ -198,6 +205,12 @@ func sameValue(typ string, raw json.RawMessage, jv any, has bool) error {
 		sec, ns, ok := strings.Cut(string(j), ".")
 		want, ok3 := new(big.Int).SetString(sec+ns, 10)
 		if !ok || len(ns) != 9 || !ok3 || want.String() != s {
+			return bad
+		}
+	case "DECIMAL(28,9)": // frame.time_epoch_decimal, the text of -json's frame.time_epoch
+		s, ok1 := dv.(string)
+		j, ok2 := jv.(json.Number)
+		if !ok1 || !ok2 || s != string(j) {
 			return bad
 		}
 	case "BOOLEAN":

@@ -55,17 +55,29 @@ func (b *Batch) Add(r *dump.Record) {
 			ch.values = append(ch.values, byte(v.U&1)) // a byte until written out
 		case howFile:
 			continue // the Writer's file name, not the frame's
+		case howTime:
+			dc := &b.chunks[decimalCol]
+			dc.decimal(v)
+			dc.filled(row)
+			if !ch.value(&columns[col], v) {
+				continue
+			}
 		default:
 			if !ch.value(&columns[col], v) {
 				continue
 			}
 		}
-		if ch.n != row || ch.gappy { // a value after a NULL: the levels say which rows
-			ch.level(row)
-		}
-		ch.n++
+		ch.filled(row)
 	}
 	b.rows++
+}
+
+// filled counts the value just appended to c as row's.
+func (c *chunk) filled(row int) {
+	if c.n != row || c.gappy { // a value after a NULL: the levels say which rows
+		c.level(row)
+	}
+	c.n++
 }
 
 // Reset empties b.

@@ -1,7 +1,7 @@
 // Package parquetrows writes the frames of a capture as a Parquet file:
 // one row per frame, one column per field of dump's field table
 // (dump.Fields), named exactly as rocedump's JSON keys, plus the capture
-// file's name. It is what `rocedump -parquet` writes; it is the only
+// file's name and the capture time as an exact decimal. It is what `rocedump -parquet` writes; it is the only
 // package of the module besides the command that imports a Parquet
 // library (github.com/parquet-go/parquet-go), so that users of ib,
 // rocev2, dump and the other packages do not compile one.
@@ -12,13 +12,15 @@
 // table is a column with no change here. Every column is optional: a
 // frame that lacks a field (where its JSON object has no such key) holds
 // a null there. The columns, in the order of the JSON keys, with
-// frame.file (FileColumn) after frame.number:
+// frame.file (FileColumn) after frame.number and frame.time_epoch_decimal
+// (TimeDecimalColumn) after frame.time_epoch:
 //
 //	field type (dump.FieldType)     Parquet column
 //	unsigned of N bits              INT32 UINT_8 (N ≤ 8), UINT_16 (N ≤ 16), UINT_32 (N ≤ 32); INT64 UINT_64 above
 //	64-bit hex, 64-bit              INT64 UINT_64: the exact value
 //	bool                            BOOLEAN
-//	time (frame.time_epoch)         INT64 TIMESTAMP(NANOS, isAdjustedToUTC=false): nanoseconds since 1970 UTC
+//	time (frame.time_epoch)         INT64 TIMESTAMP(NANOS, isAdjustedToUTC=false): nanoseconds since 1970 UTC, 1677 to 2262 (NULL outside)
+//	frame.time_epoch_decimal        FIXED_LEN_BYTE_ARRAY(12) DECIMAL(28,9): the same time, seconds, exactly, from dump.MinTime to dump.MaxTime
 //	string, IPv4, IPv6, MAC, bytes  BYTE_ARRAY STRING, the text JSON writes
 //	frame.file                      BYTE_ARRAY STRING, the capture's name as given to NewWriter
 //
@@ -65,6 +67,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"sync"
 
 	"github.com/parquet-go/parquet-go"
@@ -78,6 +81,15 @@ import (
 // the table gains one of that name; either way the Writer's file name
 // fills it.
 const FileColumn = "frame.file"
+
+// TimeDecimalColumn is the capture time as the exact decimal number
+// JSON's frame.time_epoch writes: seconds since 1970 UTC with nine
+// decimals, DECIMAL(28,9) in 12 bytes (FIXED_LEN_BYTE_ARRAY), which
+// DuckDB reads as DECIMAL(28,9). It follows frame.time_epoch and holds
+// every time a capture gives (dump.MinTime to dump.MaxTime), where
+// frame.time_epoch, a TIMESTAMP(NANOS) of 64 bits, holds 1677 to 2262
+// and is NULL outside.
+const TimeDecimalColumn = "frame.time_epoch_decimal"
 
 // RowGroupRows is the number of rows of a row group: the Writer holds at
 // most this many rows, encoded, before writing them out.
@@ -103,12 +115,13 @@ type fieldColumn struct {
 type how uint8
 
 const (
-	howText  how = iota // Field.AppendValue's text
-	howFile             // the Writer's file name
-	howFlag             // a BOOLEAN
-	howInt32            // an unsigned integer of up to 32 bits
-	howInt64            // one of 64 bits
-	howTime             // a timestamp
+	howText    how = iota // Field.AppendValue's text
+	howFile               // the Writer's file name
+	howFlag               // a BOOLEAN
+	howInt32              // an unsigned integer of up to 32 bits
+	howInt64              // one of 64 bits
+	howTime               // a timestamp
+	howDecimal            // a time as DECIMAL(28,9), TimeDecimalColumn
 )
 
 var (
@@ -118,6 +131,7 @@ var (
 	// fieldColumns holds, for each field of dump.Fields(), its index in
 	// columns and its column's how.
 	fieldColumns []fieldColumn
+	decimalCol   int32 // TimeDecimalColumn's index in columns
 )
 
 // Schema returns the Parquet schema of the files the Writer writes. It
@@ -174,6 +188,9 @@ func build() {
 		if f.Name == "frame.number" && !hasFile {
 			add(FileColumn, fileNode, nil)
 		}
+		if f.Type == dump.FieldTime && f.Name == "frame.time_epoch" {
+			add(TimeDecimalColumn, parquet.Decimal(9, 28, parquet.FixedLenByteArrayType(12)), f)
+		}
 	}
 	schema = parquet.NewSchema("rocedump", g)
 	columns = make([]column, len(g))
@@ -184,6 +201,9 @@ func build() {
 		}
 		columns[i] = column{name: gf.name, field: fs[i],
 			how: howOf(fs[i], leaf.Node.Type().Kind())}
+		if gf.name == TimeDecimalColumn {
+			columns[i].how, decimalCol = howDecimal, int32(i)
+		}
 		if fs[i] != nil {
 			switch fs[i].Type {
 			case dump.FieldIPv4, dump.FieldIPv6, dump.FieldMAC:
@@ -194,6 +214,9 @@ func build() {
 	col := make(map[string]int, len(columns))
 	for i := range columns {
 		col[columns[i].name] = i
+	}
+	if decimalCol == 0 {
+		panic("parquetrows: no frame.time_epoch in the field table")
 	}
 	fieldColumns = make([]fieldColumn, len(table))
 	for i := range table {
@@ -298,13 +321,28 @@ func (w *Writer) Write(r *dump.Record) error {
 // holds.
 func (ch *chunk) value(c *column, v *dump.Value) bool {
 	if c.how == howTime {
-		if v.Sec < minSec || v.Sec > maxSec {
-			return false // beyond int64 nanoseconds: years before 1678 or after 2262
+		ns, ok := timestampNS(v)
+		if !ok {
+			return false // beyond int64 nanoseconds: before 1677-09-21T00:12:43.145224192Z or after 2262-04-11T23:47:16.854775807Z
 		}
-		ch.values = binary.LittleEndian.AppendUint64(ch.values, uint64(v.Sec*1e9+int64(v.U)))
+		ch.values = binary.LittleEndian.AppendUint64(ch.values, uint64(ns))
 		return true
 	}
 	return ch.text(c, v)
+}
+
+// decimal appends v, a time, as TimeDecimalColumn holds it: Sec*10^9 + U
+// nanoseconds, 96 bits of two's complement, big endian (|v| < 2^63 s is
+// under 10^28 ns, under 2^94).
+func (ch *chunk) decimal(v *dump.Value) {
+	hi, lo := bits.Mul64(uint64(v.Sec), 1e9)
+	if v.Sec < 0 {
+		hi -= 1e9 // the signed product: uint64(Sec) is Sec + 2^64
+	}
+	var c uint64
+	lo, c = bits.Add64(lo, v.U, 0)
+	hi += c
+	ch.values = binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint32(ch.values, uint32(hi)), lo)
 }
 
 // text appends v, the value of c, a howText column: its length (4
@@ -325,11 +363,19 @@ func (ch *chunk) text(c *column, v *dump.Value) bool {
 	return true
 }
 
-// The seconds a TIMESTAMP(NANOS) holds.
-const (
-	maxSec = math.MaxInt64/1_000_000_000 - 1
-	minSec = -maxSec
-)
+// timestampNS returns the nanoseconds since 1970 of a time, if an int64
+// (a TIMESTAMP(NANOS)) holds them: -9223372037 s and 145224192 ns to
+// 9223372036 s and 854775807 ns.
+func timestampNS(v *dump.Value) (int64, bool) {
+	const lo, hi = -9223372036, 9223372036
+	switch {
+	case v.Sec >= lo && v.Sec < hi, v.Sec == hi && v.U <= 854775807:
+		return v.Sec*1e9 + int64(v.U), true
+	case v.Sec == lo-1 && v.U >= 145224192:
+		return math.MinInt64 + int64(v.U-145224192), true
+	}
+	return 0, false
+}
 
 // Close writes the rows not yet written and the file's footer.
 func (w *Writer) Close() error {

@@ -10,7 +10,8 @@ import (
 )
 
 // TestSchemaIsTheTable checks that the columns are the field table's
-// names, in its order, with frame.file after frame.number, all optional.
+// names, in its order, with frame.file after frame.number and
+// frame.time_epoch_decimal after frame.time_epoch, all optional.
 func TestSchemaIsTheTable(t *testing.T) {
 	want := wantColumns()
 	cols := parquetrows.Schema().Columns()
@@ -86,12 +87,16 @@ func TestWriteAllocs(t *testing.T) {
 }
 
 // wantColumns is the table's names with FileColumn after frame.number,
-// unless the table has a field of that name.
+// unless the table has a field of that name, and TimeDecimalColumn after
+// frame.time_epoch.
 func wantColumns() []string {
 	var names []string
 	has := false
 	for _, f := range dump.Fields() {
 		names = append(names, f.Name)
+		if f.Name == "frame.time_epoch" {
+			names = append(names, parquetrows.TimeDecimalColumn)
+		}
 		has = has || f.Name == parquetrows.FileColumn
 	}
 	if has {

@@ -1,6 +1,7 @@
 package mmap
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -9,7 +10,7 @@ import (
 
 func TestMap(t *testing.T) {
 	dir := t.TempDir()
-	want := []byte("a capture's bytes")
+	want := bytes.Repeat([]byte("a capture's bytes"), 3*PageSize/17+1)
 	p := filepath.Join(dir, "f")
 	if err := os.WriteFile(p, want, 0o644); err != nil {
 		t.Fatal(err)
@@ -19,7 +20,7 @@ func TestMap(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	b, unmap, ok := Map(f)
+	m, ok := Map(f)
 	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" || runtime.GOOS == "js" {
 		if ok {
 			t.Fatal("mapped where mmap is not implemented")
@@ -29,10 +30,25 @@ func TestMap(t *testing.T) {
 	if !ok {
 		t.Fatal("a regular file was not mapped")
 	}
-	if string(b) != string(want) {
-		t.Errorf("mapped %q, want %q", b, want)
+	if !bytes.Equal(m.Bytes(), want) {
+		t.Errorf("mapped %q, want %q", m.Bytes(), want)
 	}
-	if err := unmap(); err != nil {
+	// Released pages read back the file's bytes.
+	m.Release(1, len(want))
+	m.Release(0, PageSize)
+	if !bytes.Equal(m.Bytes(), want) {
+		t.Error("released pages do not read back the file")
+	}
+	if n, err := m.Size(); err != nil || n != int64(len(want)) {
+		t.Errorf("size %d, %v; want %d", n, err, len(want))
+	}
+	if err := os.Truncate(p, 100); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := m.Size(); err != nil || n != 100 {
+		t.Errorf("size after truncation %d, %v; want 100", n, err)
+	}
+	if err := m.Close(); err != nil {
 		t.Error(err)
 	}
 	empty := filepath.Join(dir, "empty")
@@ -44,7 +60,7 @@ func TestMap(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	if _, _, ok := Map(e); ok {
+	if _, ok := Map(e); ok {
 		t.Error("an empty file was mapped")
 	}
 }

@@ -4,13 +4,19 @@ package mmap
 
 import (
 	"os"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
-func mapFile(f *os.File, size int) ([]byte, func() error, bool) {
-	b, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+func mapFile(f *os.File, size int) ([]byte, bool) {
+	b, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ, unix.MAP_SHARED)
 	if err != nil {
-		return nil, nil, false
+		return nil, false
 	}
-	return b, func() error { return syscall.Munmap(b) }, true
+	_ = unix.Madvise(b, unix.MADV_SEQUENTIAL) // advice: reading goes on if it fails
+	return b, true
 }
+
+func release(b []byte) { _ = unix.Madvise(b, unix.MADV_DONTNEED) }
+
+func unmap(b []byte) error { return unix.Munmap(b) }
