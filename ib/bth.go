@@ -61,8 +61,10 @@ type BTH struct {
 	// (see DecodeFromBytes).
 	Truncated bool
 
-	hdrs     Headers // OpCode.Headers(), kept by the last decode
-	captured int     // the bytes decoded, from the first byte of the BTH
+	hdrs Headers // OpCode.Headers(), kept by the last decode
+	// hdrsCut is, when the capture cut the packet inside its extended
+	// headers, 1 plus the bytes of them it kept; 0 otherwise (Packet.Captured).
+	hdrsCut uint8
 }
 
 // Offsets in the BTH.
@@ -122,7 +124,7 @@ func (h *BTH) check(padCnt bool) error {
 // was cut by the capture: h.Truncated is set, the BTH must be in b (the
 // extended headers may be cut), the payload rules are checked against n,
 // and padStart is capped at len(b); hdrEnd may then lie beyond len(b).
-// It leaves the opcode's headers in h.hdrs and len(b) in h.captured.
+// It leaves the opcode's headers in h.hdrs, and h.hdrsCut 0.
 func (h *BTH) split(b []byte, n int) (hdrEnd, padStart int, err error) {
 	if n != len(b) {
 		return h.splitCut(b, n)
@@ -140,7 +142,7 @@ func (h *BTH) split(b []byte, n int) (hdrEnd, padStart int, err error) {
 	h.SE, h.MigReq, h.PadCnt, h.TVer = f&0x80 != 0, f&0x40 != 0, f>>4&3, f&0x0f
 	h.FECN, h.BECN, h.Resv6a, h.DestQP = w1&0x80000000 != 0, w1&0x40000000 != 0, uint8(w1>>24)&0x3f, w1&0xffffff
 	h.AckReq, h.Resv7, h.PSN = w2&0x80000000 != 0, uint8(w2>>24)&0x7f, w2&0xffffff
-	h.Truncated, h.captured = false, len(b)
+	h.Truncated, h.hdrsCut = false, 0
 	end := len(b) - ICRCLen
 	hs, rule, known := h.OpCode.lookup()
 	h.hdrs = hs
@@ -178,7 +180,7 @@ func (h *BTH) splitCut(b []byte, n int) (hdrEnd, padStart int, err error) {
 		return 0, 0, truncated("BTH", 0, BTHLen, len(b))
 	}
 	h.fields(b)
-	h.Truncated, h.captured = true, len(b)
+	h.Truncated, h.hdrsCut = true, 0
 	hs, rule, known := h.OpCode.lookup()
 	h.hdrs = hs
 	end := n - ICRCLen

@@ -49,10 +49,10 @@ func (p *Packet) Captured(h Header) int {
 	for i := range hs.Len() {
 		x := hs.At(i)
 		if x == h {
-			if !p.BTH.Truncated {
+			if p.BTH.hdrsCut == 0 {
 				return h.Len()
 			}
-			return min(max(p.BTH.captured-off, 0), h.Len())
+			return min(max(int(p.BTH.hdrsCut)-1-(off-BTHLen), 0), h.Len())
 		}
 		off += x.Len()
 	}
@@ -154,6 +154,7 @@ func (p *Packet) decodeCut(b []byte) {
 	var buf [maxHeadersLen]byte
 	hs := p.BTH.hdrs
 	n := copy(buf[:hs.Size()], b[BTHLen:])
+	p.BTH.hdrsCut = uint8(n + 1)
 	off := 0
 	for i := range hs.Len() {
 		h := hs.At(i)
