@@ -251,7 +251,7 @@ func TestCutFields(t *testing.T) {
 	tsharkArgs := append([]string{"--disable-protocol", "tftp"}, oracle.TsharkRoCEArgs...)
 	var tot struct {
 		frames, cuts, tsharkBTH, malformed, values, tsharkValues int
-		inHeaders, inPayload                                    map[string]int // values compared of the frames cut inside their extended headers, inside their payload
+		inHeaders, inPayload                                     map[string]int // values compared of the frames cut inside their extended headers, inside their payload
 	}
 	tot.inHeaders, tot.inPayload = map[string]int{}, map[string]int{}
 	for _, path := range cutCaptures(t) {
@@ -302,7 +302,9 @@ func TestCutFields(t *testing.T) {
 						}
 					}
 				}
-				where := func() string { return filepath.Base(path) + " frame " + strconv.Itoa(c.frame+1) + " cut at " + strconv.Itoa(c.snap) }
+				where := func() string {
+					return filepath.Base(path) + " frame " + strconv.Itoa(c.frame+1) + " cut at " + strconv.Itoa(c.snap)
+				}
 				if c.snap < l.bth+ib.BTHLen {
 					require.Equal(t, dump.KindMalformed, r.Kind, where())
 					require.ErrorIs(t, r.Err, ib.ErrTruncated, where())
@@ -471,7 +473,6 @@ func tsharkSpan(k string, wj map[string]any, sp map[string][]oracle.Span) (oracl
 	}
 	return sp[tk][0], true
 }
-
 
 // psnResults are the per-flow results a cut must not change.
 func psnResults(f *flow.FlowReport) string {

@@ -11,7 +11,7 @@ import (
 // Record.Decode for the JSON keys and display filters of the MAD header,
 // the RMPP and SA headers, the PathRecord and the CM messages.
 type madRec struct {
-	ok    bool // a MAD in a UD SEND Only to QP 0 or QP 1, whole or as far as the capture kept it
+	ok bool // a MAD in a UD SEND Only to QP 0 or QP 1, whole or as far as the capture kept it
 	// cut says that the capture cut the MAD: of its rows, those set in
 	// has are there (decodeCutMAD), and of the MAD protocols those set
 	// in proto (by madProtocols' order).

@@ -24,7 +24,7 @@ const (
 type pendingRead struct {
 	psn    uint32
 	length uint32
-	cut    bool // the capture cut the request's DMA length: its responses tell it
+	cut    bool   // the capture cut the request's DMA length: its responses tell it
 	got    uint32 // response packets seen
 	mtu    uint32 // payload of the First response
 	used   bool
