@@ -49,8 +49,8 @@
 // the response flow is the requester QP of the request flow, and the
 // other way round. The pairing costs a scan of the unpaired flows
 // between the two hosts per undecided response; state is fixed per flow.
-// request flow. A UD flow's requester QP is the SrcQP of its DETH. At
-// most DefaultMaxFlows flows (Config.MaxFlows) are tracked one by one;
+// request flow. A UD flow's requester QP is the SrcQP of its DETH (when
+// captured). At most DefaultMaxFlows flows (Config.MaxFlows) are tracked one by one;
 // the packets of any further flow are counted together in Report.Other,
 // without PSN analysis, so memory stays flat whatever the capture.
 //
@@ -107,8 +107,11 @@
 // flows. After a request at PSN p the next one is expected at p+1; after
 // an RDMA READ Request of DMA length L it is expected at p+n, where n is
 // the number of response packets, ceil(L/MTU) (at least 1) when the MTU
-// is known and anything from ceil(L/4096) to ceil(L/256) otherwise. PSNs
-// are 24 bits and wrap; distances are taken modulo 2^24, signed.
+// is known and anything from ceil(L/4096) to ceil(L/256) otherwise; when
+// the capture cut the READ's DMA length (a small snap length), anything
+// from p+1 to p+RecentPSNs, the PSNs up to the next request being the
+// READ's. PSNs are 24 bits and wrap; distances are taken modulo 2^24,
+// signed.
 //
 //   - in order: the PSN is the expected one (within the range above).
 //   - gap: the PSN is ahead of the expected one. PSNGaps counts the
@@ -164,8 +167,9 @@
 // MaxOutstanding per flow) for its responses on the peer flow, PSNs p to
 // p+n-1. It is matched when a response Only arrives at PSN p, or when a
 // First, Middles and a Last arrive and their number is ceil(L/m), m
-// being the First's payload (the path MTU); incomplete when the Last or
-// Only comes with another count; unanswered when no Last or Only came
+// being the First's payload (the path MTU), or, when the capture cut L,
+// when the Last follows them without a missing PSN; incomplete when the
+// Last or Only comes with another count; unanswered when no Last or Only came
 // by the end. Read responses that fit no pending read (or arrive on a
 // flow with no peer) are unmatched. An atomic request (CmpSwap,
 // FetchAdd) at PSN p is matched by the ATOMIC Acknowledge with PSN p on
