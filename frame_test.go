@@ -17,7 +17,7 @@ import (
 	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/corpus"
 	"github.com/roce-go/roce/rocev2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -88,7 +88,8 @@ func TestTrailerIgnored(t *testing.T) {
 	}
 }
 
-// Every prefix of every vector (and of a frame of every opcode) either
+// Every prefix of every vector (and of the golden RoCEv1 frames, two of
+// every opcode) either
 // decodes to an error wrapping a sentinel, when the cut falls inside a
 // header from Ethernet through the BTH, or decodes as the whole frame cut
 // by the capture: Truncated set, WireLen the whole frame's, every header
@@ -100,8 +101,8 @@ func TestTruncationSweep(t *testing.T) {
 	for name := range vectors {
 		frames[name] = vec(t, name)
 	}
-	for i, b := range testcaps.EveryOpcode(t, ib.RoCEv2IPv4) {
-		frames["opcode"+strconv.Itoa(i)] = b
+	for i, b := range corpus.File(t, "golden", "rocev1.pcap") { // every opcode, tagged and not
+		frames["golden rocev1 frame "+strconv.Itoa(i+1)] = b
 	}
 	for name, b := range frames {
 		var whole roce.Frame
