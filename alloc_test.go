@@ -136,6 +136,15 @@ func TestNoAllocs(t *testing.T) {
 			return f.VerifyICRC()
 		}},
 		{"Frame.Decode cut (snap length 80)", func() error { return decodeCut(&f, frame[:80], 10) }},
+		{"Frame.Decode cut inside the RETH (snap length 64)", func() error {
+			if err := decodeCut(&f, frame[:64], 0); err != nil {
+				return err
+			}
+			if n := f.Packet.Captured(ib.HeaderRETH); n != 10 {
+				return fmt.Errorf("%d bytes of the RETH, want 10", n)
+			}
+			return nil
+		}},
 		{"Frame.Decode cut IPv6 QinQ (snap length 128)", func() error { return decodeCut(&f, frame6[:128], 30) }},
 		{"Frame.Decode cut RoCEv1 (snap length 94)", func() error {
 			if err := f.Decode(v1[:94]); err != nil || !f.Truncated {

@@ -63,11 +63,14 @@ type Frame struct {
 	// Truncated says that the capture kept fewer bytes than the headers
 	// declare (a capture with a small snap length, editcap -s): the IP,
 	// UDP or GRH lengths run past the end of the bytes decoded, but the
-	// BTH and every extended header its opcode lists were captured and
-	// decoded. Packet.Payload then holds the payload bytes captured,
-	// Packet.BTH.Pad is empty and Packet.BTH.ICRC zero (Packet.BTH.Truncated
-	// is set too), and VerifyICRC returns ib.ErrUnchecked. A frame whose
-	// headers themselves are cut does not decode (ib.ErrTruncated).
+	// BTH was captured and decoded. The cut may fall anywhere after the
+	// BTH: the extended headers captured whole are decoded, the one the
+	// cut falls in keeps its whole fields (Packet.Captured says how much
+	// of each header is there). Packet.Payload then holds the payload
+	// bytes captured, Packet.BTH.Pad is empty and Packet.BTH.ICRC zero
+	// (Packet.BTH.Truncated is set too), and VerifyICRC returns
+	// ib.ErrUnchecked. A frame cut before the end of its BTH does not
+	// decode (ib.ErrTruncated).
 	Truncated bool
 	// WireLen is the frame's length from its first byte through the ICRC
 	// as its headers declare it, whether or not it was all captured
@@ -81,9 +84,10 @@ type Frame struct {
 // not check the ICRC: see VerifyICRC.
 //
 // A frame cut short by the capture decodes when every header through the
-// extended headers its opcode lists was captured: Truncated says so and
-// WireLen gives the length the headers declare. Only a frame whose
-// headers are cut is an error (wrapping ib.ErrTruncated).
+// BTH was captured: Truncated says so, WireLen gives the length the
+// headers declare, and of the extended headers the frame has what was
+// captured (see ib.Packet.DecodeTruncated). Only a frame cut before the
+// end of its BTH is an error (wrapping ib.ErrTruncated).
 func (f *Frame) Decode(b []byte) error {
 	if end, ok := f.decodeUntaggedIPv4(b); ok {
 		if end <= len(b) {

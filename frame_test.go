@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/corpus"
 	"github.com/roce-go/roce/rocev2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -86,18 +88,26 @@ func TestTrailerIgnored(t *testing.T) {
 	}
 }
 
-// Every prefix of every vector either decodes to an error wrapping a
-// sentinel, when the cut falls inside a header (Ethernet through the
-// extended headers), or decodes as the whole frame cut by the capture:
-// Truncated set, WireLen the whole frame's, every header as in the whole
-// frame, the payload a prefix of its payload, the ICRC unchecked. Nothing
-// panics on any path.
+// Every prefix of every vector (and of the golden RoCEv1 frames, two of
+// every opcode) either
+// decodes to an error wrapping a sentinel, when the cut falls inside a
+// header from Ethernet through the BTH, or decodes as the whole frame cut
+// by the capture: Truncated set, WireLen the whole frame's, every header
+// through the BTH as in the whole frame, each extended header as in the
+// whole frame as far as it was captured, the payload a prefix of its
+// payload, the ICRC unchecked. Nothing panics on any path.
 func TestTruncationSweep(t *testing.T) {
+	frames := map[string][]byte{}
 	for name := range vectors {
-		b := vec(t, name)
+		frames[name] = vec(t, name)
+	}
+	for i, b := range corpus.File(t, "golden", "rocev1.pcap") { // every opcode, tagged and not
+		frames["golden rocev1 frame "+strconv.Itoa(i+1)] = b
+	}
+	for name, b := range frames {
 		var whole roce.Frame
 		require.NoError(t, whole.Decode(b))
-		hdrEnd := len(b) - ib.ICRCLen - int(whole.Packet.BTH.PadCnt) - len(whole.Packet.Payload)
+		hdrEnd := len(b) - ib.ICRCLen - int(whole.Packet.BTH.PadCnt) - len(whole.Packet.Payload) - whole.Packet.Headers().Size()
 		for n := 0; n < len(b); n++ {
 			cut := append([]byte(nil), b[:n]...) // exact capacity: reads past n fault
 			var f roce.Frame
@@ -147,6 +157,23 @@ func checkCutFrame(t *testing.T, whole, f *roce.Frame, cut []byte) {
 	w := *whole
 	w.Raw, w.Truncated, w.Packet.Payload = f.Raw, true, f.Packet.Payload
 	w.Packet.BTH.Pad, w.Packet.BTH.ICRC, w.Packet.BTH.Truncated = nil, [4]byte{}, true
+	// An extended header the capture did not keep whole has each field
+	// as in the whole frame or zero (ib's tests check which).
+	hs := f.Packet.Headers()
+	for i := range hs.Len() {
+		h := hs.At(i)
+		if f.Packet.Captured(h) == h.Len() {
+			continue
+		}
+		wv := reflect.ValueOf(&w.Packet).Elem().FieldByName(h.String())
+		fv := reflect.ValueOf(&f.Packet).Elem().FieldByName(h.String())
+		for k := range wv.NumField() {
+			if wv.Type().Field(k).IsExported() && !wv.Field(k).Equal(fv.Field(k)) && !fv.Field(k).IsZero() {
+				t.Fatalf("cut at %d: %v.%s %v, whole %v", len(cut), h, wv.Type().Field(k).Name, fv.Field(k), wv.Field(k))
+			}
+		}
+		wv.Set(fv)
+	}
 	if d := cmp.Diff(w, *f, cmpopts.IgnoreUnexported(ib.BTH{}, ib.GRH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{},
 		ib.AtomicETH{}, ib.AtomicAckETH{}, ib.AETH{}, ib.ImmDt{}, ib.IETH{}, ib.FETH{}),
 		cmpopts.IgnoreTypes(layers.BaseLayer{}), cmpopts.EquateEmpty()); d != "" {

@@ -37,16 +37,32 @@ func (c *Cells) Fill(r *Record) {
 	c.hasOK = false
 	c.fields = c.fields[:0]
 	var headers uint32 // bit h: the packet has extended header h
+	var cut uint32     // bit h: the capture cut header h, whose fields Get checks one by one
 	if r.isIB() {
-		hs := r.RoCE.Packet.Headers()
+		p := &r.RoCE.Packet
+		hs := p.Headers()
 		for i := range hs.Len() {
 			headers |= 1 << hs.At(i)
+		}
+		if p.BTH.Truncated {
+			for i := range hs.Len() {
+				switch h, n := hs.At(i), p.Captured(hs.At(i)); {
+				case n < int(ethFirst[h]):
+					headers &^= 1 << h
+				case n < h.Len():
+					cut |= 1 << h
+				}
+			}
 		}
 	}
 	for i := range cellGroups {
 		g := &cellGroups[i]
 		if g.header != ib.NoHeader {
 			if headers&(1<<g.header) == 0 {
+				continue
+			}
+			if cut&(1<<g.header) != 0 {
+				c.getAll(r, g.all)
 				continue
 			}
 		} else if !g.present(r) {
@@ -60,6 +76,16 @@ func (c *Cells) Fill(r *Record) {
 				c.Values[fi] = v
 				c.mark(fi)
 			}
+		}
+	}
+}
+
+// getAll asks Get for each of the fields.
+func (c *Cells) getAll(r *Record, fields []int) {
+	for _, fi := range fields {
+		if v, ok := fieldTable[fi].Get(r); ok {
+			c.Values[fi] = v
+			c.mark(fi)
 		}
 	}
 }
@@ -120,6 +146,7 @@ type cellGroup struct {
 	header  ib.Header // present: the packet has this extended header
 	fill    func(c *Cells, r *Record)
 	slow    []int
+	all     []int // every field of the group, fast and slow
 }
 
 // fastRuns are the fields the fill functions set: runs of fields
@@ -198,6 +225,7 @@ var cellGroups = func() []cellGroup {
 		if !fast[i] {
 			gs[gi].slow = append(gs[gi].slow, i)
 		}
+		gs[gi].all = append(gs[gi].all, i)
 	}
 	return gs
 }()
@@ -304,10 +332,10 @@ func fillIB(c *Cells, r *Record) {
 	}
 	p := &r.RoCE.Packet
 	h := p.Headers()
-	if h.Has(ib.HeaderImmDt) {
+	if h.Has(ib.HeaderImmDt) && p.Captured(ib.HeaderImmDt) == ib.ImmDtLen {
 		c.bytes4(fIB, p.ImmDt.Data)
 	}
-	if h.Has(ib.HeaderIETH) {
+	if h.Has(ib.HeaderIETH) && p.Captured(ib.HeaderIETH) == ib.IETHLen {
 		c.bytes4(fIB+1, p.IETH.RKey)
 	}
 	c.uint(fIB+2, uint64(r.payloadLen()))

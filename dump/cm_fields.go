@@ -68,8 +68,11 @@ func reqFields() []Field {
 	fs := []Field{
 		q("", 32, func(q *mad.REQ) uint64 { return uint64(q.LocalCommID) }),
 		fCM64("infiniband.cm.req.serviceid", mad.AttrConnectRequest, func(c *mad.CM) uint64 { return uint64(c.REQ.ServiceID) }),
-		fIPCM("infiniband.cm.req.serviceid.protocol", 8, func(m *madRec) uint64 { return uint64(m.cmL.REQ.ServiceID>>16) & 0xff }),
-		fIPCM("infiniband.cm.req.serviceid.dport", 16, func(m *madRec) uint64 { return uint64(m.cmL.REQ.ServiceID) & 0xffff }),
+		// Bytes of the service ID: there when the service ID is RDMA-CM's,
+		// as in tshark 4.0, whatever the private data holds (or whether the
+		// capture kept it).
+		fSA("infiniband.cm.req.serviceid.protocol", 8, func(m *madRec) (uint64, bool) { return uint64(m.cmL.REQ.ServiceID>>16) & 0xff, m.rdmaCMSID() }),
+		fSA("infiniband.cm.req.serviceid.dport", 16, func(m *madRec) (uint64, bool) { return uint64(m.cmL.REQ.ServiceID) & 0xffff, m.rdmaCMSID() }),
 		fCM64("infiniband.cm.req.localcaguid", mad.AttrConnectRequest, func(c *mad.CM) uint64 { return c.REQ.LocalCAGUID }),
 		q(".localqkey", 32, func(q *mad.REQ) uint64 { return uint64(q.LocalQKey) }),
 		q(".localqpn", 24, func(q *mad.REQ) uint64 { return uint64(q.LocalQPN) }),
@@ -224,4 +227,10 @@ func v4Value(a *[16]byte) (Value, bool) {
 	var v Value
 	copy(v.Addr[:4], a[12:])
 	return v, true
+}
+
+// rdmaCMSID reports whether the MAD is a CM REQ whose service ID is in
+// RDMA-CM's IP range.
+func (m *madRec) rdmaCMSID() bool {
+	return m.cm && m.hdr.AttributeID == mad.AttrConnectRequest && m.cmL.REQ.ServiceID.IsIPCM()
 }

@@ -247,8 +247,9 @@
 //	infiniband.variant.crc          number  native IB: the VCRC, when captured
 //	_cnp_error                      string  a CNP that breaks a rule of Annex A17.9.3: cnp.Check's reason
 //
-// then, for a management datagram (a whole MAD in a UD SEND Only to QP 0
-// or 1; a MAD the capture cut has none), tshark 4.0's names, and ours,
+// then, for a management datagram (a MAD in a UD SEND Only to QP 0 or 1;
+// of a MAD the capture cut, the fields it kept: see Frames cut by the
+// capture), tshark 4.0's names, and ours,
 // in the same style, for the fields tshark 4.0 lacks. An SA MAD of
 // several records (a GetTable response) has the keys of its first
 // record, as tshark 4.0 shows only that one, and infiniband.sa.records,
@@ -614,19 +615,44 @@
 // # Frames cut by the capture
 //
 // Captures at 100 Gb/s are usually taken with a small snap length
-// (tcpdump -s, editcap -s) that keeps the headers and drops most of the
+// (tcpdump -s, editcap -s; switch mirrors and packet brokers often cut
+// at 64 or 128 bytes) that keeps the headers and drops most of the
 // payload. A RoCE frame (or native InfiniBand packet) cut short this way
-// still decodes, as RoCE (InfiniBand), when the BTH and every extended
-// header its opcode lists were captured: the text line ends with "icrc
-// unchecked", the JSON object has infiniband.invariant.crc.status
-// "unchecked" and no infiniband.invariant.crc, and Record.ICRCUnchecked
-// is set (Stats.Truncated counts these frames, apart from
-// Stats.BadICRC). frame.len is the length on the wire, frame.cap_len the
-// bytes captured. The payload length printed, in text and in
-// infiniband.payload.len, is the one the headers declare (the length on
-// the wire, like frame.len), not the bytes captured: tshark shows the
-// captured bytes of the payload, which are frame.cap_len less the headers.
-// Only a frame whose headers themselves are cut is malformed.
+// still decodes, as RoCE (InfiniBand), when its BTH was captured,
+// wherever the cut falls after it. The rule: every header the capture
+// kept whole is there; of the header the cut falls in (an extended
+// header, a MAD, IPoIB), every field it kept whole is there and the
+// others are absent; nothing after the cut is. A field not captured has
+// no JSON key, is absent to display filters (-Y) and NULL in Parquet;
+// verbose text has the fields there. The text line shows the fields of
+// a cut extended header that are there and tcpdump's mark of the cut,
+// "reth va 0x000055cd8441c000 rkey 0x00003716 [|reth]" (a cut MAD: its
+// class, method, attribute and transaction ID when its 24-byte header
+// is there, then "[|mad]"). The frame ends with "icrc unchecked", the
+// JSON object has infiniband.invariant.crc.status "unchecked" and no
+// infiniband.invariant.crc, and Record.ICRCUnchecked is set
+// (Stats.Truncated counts these frames, apart from Stats.BadICRC).
+// frame.len is the length on the wire, frame.cap_len the bytes captured.
+// The payload length printed, in text and in infiniband.payload.len, is
+// the one the headers declare (the length on the wire, like frame.len),
+// not the bytes captured: tshark shows the captured bytes of the
+// payload, which are frame.cap_len less the headers. Only a frame cut
+// before the end of its BTH, or one shorter than its headers say
+// although the capture kept all of it, is malformed.
+//
+// tshark 4.0 shows less of a cut frame: an extended header only when it
+// is whole, and no MAD or IPoIB unless the whole packet, ICRC included,
+// was captured; the tests check every field we show of a cut frame
+// against where tshark reads it in the whole frame, and against tshark
+// on the cut copies. Three details of the rule: an extended header is
+// there (infiniband.reth, ...) when its first field is; a text field (an
+// SMP NodeString) is there when its text was captured through its
+// terminating NUL; a field whose structure a later byte validates is
+// left out until that byte is there (the fields of a directed-route SMP
+// until its hop count, of IP-CM private data until its IP version). A
+// MAD's fields are found there by decoding the MAD twice, the bytes not
+// captured once all zeros and once all ones: a field is there when both
+// give it the same value. IPoIB is there when its 4-byte header is.
 //
 // # The field table
 //

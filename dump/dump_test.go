@@ -338,9 +338,29 @@ func TestMalformedAndBadICRC(t *testing.T) {
 		t.Errorf("text: %s", rec.AppendText(nil))
 	}
 
-	short := good[:len(good)-10] // cut inside the RETH: a header cut, not only the ICRC
+	// Cut by the snap length inside the RETH (10 of its 16 bytes): the
+	// frame decodes, with the RETH's VA, the field the capture kept whole
+	// (tshark 4.0 on the whole capture: 0x0000aaab09dd5000).
+	short := good[:len(good)-10]
 	ci.CaptureLength = len(short)
 	rec.Decode(2, ci, dump.LinkTypeEthernet, short)
+	require.Equal(t, dump.KindRoCE, rec.Kind, "frame cut inside its RETH: %v", rec.Err)
+	require.True(t, rec.ICRCUnchecked)
+	m = parseLines(t, rec.AppendJSON(nil))[0]
+	require.Equal(t, "0x0000aaab09dd5000", m["infiniband.reth.va"])
+	for _, k := range []string{"infiniband.reth.r_key", "infiniband.reth.dmalen", "infiniband.invariant.crc", "_error"} {
+		require.NotContains(t, m, k)
+	}
+	require.Equal(t, json.Number("12"), m["infiniband.bth.opcode"])
+	require.Equal(t, "unchecked", m["infiniband.invariant.crc.status"])
+	if txt := string(rec.AppendText(nil)); !strings.HasSuffix(txt, " RDMA READ Request qp 0x000011 psn 9209054 [A] reth va 0x0000aaab09dd5000 [|reth] payload 0 icrc unchecked\n") {
+		t.Errorf("text: %s", txt)
+	}
+
+	// The same bytes, the record saying the wire had no more: the frame
+	// itself is shorter than its headers say, malformed.
+	ci.Length = len(short)
+	rec.Decode(3, ci, dump.LinkTypeEthernet, short)
 	require.Equal(t, dump.KindMalformed, rec.Kind, "truncated frame")
 	require.ErrorIs(t, rec.Err, ib.ErrTruncated)
 	m = parseLines(t, rec.AppendJSON(nil))[0]
@@ -353,7 +373,7 @@ func TestMalformedAndBadICRC(t *testing.T) {
 	if _, ok := m["infiniband.bth.opcode"]; ok {
 		t.Errorf("malformed frame has BTH keys: %v", m)
 	}
-	if txt := string(rec.AppendText(nil)); !strings.Contains(txt, "192.168.65.5:57236 > 192.168.65.4:4791 malformed: roce: RETH at offset 12: truncated (want 28 bytes, have 22)") {
+	if txt := string(rec.AppendText(nil)); !strings.Contains(txt, "192.168.65.5:57236 > 192.168.65.4:4791 malformed: roce: Frame at offset 0: truncated (want 74 bytes, have 64)") {
 		t.Errorf("text: %s", txt)
 	}
 }

@@ -56,6 +56,32 @@ type Value struct {
 	B    []byte   // FieldString: the text, when the frame holds it (S is then empty)
 }
 
+// hash returns an FNV-1a hash of every member of v.
+func (v *Value) hash() uint64 {
+	h := uint64(14695981039346656037)
+	word := func(x uint64) {
+		for range 8 {
+			h = (h ^ x&0xff) * 1099511628211
+			x >>= 8
+		}
+	}
+	word(v.U)
+	word(uint64(v.Sec))
+	word(uint64(v.Len))
+	for _, c := range v.Addr {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	word(uint64(len(v.S)))
+	for i := 0; i < len(v.S); i++ {
+		h = (h ^ uint64(v.S[i])) * 1099511628211
+	}
+	word(uint64(len(v.B)))
+	for _, c := range v.B {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	return h
+}
+
 // Field is one row of the field table: a key of the JSON objects and a
 // field display filters (package dfilter) name.
 type Field struct {
@@ -172,6 +198,11 @@ func init() {
 		}
 		fieldIndex[f.Name] = i
 	}
+	for h, names := range ethRowNames {
+		for _, n := range names {
+			ethRows[h] = append(ethRows[h], fieldTable[fieldIndex[n]])
+		}
+	}
 }
 
 // The getters' building blocks.
@@ -285,13 +316,38 @@ func (r *Record) lrh() *ib.LRH {
 	return nil
 }
 
-// packet returns the transport packet when it has header h.
+// packet returns the transport packet when it has header h: the opcode
+// lists it and the capture kept at least its first field, so that the
+// frame has one of its fields (a frame cut by the snap length inside h
+// has those of its fields the capture kept whole, see ethField).
 func (r *Record) packet(h ib.Header) *ib.Packet {
-	if r.isIB() && r.RoCE.Packet.Headers().Has(h) {
+	if r.isIB() && r.RoCE.Packet.Captured(h) >= int(ethFirst[h]) {
 		return &r.RoCE.Packet
 	}
 	return nil
 }
+
+// ethField returns the transport packet when it has the field of header
+// h that ends at byte end of the header, the capture having kept it
+// whole.
+func (r *Record) ethField(h ib.Header, end int) *ib.Packet {
+	if r.isIB() && r.RoCE.Packet.Captured(h) >= end {
+		return &r.RoCE.Packet
+	}
+	return nil
+}
+
+// maxHeader bounds the ib.Header values (4 bits in ib.Headers).
+const maxHeader = 16
+
+// ethFirst is, per extended header, the byte its first field with a row
+// ends at (fETH sets it): the header is there (packet) from that byte on.
+// ethRows are the header's rows, in table order (set by init).
+var (
+	ethFirst    [maxHeader]uint8
+	ethRowNames [maxHeader][]string
+	ethRows     [maxHeader][]Field
+)
 
 func (r *Record) sll() *SLL {
 	if (r.LinkType == LinkTypeLinuxSLL || r.LinkType == LinkTypeLinuxSLL2) && r.SLL.Version != 0 {
@@ -346,19 +402,25 @@ func fLRH(name string, bits uint8, get func(l *ib.LRH) uint64) Field {
 	})
 }
 
-// fETH is a field of extended header h; typ FieldUint, FieldHex64,
-// FieldDec64 or FieldBytes (4 bytes).
-func fETH(name string, h ib.Header, typ FieldType, bits uint8, hex bool, get func(p *ib.Packet) uint64) Field {
+// fETH is a field of extended header h that ends at byte end of the
+// header (IBTA Vol 1 9.3; TestCutFieldOffsets checks each against
+// tshark's offsets); typ FieldUint, FieldHex64, FieldDec64 or FieldBytes
+// (4 bytes). A frame has it when the capture kept it whole.
+func fETH(name string, h ib.Header, end int, typ FieldType, bits uint8, hex bool, get func(p *ib.Packet) uint64) Field {
+	if ethFirst[h] == 0 || end < int(ethFirst[h]) {
+		ethFirst[h] = uint8(end)
+	}
+	ethRowNames[h] = append(ethRowNames[h], name)
 	if typ == FieldUint {
 		return numeric(name, typ, bits, hex, func(r *Record) (uint64, bool) {
-			if p := r.packet(h); p != nil {
+			if p := r.ethField(h, end); p != nil {
 				return get(p), true
 			}
 			return 0, false
 		})
 	}
 	return Field{Name: name, Type: typ, Bits: bits, Hex: hex, Get: func(r *Record) (Value, bool) {
-		p := r.packet(h)
+		p := r.ethField(h, end)
 		switch {
 		case p == nil:
 			return none()

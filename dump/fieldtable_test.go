@@ -15,6 +15,8 @@ import (
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
 	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/corpus"
 	"github.com/roce-go/roce/internal/oracle"
 	"github.com/roce-go/roce/internal/testcaps"
 	"github.com/roce-go/roce/ipoib"
@@ -49,7 +51,33 @@ func fieldTestCaptures(t *testing.T) []string {
 			paths = append(paths, EditcapCut(t, p, 66))
 		}
 	}
-	return paths
+	var mads []capFrame
+	for i, f := range append(madFrames(t), testcaps.GoldenSMP(t)...) {
+		mads = append(mads, capFrame{f, gopacket.CaptureInfo{Timestamp: time.Unix(2, int64(i)), Length: len(f), CaptureLength: len(f)}, dump.LinkTypeEthernet})
+	}
+	return append(paths, cutEverywhere(t, dir, corpus.Path("golden", "rocev2_ipv4.pcap"), writeFrames(t, filepath.Join(dir, "mads.pcap"), mads),
+		corpus.Path("captures", "ib_native_erf_dag_smp_ipoib_cm.pcap"))...)
+}
+
+// cutEverywhere writes, for each capture, a copy holding each of its
+// RoCE and InfiniBand frames cut by the capture at every byte from the
+// end of its BTH to its last, as editcap -s would.
+func cutEverywhere(t *testing.T, dir string, paths ...string) []string {
+	var out []string
+	for i, path := range paths {
+		var cut []capFrame
+		for n, fr := range readCapFrames(t, path) {
+			l, ok := layoutOf(fr.decode(n + 1))
+			if !ok {
+				continue
+			}
+			for snap := l.bth + ib.BTHLen; snap < len(fr.data)-pseudoLen(fr); snap++ {
+				cut = append(cut, cutAt(fr, snap))
+			}
+		}
+		out = append(out, writeFrames(t, filepath.Join(dir, "cut_everywhere"+strconv.Itoa(i)+".pcap"), cut))
+	}
+	return out
 }
 
 func writePcap(t *testing.T, path string, frames [][]byte, cis []gopacket.CaptureInfo) string {

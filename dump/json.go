@@ -199,7 +199,11 @@ func (r *Record) appendIBJSON(b []byte) []byte {
 	b = jUint(b, "infiniband.bth.psn", uint64(h.PSN))
 	hs := p.Headers()
 	for i := 0; i < hs.Len(); i++ {
-		b = ethJSON[hs.At(i)](b, p)
+		if eh := hs.At(i); h.Truncated && p.Captured(eh) < eh.Len() {
+			b = r.appendRowsJSON(b, ethRows[eh]) // cut by the capture: the fields it kept
+		} else {
+			b = ethJSON[eh](b, p)
+		}
 	}
 	b = jUint(b, "infiniband.payload.len", uint64(r.payloadLen()))
 	switch {

@@ -1,6 +1,8 @@
 package dump
 
 import (
+	"strings"
+
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/mad"
 )
@@ -9,7 +11,13 @@ import (
 // Record.Decode for the JSON keys and display filters of the MAD header,
 // the RMPP and SA headers, the PathRecord and the CM messages.
 type madRec struct {
-	ok    bool // a whole MAD in a UD SEND Only to QP 0 or QP 1
+	ok bool // a MAD in a UD SEND Only to QP 0 or QP 1, whole or as far as the capture kept it
+	// cut says that the capture cut the MAD: of its rows, those set in
+	// has are there (decodeCutMAD), and of the MAD protocols those set
+	// in proto (by madProtocols' order).
+	cut   bool
+	has   [(maxMADRows + 63) / 64]uint64
+	proto [4]bool
 	hdr   mad.MAD
 	rmpp  bool // the class carries an RMPP header: rmppH holds it
 	rmppH mad.RMPP
@@ -35,21 +43,74 @@ type madRec struct {
 }
 
 // decodeMAD decodes the MAD a UD SEND Only to QP 0 or QP 1 carries, as
-// far as package mad's layers go; a MAD cut by the capture is left out.
+// far as package mad's layers go; of a MAD the capture cut, the fields it
+// kept whole (decodeCutMAD).
 func (r *Record) decodeMAD() {
 	m := &r.madj
-	m.ok, m.rmpp, m.cm, m.ipcm, m.sa = false, false, false, false, false
-	m.path, m.mcm, m.node, m.pir, m.svc = false, false, false, false, false
+	m.ok, m.cut = false, false
 	p := &r.RoCE.Packet
-	if p.BTH.OpCode != ib.OpUDSendOnly || p.BTH.DestQP > ib.QPGSI || p.BTH.Truncated || len(p.Payload) < mad.Len {
+	if p.BTH.OpCode != ib.OpUDSendOnly || p.BTH.DestQP > ib.QPGSI {
 		return
 	}
-	if m.hdr.DecodeFromBytes(p.Payload, nil) != nil {
+	switch {
+	case len(p.Payload) >= mad.Len:
+		m.decode(p.Payload)
+	case p.BTH.Truncated && len(p.Payload) > 0:
+		r.decodeCutMAD(p.Payload)
+	}
+}
+
+// maxMADRows bounds the number of MAD rows (madRaw), for the arrays of
+// decodeCutMAD; init checks it.
+const maxMADRows = 512
+
+// decodeCutMAD decodes a MAD the capture cut after got, its first bytes:
+// it decodes the MAD twice, the bytes not captured once all ones and
+// once all zeros, and a row is there when it is in both with the same
+// value, so that no field shows a byte the capture did not keep. The
+// zeros' decode stays in m (its values are those of the rows that are
+// there); r.madBuf holds its bytes.
+func (r *Record) decodeCutMAD(got []byte) {
+	m := &r.madj
+	buf := r.madBuf[:]
+	n := copy(buf, got)
+	for i := n; i < len(buf); i++ {
+		buf[i] = 0xff
+	}
+	m.decode(buf)
+	var ones [maxMADRows]uint64 // each row's value hashed, 0 when absent
+	for i := range madRaw {
+		if v, ok := madRaw[i].Get(r); ok {
+			ones[i] = v.hash() | 1
+		}
+	}
+	clear(buf[n:])
+	m.decode(buf)
+	m.cut, m.has, m.proto = true, [len(m.has)]uint64{}, [len(m.proto)]bool{}
+	found := false
+	for i := range madRaw {
+		if v, ok := madRaw[i].Get(r); ok && ones[i] == v.hash()|1 {
+			m.has[i/64] |= 1 << (i % 64)
+			found = true
+			m.proto[0] = true
+			if pi := madRowProto[i]; pi > 0 {
+				m.proto[pi] = true
+			}
+		}
+	}
+	m.ok = found
+}
+
+// decode decodes a whole MAD, b (mad.Len bytes).
+func (m *madRec) decode(b []byte) {
+	m.ok, m.rmpp, m.cm, m.ipcm, m.sa = false, false, false, false, false
+	m.path, m.mcm, m.node, m.pir, m.svc = false, false, false, false, false
+	if m.hdr.DecodeFromBytes(b, nil) != nil {
 		return
 	}
 	m.ok = true
-	m.smp.decodeSMP(&m.hdr.Header, p.Payload)
-	m.decodeAttrs(p.Payload)
+	m.smp.decodeSMP(&m.hdr.Header, b)
+	m.decodeAttrs(b)
 	m.decodeTables()
 	rest, next := m.hdr.Payload, m.hdr.NextLayerType()
 	if next == mad.LayerTypeRMPP {
@@ -77,8 +138,58 @@ func (r *Record) decodeMAD() {
 }
 
 // madFields are the rows of the MAD keys, in JSON key order: AppendJSON
-// writes them from these rows (appendRowsJSON).
-var madFields = cat([]Field{
+// writes them from these rows (appendRowsJSON). Each is its row of
+// madRaw, absent when the capture cut the MAD before the end of its
+// bytes (cutAware).
+var madFields = cutAware(madRaw)
+
+// cutAware returns rows that answer as raw's do, except that the row of
+// a MAD the capture cut is absent unless decodeCutMAD found it there.
+func cutAware(raw []Field) []Field {
+	if len(raw) > maxMADRows {
+		panic("dump: more MAD rows than maxMADRows")
+	}
+	out := make([]Field, len(raw))
+	for i, f := range raw {
+		word, bit := i/64, uint64(1)<<(i%64)
+		there := func(r *Record) bool { return !r.madj.cut || r.madj.has[word]&bit != 0 }
+		get := f.Get
+		f.Get = func(r *Record) (Value, bool) {
+			if !there(r) {
+				return none()
+			}
+			return get(r)
+		}
+		if get := f.Uint; get != nil {
+			f.Uint = func(r *Record) (uint64, bool) {
+				if !there(r) {
+					return 0, false
+				}
+				return get(r)
+			}
+		}
+		out[i] = f
+	}
+	return out
+}
+
+// madRowProto is, per row of madRaw, its protocol among madProtocols
+// (1 infiniband.rmpp, 2 infiniband.cm, 3 infiniband.smpdirected), or 0
+// for none narrower than infiniband.mad.
+var madRowProto = func() []int {
+	out := make([]int, len(madRaw))
+	for i := range madRaw {
+		for pi, name := range []string{"", "infiniband.rmpp.", "infiniband.cm.", "infiniband.smpdirected."} {
+			if pi > 0 && strings.HasPrefix(madRaw[i].Name, name) {
+				out[i] = pi
+			}
+		}
+	}
+	return out
+}()
+
+// madRaw are the MAD rows as the MAD decodes, cut or not.
+var madRaw = cat([]Field{
 	fMAD("infiniband.mad.baseversion", 8, func(m *madRec) uint64 { return uint64(m.hdr.BaseVersion) }),
 	fMAD("infiniband.mad.mgmtclass", 8, func(m *madRec) uint64 { return uint64(m.hdr.MgmtClass) }),
 	fMAD("infiniband.mad.classversion", 8, func(m *madRec) uint64 { return uint64(m.hdr.ClassVersion) }),
@@ -123,11 +234,12 @@ var madFields = cat([]Field{
 // names the subtrees (infiniband.mad, infiniband.rmpp, infiniband.sa
 // are its fields of the whole header; ours answer true where tshark's
 // are present).
+// A MAD the capture cut has a protocol when it has one of its fields.
 var madProtocols = []Protocol{
 	{"infiniband.mad", func(r *Record) bool { return r.madRec() != nil }},
-	{"infiniband.rmpp", func(r *Record) bool { m := r.madRec(); return m != nil && m.rmpp }},
-	{"infiniband.cm", func(r *Record) bool { m := r.madRec(); return m != nil && m.cm }},
-	{"infiniband.smpdirected", func(r *Record) bool { m := r.madRec(); return m != nil && m.smp.dr }},
+	{"infiniband.rmpp", func(r *Record) bool { m := r.madRec(); return m != nil && m.rmpp && (!m.cut || m.proto[1]) }},
+	{"infiniband.cm", func(r *Record) bool { m := r.madRec(); return m != nil && m.cm && (!m.cut || m.proto[2]) }},
+	{"infiniband.smpdirected", func(r *Record) bool { m := r.madRec(); return m != nil && m.smp.dr && (!m.cut || m.proto[3]) }},
 }
 
 // madRec returns the frame's MAD, or nil.

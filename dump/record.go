@@ -13,6 +13,7 @@ import (
 	"github.com/roce-go/roce/internal/hdr"
 	"github.com/roce-go/roce/internal/wire"
 	"github.com/roce-go/roce/ipoib"
+	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/pfc"
 )
 
@@ -154,8 +155,9 @@ type Record struct {
 	eth     []byte // the Ethernet frame: Data, or the frame rebuilt from a cooked or ERF record
 	scratch []byte // where cooked frames are rebuilt
 	net     netInfo
-	mads    madText // text_mad.go: a MAD's text
-	madj    madRec  // mad_fields.go: the MAD decoded for JSON and filters
+	mads    madText       // text_mad.go: a MAD's text
+	madj    madRec        // mad_fields.go: the MAD decoded for JSON and filters
+	madBuf  [mad.Len]byte // a MAD the capture cut, filled out (decodeCutMAD)
 }
 
 // netInfo is what the Ethernet, IP and UDP or TCP headers say, read
@@ -195,7 +197,7 @@ func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []b
 		r.Len = len(data) // a Simple Packet Block's length, or a caller's CaptureInfo without one
 	}
 	r.Err, r.CNPErr, r.ICRCGood, r.ICRCUnchecked, r.net, r.eth = nil, nil, false, false, netInfo{}, nil
-	r.madj.ok = false
+	r.madj.ok, r.madj.cut = false, false
 	r.HasGRH, r.HasIPoIB, r.HasDCBX, r.DCBXErr, r.ERFType, r.capLen, r.erfLen = false, false, false, nil, 0, len(data), 0
 	switch lt {
 	case LinkTypeEthernet:

@@ -230,7 +230,17 @@ func (r *Record) appendTransport(b []byte) []byte {
 	b = appendBTH(b, &p.BTH)
 	hs := p.Headers()
 	for i := 0; i < hs.Len(); i++ {
-		b = ethText[hs.At(i)](b, p)
+		h := hs.At(i)
+		if !p.BTH.Truncated {
+			b = ethText[h](b, p, h.Len())
+			continue
+		}
+		n := p.Captured(h)
+		b = ethText[h](b, p, n)
+		if n < h.Len() { // the header the capture cut
+			b = cutMark(b, h)
+			break
+		}
 	}
 	b = append(b, " payload "...)
 	b = strconv.AppendInt(b, int64(r.payloadLen()), 10)
@@ -280,62 +290,127 @@ func appendOpcodeQPPSN(b []byte, h *ib.BTH) []byte {
 	return strconv.AppendUint(b, uint64(h.PSN), 10)
 }
 
-// ethText appends one extended transport header of p as text, by header;
-// TestHeaderTables checks that every header has its entry.
-var ethText = [...]func(b []byte, p *ib.Packet) []byte{
-	ib.NoHeader: func(b []byte, _ *ib.Packet) []byte { return b },
-	ib.HeaderRDETH: func(b []byte, p *ib.Packet) []byte {
+// ethText appends one extended transport header of p as text, by header,
+// as far as the capture kept it: n is how many of its bytes the packet
+// holds (ib.Packet.Captured), and a field is printed when its bytes are
+// all there. TestHeaderTables checks that every header has its entry.
+var ethText = [...]func(b []byte, p *ib.Packet, n int) []byte{
+	ib.NoHeader: func(b []byte, _ *ib.Packet, _ int) []byte { return b },
+	ib.HeaderRDETH: func(b []byte, p *ib.Packet, n int) []byte {
+		if n < ib.RDETHLen {
+			return b
+		}
 		b = append(b, " rdeth eecnxt 0x"...)
 		return appendHex24(b, p.RDETH.EECnxt)
 	},
-	ib.HeaderDETH: func(b []byte, p *ib.Packet) []byte {
+	ib.HeaderDETH: func(b []byte, p *ib.Packet, n int) []byte {
+		if n < 4 {
+			return b
+		}
 		b = append(b, " deth qkey 0x"...)
 		b = appendHex32(b, p.DETH.QKey)
+		if n < ib.DETHLen {
+			return b
+		}
 		b = append(b, " srcqp 0x"...)
 		return appendHex24(b, p.DETH.SrcQP)
 	},
-	ib.HeaderXRCETH: func(b []byte, p *ib.Packet) []byte {
+	ib.HeaderXRCETH: func(b []byte, p *ib.Packet, n int) []byte {
+		if n < ib.XRCETHLen {
+			return b
+		}
 		b = append(b, " xrceth srq 0x"...)
 		return appendHex24(b, p.XRCETH.XRCSRQ)
 	},
-	ib.HeaderRETH: func(b []byte, p *ib.Packet) []byte {
+	ib.HeaderRETH: func(b []byte, p *ib.Packet, n int) []byte {
+		if n < 8 {
+			return b
+		}
 		b = append(b, " reth va 0x"...)
 		b = appendHex64(b, p.RETH.VA)
+		if n < 12 {
+			return b
+		}
 		b = append(b, " rkey 0x"...)
 		b = appendHex32(b, p.RETH.RKey)
+		if n < ib.RETHLen {
+			return b
+		}
 		b = append(b, " dmalen "...)
 		return strconv.AppendUint(b, uint64(p.RETH.DMALen), 10)
 	},
-	ib.HeaderAtomicETH: func(b []byte, p *ib.Packet) []byte {
+	ib.HeaderAtomicETH: func(b []byte, p *ib.Packet, n int) []byte {
 		a := &p.AtomicETH
+		if n < 8 {
+			return b
+		}
 		b = append(b, " atomic va 0x"...)
 		b = appendHex64(b, a.VA)
+		if n < 12 {
+			return b
+		}
 		b = append(b, " rkey 0x"...)
 		b = appendHex32(b, a.RKey)
+		if n < 20 {
+			return b
+		}
 		b = append(b, " swap 0x"...)
 		b = appendHex64(b, a.SwapData)
+		if n < ib.AtomicETHLen {
+			return b
+		}
 		b = append(b, " cmp 0x"...)
 		return appendHex64(b, a.CompareData)
 	},
-	ib.HeaderAtomicAckETH: func(b []byte, p *ib.Packet) []byte {
+	ib.HeaderAtomicAckETH: func(b []byte, p *ib.Packet, n int) []byte {
+		if n < ib.AtomicAckETHLen {
+			return b
+		}
 		b = append(b, " orig 0x"...)
 		return appendHex64(b, p.AtomicAckETH.OrigRemData)
 	},
-	ib.HeaderAETH: func(b []byte, p *ib.Packet) []byte { return appendAETH(b, &p.AETH) },
-	ib.HeaderImmDt: func(b []byte, p *ib.Packet) []byte {
+	ib.HeaderAETH: func(b []byte, p *ib.Packet, n int) []byte {
+		if n < 1 {
+			return b
+		}
+		return appendAETH(b, &p.AETH, n == ib.AETHLen)
+	},
+	ib.HeaderImmDt: func(b []byte, p *ib.Packet, n int) []byte {
+		if n < ib.ImmDtLen {
+			return b
+		}
 		b = append(b, " imm 0x"...)
 		return appendHex32(b, p.ImmDt.Data)
 	},
-	ib.HeaderIETH: func(b []byte, p *ib.Packet) []byte {
+	ib.HeaderIETH: func(b []byte, p *ib.Packet, n int) []byte {
+		if n < ib.IETHLen {
+			return b
+		}
 		b = append(b, " inv rkey 0x"...)
 		return appendHex32(b, p.IETH.RKey)
 	},
-	ib.HeaderFETH: func(b []byte, p *ib.Packet) []byte {
+	ib.HeaderFETH: func(b []byte, p *ib.Packet, n int) []byte {
+		if n < ib.FETHLen {
+			return b
+		}
 		b = append(b, " feth sel "...)
 		b = strconv.AppendUint(b, uint64(p.FETH.SEL), 10)
 		b = append(b, " plt "...)
 		return strconv.AppendUint(b, uint64(p.FETH.PLT), 10)
 	},
+}
+
+// cutMark appends " [|reth]" and the like, tcpdump's mark of the header a
+// capture's snap length cut, after the fields of h the capture kept.
+func cutMark(b []byte, h ib.Header) []byte {
+	b = append(b, " [|"...)
+	for _, c := range []byte(h.String()) {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return append(b, ']')
 }
 
 // appendTail appends the ECN codepoint when it is not Not-ECT and the
@@ -354,8 +429,9 @@ func (r *Record) appendTail(b []byte) []byte {
 	return append(b, " icrc bad\n"...)
 }
 
-// appendAETH appends " aeth ACK credits N msn M" and the like.
-func appendAETH(b []byte, a *ib.AETH) []byte {
+// appendAETH appends " aeth ACK credits N msn M" and the like; without
+// msn when the capture kept only the syndrome.
+func appendAETH(b []byte, a *ib.AETH, msn bool) []byte {
 	b = append(b, " aeth "...)
 	b = append(b, a.Type().String()...)
 	switch a.Type() {
@@ -379,6 +455,9 @@ func appendAETH(b []byte, a *ib.AETH) []byte {
 	default:
 		b = append(b, " value "...)
 		b = strconv.AppendUint(b, uint64(a.Value()), 10)
+	}
+	if !msn {
+		return b
 	}
 	b = append(b, " msn "...)
 	return strconv.AppendUint(b, uint64(a.MSN), 10)

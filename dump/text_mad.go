@@ -37,14 +37,24 @@ type smpAttrs struct {
 // its hop pointer and count (directed route) and for an SMP or PerfMgt
 // MAD other than a Get request the key fields of its attribute ("SMP-DR
 // GetResp SMInfo tid 0x0001509c000125c8 hop 1/2 guid 0x0002c9020020b4dd
-// priority 0 state Master"). Other packets, and a MAD the capture cut,
-// append nothing.
+// priority 0 state Master"). Of a MAD the capture cut, the class,
+// method, attribute and transaction ID when its header was captured, and
+// tcpdump's mark of a cut, "[|mad]". Other packets append nothing.
 func (r *Record) appendMAD(b []byte) []byte {
 	p := &r.RoCE.Packet
-	if p.BTH.OpCode != ib.OpUDSendOnly || p.BTH.DestQP > ib.QPGSI || p.BTH.Truncated || len(p.Payload) < mad.Len {
+	if p.BTH.OpCode != ib.OpUDSendOnly || p.BTH.DestQP > ib.QPGSI || len(p.Payload) < mad.Len && (!p.BTH.Truncated || len(p.Payload) == 0) {
 		return b
 	}
 	m := &r.mads
+	if len(p.Payload) < mad.Len {
+		if m.hdr.Decode(p.Payload) == nil {
+			b = append(b, ": "...)
+			b = m.hdr.AppendText(b)
+			b = append(b, " tid 0x"...)
+			b = appendHex64(b, m.hdr.TransactionID)
+		}
+		return append(b, " [|mad]"...)
+	}
 	if m.hdr.Decode(p.Payload) != nil {
 		return b
 	}

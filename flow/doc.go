@@ -47,7 +47,8 @@
 // PSNs that wrap, and UDP source ports that differ between directions
 // (flows are keyed by addresses and DestQP only). Once paired, the QP of
 // the response flow is the requester QP of the request flow, and the
-// other way round. A UD flow's requester QP is the SrcQP of its DETH.
+// other way round. A UD flow's requester QP is the SrcQP of its DETH (when
+// captured).
 //
 // The unpaired request flows are indexed by their addresses, their
 // transport and the block of 4096 PSNs (RecentPSNs) holding the last PSN
@@ -120,8 +121,11 @@
 // flows. After a request at PSN p the next one is expected at p+1; after
 // an RDMA READ Request of DMA length L it is expected at p+n, where n is
 // the number of response packets, ceil(L/MTU) (at least 1) when the MTU
-// is known and anything from ceil(L/4096) to ceil(L/256) otherwise. PSNs
-// are 24 bits and wrap; distances are taken modulo 2^24, signed.
+// is known and anything from ceil(L/4096) to ceil(L/256) otherwise; when
+// the capture cut the READ's DMA length (a small snap length), anything
+// from p+1 to p+RecentPSNs, the PSNs up to the next request being the
+// READ's. PSNs are 24 bits and wrap; distances are taken modulo 2^24,
+// signed.
 //
 // The highest PSN used is the highest PSN of the flow's requests so
 // far, an RDMA READ counting as its n PSNs. A request's PSN is then:
@@ -209,8 +213,9 @@
 // MaxOutstanding per flow) for its responses on the peer flow, PSNs p to
 // p+n-1. It is matched when a response Only arrives at PSN p, or when a
 // First, Middles and a Last arrive and their number is ceil(L/m), m
-// being the First's payload (the path MTU); incomplete when the Last or
-// Only comes with another count; unanswered when no Last or Only came
+// being the First's payload (the path MTU), or, when the capture cut L,
+// when the Last follows them without a missing PSN; incomplete when the
+// Last or Only comes with another count; unanswered when no Last or Only came
 // by the end. A READ Request sent again at a PSN q inside an earlier
 // read's responses, past its first (p < q < p+n, n from the MTU when
 // known, else the most a read of L bytes takes, ceil(L/256)), asks for

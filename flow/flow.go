@@ -316,7 +316,7 @@ func (a *Analyzer) Add(p *Packet) {
 	}
 	f.countMessage(p)
 	if tr == ib.UD {
-		if p.IB.Headers().Has(ib.HeaderDETH) {
+		if p.IB.Captured(ib.HeaderDETH) == ib.DETHLen {
 			f.reqQP, f.hasReqQP = p.IB.DETH.SrcQP, true
 			if !f.isUD { // a CNP to its SrcQP answers it: see cnpTarget
 				pk := pairKey{f.key.Src, f.key.Dst}

@@ -42,7 +42,7 @@ func (a *Analyzer) response(f *state, p *Packet, now int64) {
 	s := &f.s
 	h := &p.IB.BTH
 	rs := response{t: now, psn: h.PSN, op: h.OpCode, payload: p.payloadLen()}
-	if p.IB.Headers().Has(ib.HeaderAETH) {
+	if p.IB.Captured(ib.HeaderAETH) > 0 { // the syndrome, its first byte, was captured
 		rs.aeth, rs.hasAETH = p.IB.AETH, true
 		switch p.IB.AETH.Type() {
 		case ib.Nak:
@@ -273,7 +273,7 @@ func (f *state) readResponse(rs *response) {
 			continue
 		}
 		off := psnDiff(psn, r.psn)
-		if off < 0 || off >= int32(maxPackets(r.length)) {
+		if off < 0 || off >= int32(r.maxPackets()) {
 			continue
 		}
 		if off == 0 && !r.first {
@@ -295,13 +295,13 @@ func (f *state) readResponse(rs *response) {
 			return
 		case ib.RDMAReadResponseLast:
 			r.got++
-			if r.mtu != 0 && r.got == (r.length+r.mtu-1)/r.mtu && uint32(off)+1 == r.got {
+			if r.mtu != 0 && (r.cut || r.got == (r.length+r.mtu-1)/r.mtu) && uint32(off)+1 == r.got {
 				s.ReadsMatched++
 			} else {
 				s.ReadsIncomplete++
 			}
 		case ib.RDMAReadResponseOnly:
-			if off == 0 && r.got == 0 && (s.MTU == 0 || r.length <= s.MTU) {
+			if off == 0 && r.got == 0 && (r.cut || s.MTU == 0 || r.length <= s.MTU) {
 				s.ReadsMatched++
 			} else {
 				s.ReadsIncomplete++

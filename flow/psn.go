@@ -24,6 +24,7 @@ const (
 type pendingRead struct {
 	psn    uint32
 	length uint32
+	cut    bool   // the capture cut the request's DMA length: its responses tell it
 	got    uint32 // response packets seen
 	mtu    uint32 // payload of the First response
 	used   bool   // waiting for its responses
@@ -82,6 +83,12 @@ type requester struct {
 	msgStart int64
 	msgNext  uint32
 	msgOK    bool
+
+	// cutRead says that the last request was an RDMA READ whose DMA
+	// length the capture cut, at PSN cutReadPSN: the next request says
+	// how many PSNs it took.
+	cutRead    bool
+	cutReadPSN uint32
 }
 
 // rq returns the flow's request state, making it on the flow's first
@@ -93,6 +100,11 @@ func (f *state) rq() *requester {
 	return f.req
 }
 
+// cutReadPSNs is how many PSNs an RDMA READ whose DMA length the capture
+// cut may take, for the PSN analysis: the next request in order is the
+// one at most this far ahead.
+const cutReadPSNs = RecentPSNs
+
 // request runs the PSN analysis of a request, counts retransmissions and
 // records what waits for a response.
 func (f *state) request(p *Packet, now int64) {
@@ -102,7 +114,11 @@ func (f *state) request(p *Packet, now int64) {
 	psn := p.IB.BTH.PSN
 	n := uint32(1) // PSNs the request takes: its responses' for a READ
 	lo, hi := uint32(1), uint32(1)
-	if op.Is(ib.ClassReadRequest) {
+	cutRead := op.Is(ib.ClassReadRequest) && p.IB.Captured(ib.HeaderRETH) < ib.RETHLen
+	switch {
+	case cutRead:
+		hi = cutReadPSNs
+	case op.Is(ib.ClassReadRequest):
 		l := p.IB.RETH.DMALen
 		if mtu := s.MTU; mtu != 0 {
 			n = max((l+mtu-1)/mtu, 1)
@@ -118,6 +134,7 @@ func (f *state) request(p *Packet, now int64) {
 		r.high = psn
 		r.use(psn, n)
 		r.nextLo, r.nextHi = lo, hi
+		r.cutRead, r.cutReadPSN = cutRead, psn
 		f.record(p, psn, now)
 		return
 	}
@@ -125,15 +142,20 @@ func (f *state) request(p *Packet, now int64) {
 	span := psnDiff(r.nextHi, r.nextLo)
 	switch {
 	case d >= 0 && d <= span: // in order
+		if r.cutRead { // the cut READ before this took the PSNs up to this one
+			r.use(r.cutReadPSN, uint32(psnDiff(psn, r.cutReadPSN)))
+		}
 		r.use(psn, n)
 		r.nextLo, r.nextHi = lo, hi
 		r.inEpisode = false
+		r.cutRead, r.cutReadPSN = cutRead, psn
 	case d > span: // ahead: PSNs skipped
 		s.PSNGaps++
 		s.PSNMissing += uint64(psnDiff(psn, r.nextHi))
 		r.use(psn, n)
 		r.nextLo, r.nextHi = lo, hi
 		r.inEpisode = false
+		r.cutRead, r.cutReadPSN = cutRead, psn
 	default: // behind the expected PSN
 		// back-1 is the distance from the highest PSN used (r.high is
 		// one past it): out of order from 1 to Window behind it.
@@ -234,7 +256,7 @@ func (r *requester) owns(psn uint32) bool {
 	for i := range r.reads {
 		rd := &r.reads[i]
 		if rd.used {
-			if off := psnDiff(psn, rd.psn); off >= 0 && off < int32(maxPackets(rd.length)) {
+			if off := psnDiff(psn, rd.psn); off >= 0 && off < int32(rd.maxPackets()) {
 				return true
 			}
 		}
@@ -250,6 +272,15 @@ func (r *requester) ownsAll(ev []uint32) bool {
 		}
 	}
 	return true
+}
+
+// maxPackets is the most response packets the read can take: those of
+// its length, or, when the capture cut its DMA length, cutReadPSNs.
+func (rd *pendingRead) maxPackets() uint32 {
+	if rd.cut {
+		return cutReadPSNs
+	}
+	return maxPackets(rd.length)
 }
 
 // maxPackets is the most response packets a read of n bytes can take
@@ -280,7 +311,7 @@ func (f *state) record(p *Packet, psn uint32, now int64) {
 		if r.reads[slot].used {
 			s.ReadsUnanswered++
 		}
-		r.reads[slot] = pendingRead{psn: psn, length: p.IB.RETH.DMALen, used: true, t: now}
+		r.reads[slot] = pendingRead{psn: psn, length: p.IB.RETH.DMALen, cut: p.IB.Captured(ib.HeaderRETH) < ib.RETHLen, used: true, t: now}
 	case op.Is(ib.ClassAtomic):
 		s.Atomics++
 		slot := -1

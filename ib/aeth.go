@@ -31,10 +31,14 @@ type AETH struct {
 func (h *AETH) parse(b []byte) { h.Syndrome, h.MSN = b[0], get24(b[1:4]) }
 func (h *AETH) put(b []byte)   { b[0] = h.Syndrome; put24(b[1:4], h.MSN) }
 
-// do encodes or checks the header for Packet.eths.
+// do encodes, checks or decodes the header for Packet.eths.
 func (h *AETH) do(op ethOp, b []byte) error {
-	if op == ethCheck {
+	switch op {
+	case ethCheck:
 		return h.check()
+	case ethGet:
+		h.parse(b)
+		return nil
 	}
 	h.put(b)
 	return nil

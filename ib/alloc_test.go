@@ -43,7 +43,22 @@ func TestNoAllocs(t *testing.T) {
 		}
 	}
 	fix := gopacket.SerializeOptions{FixLengths: true}
+	atomic := fullPacket(OpRCCmpSwap)
+	cmpSwap, err := atomic.AppendTo(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rows := map[string]func() error{
+		"Packet.DecodeTruncated (cut inside the AtomicETH)": func() error {
+			var p Packet
+			if err := p.DecodeTruncated(cmpSwap[:BTHLen+22], len(cmpSwap)); err != nil {
+				return err
+			}
+			if p.Captured(HeaderAtomicETH) != 22 || p.AtomicETH.SwapData == 0 || p.AtomicETH.CompareData != 0 {
+				return errors.New("not the AtomicETH captured")
+			}
+			return nil
+		},
 		"Packet.Decode": func() error { return pkt.Decode(write) },
 		"Packet.Decode (local Packet)": func() error {
 			var p Packet

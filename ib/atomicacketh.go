@@ -25,10 +25,13 @@ func (h *AtomicAckETH) put(b []byte) {
 	binary.BigEndian.PutUint64(b[:8], h.OrigRemData)
 }
 
-// do encodes or checks the header for Packet.eths.
+// do encodes, checks or decodes the header for Packet.eths.
 func (h *AtomicAckETH) do(op ethOp, b []byte) error {
-	if op == ethPut {
+	switch op {
+	case ethPut:
 		h.put(b)
+	case ethGet:
+		h.parse(b)
 	}
 	return nil
 }

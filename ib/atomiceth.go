@@ -44,10 +44,13 @@ func (h *AtomicETH) put(b []byte) {
 	binary.BigEndian.PutUint64(b[20:28], h.CompareData)
 }
 
-// do encodes or checks the header for Packet.eths.
+// do encodes, checks or decodes the header for Packet.eths.
 func (h *AtomicETH) do(op ethOp, b []byte) error {
-	if op == ethPut {
+	switch op {
+	case ethPut:
 		h.put(b)
+	case ethGet:
+		h.parse(b)
 	}
 	return nil
 }

@@ -50,16 +50,21 @@ type BTH struct {
 	Pad  []byte  // the pad bytes, aliasing the input
 	ICRC [4]byte // the ICRC bytes as received (least significant first)
 
-	// Truncated says that the capture cut the packet short: the BTH and
-	// every extended header its opcode lists were decoded, but the packet
-	// runs past the captured bytes, so Pad is empty, ICRC is zero (not
-	// captured, or not told apart from the payload) and the payload holds
-	// only the bytes captured. A decoder sets it when told the packet's
-	// declared length (Packet.DecodeTruncated) or, as a gopacket layer,
-	// when an earlier layer reported truncation (see DecodeFromBytes).
+	// Truncated says that the capture cut the packet short: the BTH was
+	// decoded, but the packet runs past the captured bytes, so Pad is
+	// empty, ICRC is zero (not captured, or not told apart from the
+	// payload) and the payload holds only the bytes captured. The cut may
+	// fall anywhere after the BTH, inside the extended headers too:
+	// Packet.Captured says how much of each was captured. A decoder sets
+	// it when told the packet's declared length (Packet.DecodeTruncated)
+	// or, as a gopacket layer, when an earlier layer reported truncation
+	// (see DecodeFromBytes).
 	Truncated bool
 
 	hdrs Headers // OpCode.Headers(), kept by the last decode
+	// hdrsCut is, when the capture cut the packet inside its extended
+	// headers, 1 plus the bytes of them it kept; 0 otherwise (Packet.Captured).
+	hdrsCut uint8
 }
 
 // Offsets in the BTH.
@@ -116,9 +121,10 @@ func (h *BTH) check(padCnt bool) error {
 // most n of them; n is the packet's length through the ICRC as the
 // headers in front of it declare it, or LengthUnknown. A whole packet
 // has n == len(b). When n is larger than len(b) (or unknown) the packet
-// was cut by the capture: h.Truncated is set, the headers must still be
-// all present in b, the payload rules are checked against n, and padStart
-// is capped at len(b). It leaves the opcode's headers in h.hdrs.
+// was cut by the capture: h.Truncated is set, the BTH must be in b (the
+// extended headers may be cut), the payload rules are checked against n,
+// and padStart is capped at len(b); hdrEnd may then lie beyond len(b).
+// It leaves the opcode's headers in h.hdrs, and h.hdrsCut 0.
 func (h *BTH) split(b []byte, n int) (hdrEnd, padStart int, err error) {
 	if n != len(b) {
 		return h.splitCut(b, n)
@@ -136,7 +142,7 @@ func (h *BTH) split(b []byte, n int) (hdrEnd, padStart int, err error) {
 	h.SE, h.MigReq, h.PadCnt, h.TVer = f&0x80 != 0, f&0x40 != 0, f>>4&3, f&0x0f
 	h.FECN, h.BECN, h.Resv6a, h.DestQP = w1&0x80000000 != 0, w1&0x40000000 != 0, uint8(w1>>24)&0x3f, w1&0xffffff
 	h.AckReq, h.Resv7, h.PSN = w2&0x80000000 != 0, uint8(w2>>24)&0x7f, w2&0xffffff
-	h.Truncated = false
+	h.Truncated, h.hdrsCut = false, 0
 	end := len(b) - ICRCLen
 	hs, rule, known := h.OpCode.lookup()
 	h.hdrs = hs
@@ -174,7 +180,7 @@ func (h *BTH) splitCut(b []byte, n int) (hdrEnd, padStart int, err error) {
 		return 0, 0, truncated("BTH", 0, BTHLen, len(b))
 	}
 	h.fields(b)
-	h.Truncated = true
+	h.Truncated, h.hdrsCut = true, 0
 	hs, rule, known := h.OpCode.lookup()
 	h.hdrs = hs
 	end := n - ICRCLen
@@ -188,8 +194,6 @@ func (h *BTH) splitCut(b []byte, n int) (hdrEnd, padStart int, err error) {
 	switch {
 	case hdrEnd > end && n >= 0:
 		return 0, 0, truncated(hs.String(), BTHLen, hdrEnd+ICRCLen, n) // the declared length has no room
-	case hdrEnd > len(b):
-		return 0, 0, truncated(hs.String(), BTHLen, hdrEnd, len(b)) // the headers themselves cut
 	case n < 0:
 		return hdrEnd, len(b), nil // the payload rules need the length
 	}
@@ -243,14 +247,17 @@ func (h *BTH) CanDecode() gopacket.LayerClass { return LayerTypeBTH }
 // zeroed.
 //
 // A packet cut short by the capture (a small snap length) decodes too,
-// as long as the BTH and the extended headers its opcode lists were
-// captured. The layers in front report the cut through df (gopacket's
+// as long as the BTH was captured. The layers in front report the cut
+// through df (gopacket's
 // IPv4, IPv6 and UDP layers, rocev2.UDP, GRH): when df is a
 // gopacket.Packet whose Metadata().Truncated is set, or a
 // *gopacket.DecodingLayerParser whose Truncated is set, and the declared
 // length (the UDP Length or GRH PayLen, which a gopacket.Packet makes
 // known) exceeds data, h.Truncated is set, Payload holds the captured
-// bytes after the BTH, Pad is empty and ICRC is zero. A gopacket user
+// bytes after the BTH, Pad is empty and ICRC is zero. When the cut falls
+// inside the extended headers, the layer of the header it falls in then
+// fails with ErrTruncated (a gopacket layer is whole or absent; package
+// ib's Packet.DecodeTruncated keeps the fields captured). A gopacket user
 // tells a cut packet by BTH.Truncated (or the packet's
 // Metadata().Truncated, or DecodingLayerParser.Truncated) and does not
 // check its ICRC: roce.VerifyPacket returns ErrUnchecked for it. Inside a

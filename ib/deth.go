@@ -38,10 +38,14 @@ func (h *DETH) put(b []byte) {
 	put24(b[5:8], h.SrcQP)
 }
 
-// do encodes or checks the header for Packet.eths.
+// do encodes, checks or decodes the header for Packet.eths.
 func (h *DETH) do(op ethOp, b []byte) error {
-	if op == ethCheck {
+	switch op {
+	case ethCheck:
 		return h.check()
+	case ethGet:
+		h.parse(b)
+		return nil
 	}
 	h.put(b)
 	return nil

@@ -42,15 +42,23 @@
 //     matching ErrTruncated and io.ErrUnexpectedEOF.
 //
 // Header-only captures. A packet cut short by the capture (a small snap
-// length) is not malformed when its headers were captured: GRH and LRH
-// keep the captured part of their payload and call SetTruncated, and the
-// BTH, told of the cut through the DecodeFeedback (a gopacket.Packet's
-// Metadata().Truncated, DecodingLayerParser.Truncated), decodes itself
-// and the extended headers its opcode lists, sets BTH.Truncated and leaves
-// the ICRC unknown (zero, Pad empty). Packet.DecodeTruncated does the same
-// given the declared length. Only a packet whose headers are cut fails
-// with ErrTruncated. A cut packet's ICRC cannot be checked:
-// roce.Frame.VerifyICRC and roce.VerifyFrame return ErrUnchecked.
+// length) is not malformed when its BTH was captured, wherever the cut
+// falls after it. The rule, for every decoder of the module: every header
+// captured whole is decoded; of the header the cut falls in, every field
+// captured whole is decoded and the others are absent; nothing after the
+// cut is. Packet.DecodeTruncated, given the declared length, sets
+// BTH.Truncated, leaves the ICRC unknown (zero, Pad empty), decodes the
+// extended headers captured whole and the whole fields of the one the
+// cut falls in (the fields not captured, and the headers after the cut,
+// are zero), and Packet.Captured says how many bytes of each header it
+// holds. On the gopacket path GRH and LRH keep the captured part of their
+// payload and call SetTruncated, and the BTH, told of the cut through the
+// DecodeFeedback (a gopacket.Packet's Metadata().Truncated,
+// DecodingLayerParser.Truncated), decodes itself and sets BTH.Truncated;
+// an extended header layer is whole or fails with ErrTruncated. Only a
+// packet cut before the end of its BTH fails as a whole. A cut packet's
+// ICRC cannot be checked: roce.Frame.VerifyICRC and roce.VerifyFrame
+// return ErrUnchecked.
 //
 // Packet.Decode likewise leaves its Packet zeroed on an error. GRH and LRH
 // also have a plain Decode and Encode, without gopacket, for code that

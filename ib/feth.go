@@ -39,10 +39,14 @@ func (h *FETH) put(b []byte) {
 	binary.BigEndian.PutUint32(b[:4], h.Resv<<6|uint32(h.SEL&3)<<4|uint32(h.PLT&0x0f))
 }
 
-// do encodes or checks the header for Packet.eths.
+// do encodes, checks or decodes the header for Packet.eths.
 func (h *FETH) do(op ethOp, b []byte) error {
-	if op == ethCheck {
+	switch op {
+	case ethCheck:
 		return h.check()
+	case ethGet:
+		h.parse(b)
+		return nil
 	}
 	h.put(b)
 	return nil

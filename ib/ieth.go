@@ -24,10 +24,13 @@ func (h *IETH) put(b []byte) {
 	binary.BigEndian.PutUint32(b[:4], h.RKey)
 }
 
-// do encodes or checks the header for Packet.eths.
+// do encodes, checks or decodes the header for Packet.eths.
 func (h *IETH) do(op ethOp, b []byte) error {
-	if op == ethPut {
+	switch op {
+	case ethPut:
 		h.put(b)
+	case ethGet:
+		h.parse(b)
 	}
 	return nil
 }

@@ -25,10 +25,13 @@ func (h *ImmDt) put(b []byte) {
 	binary.BigEndian.PutUint32(b[:4], h.Data)
 }
 
-// do encodes or checks the header for Packet.eths.
+// do encodes, checks or decodes the header for Packet.eths.
 func (h *ImmDt) do(op ethOp, b []byte) error {
-	if op == ethPut {
+	switch op {
+	case ethPut:
 		h.put(b)
+	case ethGet:
+		h.parse(b)
 	}
 	return nil
 }

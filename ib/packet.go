@@ -31,8 +31,33 @@ type Packet struct {
 	Payload []byte
 }
 
-// Headers returns the extended headers present, in wire order.
+// Headers returns the extended headers present, in wire order: those the
+// opcode lists, whether or not the capture kept them (see Captured).
 func (p *Packet) Headers() Headers { return p.BTH.OpCode.Headers() }
+
+// Captured returns how many bytes of extended header h the packet holds:
+// h.Len() for each header of a packet not cut (BTH.Truncated false) and
+// for each header a cut packet holds whole; for the header the snap
+// length cut, the bytes captured (0 to h.Len()-1), of which its fields
+// captured whole hold their values and the others zero; 0 for the headers
+// after it, which are zero, and for a header the opcode does not list.
+// A field of h is there when Captured(h) reaches the byte it ends at
+// (IBTA Vol 1, 9.3: RETH.DMALen at 16, AETH.Syndrome at 1, ...).
+func (p *Packet) Captured(h Header) int {
+	hs := p.Headers()
+	off := BTHLen
+	for i := range hs.Len() {
+		x := hs.At(i)
+		if x == h {
+			if p.BTH.hdrsCut == 0 {
+				return h.Len()
+			}
+			return min(max(int(p.BTH.hdrsCut)-1-(off-BTHLen), 0), h.Len())
+		}
+		off += x.Len()
+	}
+	return 0
+}
 
 // Decode decodes b, which runs from the first byte of the BTH to the last
 // byte of the ICRC. On an error it leaves p zeroed, so nothing of the
@@ -45,11 +70,15 @@ func (p *Packet) Decode(b []byte) error { return p.decode(b, len(b)) }
 // of it declare it (the UDP Length less 8, the GRH PayLen, the LRH's
 // PktLen less the LRH and GRH). When b holds the whole packet it is
 // Decode(b[:length]). When b is shorter, the packet decodes as long as
-// the BTH and every extended header the opcode lists are in b, and the
-// length agrees with the opcode's rules; then BTH.Truncated is set,
-// Payload holds the payload bytes captured, BTH.Pad is empty and BTH.ICRC
-// is zero. Fewer bytes than the headers need is an error wrapping
-// ErrTruncated, as for Decode.
+// the BTH is in b and the length agrees with the opcode's rules; then
+// BTH.Truncated is set, Payload holds the payload bytes captured (none
+// when the cut falls inside the extended headers), BTH.Pad is empty and
+// BTH.ICRC is zero. The cut may fall anywhere after the BTH: every
+// extended header captured whole is decoded, the one the cut falls in
+// keeps the fields captured whole and has the others zero, the headers
+// after it are zero, and Captured says which is which. Fewer than the
+// BTH's 12 bytes, or a length too short for the headers the opcode
+// lists, is an error wrapping ErrTruncated, as for Decode.
 func (p *Packet) DecodeTruncated(b []byte, length int) error {
 	if length < 0 {
 		length = 0
@@ -70,6 +99,11 @@ func (p *Packet) decode(b []byte, n int) error {
 	}
 	if p.BTH.Truncated {
 		p.BTH.Pad, p.BTH.ICRC = nil, [ICRCLen]byte{}
+		if hdrEnd > len(b) { // cut inside the extended headers
+			p.Payload = b[len(b):]
+			p.decodeCut(b)
+			return nil
+		}
 	} else {
 		end := len(b) - ICRCLen
 		p.BTH.Pad = b[padStart:end]
@@ -105,6 +139,32 @@ func (p *Packet) decode(b []byte, n int) error {
 		off += h.Len()
 	}
 	return nil
+}
+
+// maxHeadersLen is the most bytes of extended headers an opcode lists
+// (RD CmpSwap: RDETH, DETH and AtomicETH, 40); TestHeadersFit checks it.
+const maxHeadersLen = 40
+
+// decodeCut decodes the extended headers of a packet the capture cut
+// inside them: b holds the BTH and the header bytes captured. The bytes
+// of the whole fields are copied into a zeroed buffer as long as the
+// headers, which eths then decodes, so every field the capture did not
+// keep whole reads as zero.
+func (p *Packet) decodeCut(b []byte) {
+	var buf [maxHeadersLen]byte
+	hs := p.BTH.hdrs
+	n := copy(buf[:hs.Size()], b[BTHLen:])
+	p.BTH.hdrsCut = uint8(n + 1)
+	off := 0
+	for i := range hs.Len() {
+		h := hs.At(i)
+		if off+h.Len() > n { // the header the cut falls in
+			clear(buf[off+h.whole(n-off) : n])
+			break
+		}
+		off += h.Len()
+	}
+	p.eths(hs, ethGet, buf[:hs.Size()])
 }
 
 // Len returns the encoded length of the packet, ICRC included.
@@ -193,6 +253,7 @@ type ethOp uint8
 const (
 	ethPut   ethOp = iota // encode the headers into b
 	ethCheck              // report a field that does not fit
+	ethGet                // decode the headers from b
 )
 
 // eths and Packet.Decode are the two places that map a Header to the
@@ -206,7 +267,8 @@ const (
 // slower on a packet of one.
 
 // eths does op with each header of hs in turn, on the field of p that
-// holds it; for ethPut, b receives the headers in wire order.
+// holds it; for ethPut, b receives the headers in wire order, and for
+// ethGet it holds them.
 func (p *Packet) eths(hs Headers, op ethOp, b []byte) error {
 	for ; hs.v&0x70000 != 0; hs = hs.next() {
 		var err error
@@ -235,7 +297,7 @@ func (p *Packet) eths(hs Headers, op ethOp, b []byte) error {
 		if err != nil {
 			return err
 		}
-		if op == ethPut {
+		if op != ethCheck {
 			b = b[hs.At(0).Len():]
 		}
 	}

@@ -24,10 +24,14 @@ type RDETH struct {
 func (h *RDETH) parse(b []byte) { h.Resv8, h.EECnxt = b[0], get24(b[1:4]) }
 func (h *RDETH) put(b []byte)   { b[0] = h.Resv8; put24(b[1:4], h.EECnxt) }
 
-// do encodes or checks the header for Packet.eths.
+// do encodes, checks or decodes the header for Packet.eths.
 func (h *RDETH) do(op ethOp, b []byte) error {
-	if op == ethCheck {
+	switch op {
+	case ethCheck:
 		return h.check()
+	case ethGet:
+		h.parse(b)
+		return nil
 	}
 	h.put(b)
 	return nil

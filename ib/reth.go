@@ -38,10 +38,13 @@ func (h *RETH) put(b []byte) {
 	binary.BigEndian.PutUint32(b[12:16], h.DMALen)
 }
 
-// do encodes or checks the header for Packet.eths.
+// do encodes, checks or decodes the header for Packet.eths.
 func (h *RETH) do(op ethOp, b []byte) error {
-	if op == ethPut {
+	switch op {
+	case ethPut:
 		h.put(b)
+	case ethGet:
+		h.parse(b)
 	}
 	return nil
 }

@@ -31,10 +31,14 @@ func (h *XRCETH) put(b []byte) {
 	put24(b[1:4], h.XRCSRQ)
 }
 
-// do encodes or checks the header for Packet.eths.
+// do encodes, checks or decodes the header for Packet.eths.
 func (h *XRCETH) do(op ethOp, b []byte) error {
-	if op == ethCheck {
+	switch op {
+	case ethCheck:
 		return h.check()
+	case ethGet:
+		h.parse(b)
+		return nil
 	}
 	h.put(b)
 	return nil
