@@ -43,7 +43,7 @@ func parseLiteral(expr string, t token, f *dump.Field, r relation) (literal, err
 			return bad("%q is not a valid number", s)
 		}
 		if bits := bitsOf(f); bits < 64 && v>>bits != 0 {
-			return bad("%s is too large for %s (%d bits)", s, f.Name, bits)
+			return bad("%s is too large for %s (at most %d)", s, f.Name, uint64(1)<<bits-1)
 		}
 		l.v.U = v
 	case dump.FieldBool:
@@ -76,9 +76,12 @@ func parseLiteral(expr string, t token, f *dump.Field, r relation) (literal, err
 	return l, nil
 }
 
+// bitsOf returns how wide a literal compared with f may be: the width of
+// the Wireshark type that holds the field, as tshark checks it (a field
+// of 2 bits in an FT_UINT8 takes 0 to 255).
 func bitsOf(f *dump.Field) uint {
 	if f.Type == dump.FieldUint {
-		return uint(f.Bits)
+		return uint(f.TypeBits)
 	}
 	return 64
 }

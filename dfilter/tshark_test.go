@@ -34,7 +34,7 @@ var tsharkExprs = []string{
 	"infiniband.aeth.syndrome == 0x61", "infiniband.aeth.msn >= 2", "infiniband.deth.q_key == 0x80010000",
 	"infiniband.deth.srcqp == 1", "infiniband.rdeth.eecnxt == 0xbeef", "infiniband.reth.dmalen > 1000",
 	"infiniband.reth.r_key == 0x1234", "udp.srcport == 55410", "tcp.dstport == 4791", "ip.ttl < 64",
-	"ip.dsfield.ecn == 3", "ip.dsfield.dscp == 26", "ip.proto == 17", "ip.id == 0", "ipv6.tclass.ecn == 2",
+	"ip.dsfield.ecn == 3", "ip.dsfield.ecn lt 4", "infiniband.cm.rep.rnrretrcount < 8", "ip.dsfield.dscp == 26", "ip.proto == 17", "ip.id == 0", "ipv6.tclass.ecn == 2",
 	"ipv6.flow > 0", "ipv6.hlim == 64", "ipv6.nxt == 17", "eth.type == 0x8100", "frame.len > 1000",
 	"frame.cap_len < 80", "frame.number in {1, 2, 3000}", "erf.types.type == 21",
 	"infiniband.lrh.dlid == 1", "infiniband.lrh.slid > 2", "infiniband.lrh.lnh == 2", "infiniband.lrh.vl == 15",
@@ -282,4 +282,147 @@ func head(x []int) []int {
 		return x[:10]
 	}
 	return x
+}
+
+// TestTsharkLiteralWidths compares with tshark -Y the literals wider
+// than their field: tshark 4.0 refuses a number only when the Wireshark
+// type of the field (FT_UINT8 ... FT_UINT64) cannot hold it, and compares
+// any other, so that ip.dsfield.ecn (two bits in an FT_UINT8) == 4 matches
+// nothing and < 4 every frame with the field. For each field, the largest
+// value its bits hold, the next one, the largest its type holds and the
+// next one, under every relation and in sets: where tshark refuses the
+// expression dfilter must refuse it, and where it accepts it both must
+// select the same frames.
+func TestTsharkLiteralWidths(t *testing.T) {
+	tshark := oracle.Need(t, "tshark")
+	mergecap := oracle.Need(t, "mergecap")
+	dir := t.TempDir()
+	// A few frames of each kind: RoCEv2/IPv4 with a VLAN tag and ECN,
+	// IPv6, RoCEv1, CM REQ and REP, native InfiniBand.
+	var paths []string
+	for _, p := range append(testcaps.Generated(t, dir), testcaps.Shipped(t)...) {
+		switch filepath.Base(p) {
+		case "gen_v4_vlan_cnp_pfc.pcap", "gen_v6.pcap", "gen_v1.pcap", "handmade.pcap",
+			"rocev2_ipv4_rdmacm_write_read_rxe_a.pcap", "ib_native_erf_dag_smp_ipoib_cm.pcap":
+			paths = append(paths, p)
+		}
+	}
+	merged := filepath.Join(dir, "widths.pcapng")
+	if out, err := exec.Command(mergecap, append([]string{"-a", "-F", "pcapng", "-w", merged}, paths...)...).CombinedOutput(); err != nil {
+		t.Fatalf("mergecap: %v\n%s", err, out)
+	}
+	recs := testcaps.Records(t, merged)
+	var exprs []string
+	for _, name := range []string{"ip.dsfield.ecn", "infiniband.cm.rep.rnrretrcount", "vlan.id", "infiniband.bth.padcnt",
+		"infiniband.lrh.vl", "infiniband.bth.psn", "ipv6.flow", "ipv6.tclass.ecn", "infiniband.grh.flowlabel",
+		"infiniband.cm.req.prim_flowlabel", "ip.dsfield.dscp", "infiniband.deth.srcqp", "infiniband.lrh.pktlen"} {
+		f, ok := dump.LookupField(name)
+		if !ok {
+			t.Fatalf("no field %s", name)
+		}
+		over := uint64(1) << f.Bits // the first value the field's bits cannot hold
+		top := over - 1             // the largest value the smallest Wireshark type above them holds
+		for _, w := range []uint{8, 16, 24, 32} {
+			if m := uint64(1)<<w - 1; m > top {
+				top = m
+				break
+			}
+		}
+		if name == "ip.dsfield.ecn" || name == "infiniband.cm.rep.rnrretrcount" {
+			// Every relation and sets, each side of the type's limit.
+			for _, v := range []uint64{over, top, top + 1} {
+				for _, rel := range []string{"==", "!=", "<", "<=", ">", ">="} {
+					exprs = append(exprs, fmt.Sprintf("%s %s %d", name, rel, v))
+				}
+			}
+			exprs = append(exprs, fmt.Sprintf("%s in {0, %d}", name, over), fmt.Sprintf("%s in {1..%d}", name, top),
+				fmt.Sprintf("%s in {%d..%d}", name, over, top), fmt.Sprintf("%s in {1..%d}", name, top+1))
+			continue
+		}
+		exprs = append(exprs, fmt.Sprintf("%s == %d", name, over), fmt.Sprintf("%s <= %d", name, top),
+			fmt.Sprintf("%s > %d", name, top), fmt.Sprintf("%s == %d", name, top+1))
+	}
+	exprs = append(exprs, "ip.dsfield.ecn lt 4", "infiniband.cm.rep.rnrretrcount < 8", "infiniband.cm.rep.rnrretrcount ge 8",
+		"ip.dsfield.ecn == 0x100", "ip.dsfield.ecn == 0400", "vlan.id == 4096 || ip.dsfield.ecn == 3", "!(ip.dsfield.ecn > 3)")
+	type verdict struct {
+		frames  []int
+		refused string
+	}
+	theirs := make([]verdict, len(exprs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, e := range exprs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			theirs[i].frames, theirs[i].refused = tsharkVerdict(t, tshark, merged, e)
+		}()
+	}
+	wg.Wait()
+	protos := tsharkProtocols(t, tshark, merged)
+	refused, accepted := 0, 0
+	for i, e := range exprs {
+		f, err := dfilter.Compile(e)
+		switch {
+		case theirs[i].refused != "" && err == nil:
+			t.Errorf("%s: tshark refuses it (%s), dfilter compiles it", e, theirs[i].refused)
+			continue
+		case theirs[i].refused != "":
+			refused++
+			continue
+		case err != nil:
+			t.Errorf("%s: tshark accepts it, dfilter refuses it: %v", e, err)
+			continue
+		}
+		var ours []int
+		for j := range recs {
+			if r := &recs[j]; knownDifference(e, r, protos[r.Number]) == "" && f.Match(r) {
+				ours = append(ours, r.Number)
+			}
+		}
+		var want []int
+		for _, n := range theirs[i].frames {
+			if knownDifference(e, &recs[n-1], protos[n]) == "" {
+				want = append(want, n)
+			}
+		}
+		if !slices.Equal(ours, want) {
+			t.Errorf("%s: we select %d frames, tshark %d: %s", e, len(ours), len(want), diff(ours, want))
+			continue
+		}
+		accepted++
+	}
+	t.Logf("%d expressions over %d frames: %d refused by both, %d accepted by both with the same frames", len(exprs), len(recs), refused, accepted)
+	if refused == 0 || accepted < len(exprs)/2 {
+		t.Errorf("%d refused, %d accepted: the family does not cover both sides", refused, accepted)
+	}
+}
+
+// tsharkVerdict runs tshark -Y expr and returns the frames it selects,
+// or the first line of its message when it refuses the expression.
+func tsharkVerdict(t *testing.T, bin, path, expr string) ([]int, string) {
+	cmd := exec.Command(bin, "-n", "-r", path, "--disable-protocol", "tftp", "-Y", expr, "-T", "fields", "-e", "frame.number")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg, _, _ := strings.Cut(stderr.String(), "\n")
+		if msg == "" {
+			t.Errorf("tshark -Y %q: %v", expr, err)
+		}
+		return nil, msg
+	}
+	var ns []int
+	for _, l := range strings.Fields(string(out)) {
+		n, err := strconv.Atoi(l)
+		if err != nil {
+			t.Errorf("tshark -Y %q: %q", expr, l)
+			return nil, ""
+		}
+		ns = append(ns, n)
+	}
+	return ns, ""
 }

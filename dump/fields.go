@@ -61,8 +61,15 @@ type Value struct {
 type Field struct {
 	Name string    // the JSON key, a Wireshark field name where Wireshark has one
 	Type FieldType // how the value is held and written
-	Bits uint8     // FieldUint: width in bits (a display filter refuses a larger literal)
-	Hex  bool      // print in hex in verbose text, as Wireshark's BASE_HEX
+	Bits uint8     // FieldUint: width in bits
+	// TypeBits is, for FieldUint, the width of the Wireshark type that
+	// holds the field (FT_UINT8 ... FT_UINT64: 8, 16, 24, 32 or 64),
+	// which can be wider than Bits. A display filter, like tshark's,
+	// refuses a literal this width cannot hold and compares any other:
+	// ip.dsfield.ecn (2 bits of an FT_UINT8) == 4 matches no frame, < 4
+	// every frame that has the field, == 256 is refused.
+	TypeBits uint8
+	Hex      bool // print in hex in verbose text, as Wireshark's BASE_HEX
 	// Also is a second display-filter name the value answers to: the
 	// name Wireshark gives it when ours differs or when Wireshark names
 	// several fields alike (vlan.inner.id is a second vlan.id, ip.src an
@@ -171,7 +178,45 @@ func init() {
 			panic("dump: field " + f.Name + " twice in the table")
 		}
 		fieldIndex[f.Name] = i
+		if f.Type == FieldUint {
+			fieldTable[i].TypeBits = typeBits(&f)
+		}
 	}
+}
+
+// wiresharkTypeBits are the fields Wireshark holds in a type wider than
+// their bits rounded up to a whole byte (TestTypeBitsAreTshark checks the
+// whole table against tshark -G fields).
+var wiresharkTypeBits = func() map[string]uint8 {
+	m := map[string]uint8{
+		"ipv6.tclass.dscp": 32, "ipv6.tclass.ecn": 32, "infiniband.grh.tclass": 16, "infiniband.grh.flowlabel": 32,
+		"infiniband.deth.q_key": 64, "infiniband.deth.srcqp": 32, "infiniband.pathrecord.sl": 16,
+		"infiniband.cm.req.prim_flowlabel": 32, "infiniband.cm.req.prim_pktrate": 32,
+		"infiniband.cm.req.alt_flowlabel": 32, "infiniband.cm.req.alt_pktrate": 32, "infiniband.smpdirected.d": 64,
+		"ipoib.grh.tclass": 16, "ipoib.grh.flowlabel": 32,
+	}
+	for p := range 8 {
+		m["lldp.dcbx.feature.pg.pgid_prio"+strconv.Itoa(p)] = 16
+	}
+	return m
+}()
+
+// typeBits returns the width of the Wireshark type of field f (or, for
+// a field of ours, of the one Wireshark would give it): f.Bits rounded up
+// to 8, 16, 24, 32 or 64, unless wiresharkTypeBits says otherwise. A field
+// that answers to a Wireshark name (Also) has that field's type.
+func typeBits(f *Field) uint8 {
+	for _, name := range []string{f.Name, f.Also} {
+		if w, ok := wiresharkTypeBits[name]; ok {
+			return w
+		}
+	}
+	for _, w := range []uint8{8, 16, 24, 32} {
+		if f.Bits <= w {
+			return w
+		}
+	}
+	return 64
 }
 
 // The getters' building blocks.

@@ -285,3 +285,47 @@ func TestVerboseAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeBitsAreTshark checks Field.TypeBits, the width display filters
+// bound a literal by, against the type tshark 4.0 gives each field
+// (tshark -G fields): for every unsigned field that has a Wireshark name.
+func TestTypeBitsAreTshark(t *testing.T) {
+	tshark := oracle.Need(t, "tshark")
+	cmd := exec.Command(tshark, "-G", "fields")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tshark -G fields: %v", err)
+	}
+	types := map[string]string{}
+	for _, l := range strings.Split(string(out), "\n") {
+		if c := strings.Split(l, "\t"); len(c) > 3 && c[0] == "F" {
+			types[c[2]] = c[3]
+		}
+	}
+	widths := map[string]uint8{"FT_UINT8": 8, "FT_UINT16": 16, "FT_UINT24": 24, "FT_UINT32": 32, "FT_FRAMENUM": 32,
+		"FT_UINT40": 40, "FT_UINT48": 48, "FT_UINT56": 56, "FT_UINT64": 64}
+	checked := 0
+	for _, f := range dump.Fields() {
+		if f.Type != dump.FieldUint {
+			continue
+		}
+		for _, name := range []string{f.Name, f.Also} {
+			typ, ok := types[name]
+			if name == "" || !ok {
+				continue
+			}
+			if w, ok := widths[typ]; !ok {
+				t.Errorf("%s: tshark's %s is %s, not an unsigned integer", f.Name, name, typ)
+			} else if w != f.TypeBits {
+				t.Errorf("%s: TypeBits %d, tshark's %s is %s", f.Name, f.TypeBits, name, typ)
+			}
+			checked++
+			break
+		}
+	}
+	if checked < 200 {
+		t.Errorf("only %d fields checked", checked)
+	}
+	t.Logf("%d unsigned fields have the width of tshark's type", checked)
+}
