@@ -312,8 +312,10 @@
 //	infiniband.cm.req.prim_sl       number  primary path: service level
 //	infiniband.cm.req.prim_subnetlocal number primary path: subnet local, 0 or 1
 //	infiniband.cm.req.prim_localacktout number primary path: local ACK timeout
-//	infiniband.cm.req.alt_locallid  number  REQ alternate path: local port LID (its GIDs: tshark shows them as bytes, we not)
+//	infiniband.cm.req.alt_locallid  number  REQ alternate path: local port LID
 //	infiniband.cm.req.alt_remotelid number  alternate path: remote port LID
+//	infiniband.cm.req.alt_localgid  string  alternate path: local port GID, 32 lowercase hex digits (bytes, as tshark 4.0 shows it), zeros when there is no alternate path
+//	infiniband.cm.req.alt_remotegid string  alternate path: remote port GID, 32 lowercase hex digits
 //	infiniband.cm.req.alt_flowlabel number  alternate path: flow label (as for the primary path)
 //	infiniband.cm.req.alt_pktrate   number  alternate path: packet rate
 //	infiniband.cm.req.alt_tfcclass  number  alternate path: traffic class

@@ -119,7 +119,7 @@ func sameValue(key string, ours any, theirs string) bool {
 		b, err2 := strconv.ParseUint(theirs, 0, 64) // tshark prints some fields in hex
 		return err1 == nil && err2 == nil && a == b
 	case string:
-		if key == "infiniband.immdt" || key == "infiniband.ieth" || key == "infiniband.linkrecord.servicekey" {
+		if f, ok := dump.LookupField(key); ok && f.Type == dump.FieldBytes {
 			theirs = strings.ReplaceAll(theirs, ":", "") // FT_BYTES: aa:bb:cc:dd
 		}
 		return v == theirs
