@@ -65,7 +65,11 @@ func parseLiteral(expr string, t token, f *dump.Field, r relation) (literal, err
 		if !ok {
 			return bad("%q is not a valid byte string: write hex bytes as de:ad:be:ef", s)
 		}
-		l.v.Len = uint8(copy(l.v.Addr[:], b))
+		if len(b) <= len(l.v.Addr) {
+			l.v.Len = uint8(copy(l.v.Addr[:], b))
+		} else {
+			l.v.B = b // longer than 16 bytes: an ARP packet's IPoIB address
+		}
 	case dump.FieldTime:
 		sec, ns, ok := parseSeconds(s)
 		if !ok {
@@ -151,7 +155,7 @@ func parseBytes(s string) ([]byte, bool) {
 	var out []byte
 	sep := byte(0)
 	for i := 0; i < len(s); {
-		if i+1 >= len(s) || !isHex(s[i]) || !isHex(s[i+1]) || len(out) == 16 {
+		if i+1 >= len(s) || !isHex(s[i]) || !isHex(s[i+1]) || len(out) == 255 {
 			return nil, false
 		}
 		out = append(out, unhex(s[i])<<4|unhex(s[i+1]))

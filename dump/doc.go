@@ -99,8 +99,11 @@
 // (ipoib.LinkHeader) and the 4-byte IPoIB header, after which the packet
 // decodes, like raw IP, as the Ethernet frame it stands for (MAC
 // addresses unknown), so its JSON object has the IP fields, then the ipoib
-// keys of its link header. pcap and pcapng link types are read in full (16 bits) from
-// the file headers.
+// keys of its link header. A native InfiniBand packet whose payload is
+// IPoIB has the same keys for what IPoIB carries (the ip or ipv6, udp or
+// tcp, and arp keys, as tshark 4.0 shows them), written before the LRH's
+// as the key table orders them. pcap and pcapng link types are read in
+// full (16 bits) from the file headers.
 //
 // # JSON Lines
 //
@@ -158,6 +161,19 @@
 //	udp.dstport                     number  UDP destination port (4791 for RoCEv2)
 //	tcp.srcport                     number  TCP source port (frames that are not RoCE)
 //	tcp.dstport                     number  TCP destination port
+//	arp.hw.type                     number  ARP: hardware type (1 Ethernet, 32 InfiniBand); of an Ethernet frame or carried by IPoIB
+//	arp.proto.type                  number  ARP: protocol type, an Ethertype (0x0800)
+//	arp.hw.size                     number  ARP: hardware address size (6, 20 for IPoIB; absent for ATM ARP, as the addresses)
+//	arp.proto.size                  number  ARP: protocol address size
+//	arp.opcode                      number  ARP: operation (1 request, 2 reply)
+//	arp.src.hw_mac                  string  ARP: sender's MAC, for hardware type 1 or 6 and size 6
+//	arp.src.hw                      string  ARP: sender's hardware address of any other form, lowercase hex digits (IPoIB: 20 bytes, flags, QPN, GID)
+//	arp.src.proto_ipv4              string  ARP: sender's IPv4 address, for protocol 0x0800 and size 4
+//	arp.src.proto                   string  ARP: sender's protocol address of any other form, lowercase hex digits
+//	arp.dst.hw_mac                  string  ARP: target's MAC (as arp.src.hw_mac)
+//	arp.dst.hw                      string  ARP: target's hardware address
+//	arp.dst.proto_ipv4              string  ARP: target's IPv4 address
+//	arp.dst.proto                   string  ARP: target's protocol address
 //	infiniband.grh.ipver            number  RoCEv1 GRH: IP version, 6
 //	infiniband.grh.tclass           number  RoCEv1 GRH: traffic class
 //	infiniband.grh.flowlabel        number  RoCEv1 GRH: flow label
@@ -567,7 +583,7 @@
 //	ipoib.grh.sgid                  string  received: source GID
 //	ipoib.daddr.qpn                 number  link type 242, a sent packet: the destination's QP
 //	ipoib.dgid                      string  link type 242: destination GID (received or sent)
-//	ipoib.type                      number  IPoIB header: the Ethertype of what follows (tshark 4.0 shows no IPoIB in native packets)
+//	ipoib.type                      number  IPoIB header: the Ethertype of what follows (tshark 4.0 shows no IPoIB header in native packets, but what it carries)
 //	ipoib.reserved                  number  IPoIB header: reserved, 0
 //
 // then, for LLDP with IEEE 802.1Qaz DCBX TLVs, tshark 4.0's names where
@@ -641,8 +657,9 @@
 // "inner." in its keys so that no key repeats.
 //
 // A frame that is not RoCE has the eth, vlan, ip or ipv6 and udp or tcp
-// keys that can be read from its headers (ports only when the datagram is
-// not fragmented) and no infiniband key. A MAC Control frame has the eth
+// keys (or the arp keys) that can be read from its headers (ports only
+// when the datagram is not fragmented; the ARP addresses only when the
+// packet holds them all) and no infiniband key. A MAC Control frame has the eth
 // and macc keys. Frames of a cooked capture have the sll keys instead of
 // the eth keys; native InfiniBand frames the lrh keys instead. A CNP has
 // every BTH key and the ICRC status like any RoCE frame. A malformed RoCE frame has the

@@ -26,7 +26,7 @@ const (
 	FieldMAC                         // MAC address, in Value.Addr[:6]
 	FieldHex64                       // 64-bit unsigned in Value.U, JSON "0x" and 16 hex digits
 	FieldDec64                       // 64-bit unsigned in Value.U, JSON decimal digits in a string
-	FieldBytes                       // bytes, Value.Addr[:Value.Len], JSON lowercase hex digits
+	FieldBytes                       // bytes, Value.Bytes(), JSON lowercase hex digits
 	FieldTime                        // seconds since 1970 in Value.Sec, nanoseconds in Value.U
 )
 
@@ -47,13 +47,26 @@ func (t FieldType) String() string {
 // NodeDescription's NodeString), in B: a view of the Record's own bytes,
 // with no copy, valid until the Record decodes another frame (copy it to
 // keep it). B is nil when S holds the value.
+//
+// A FieldBytes value is in Addr[:Len], or, for bytes the frame carries
+// (an ARP packet's addresses, as long as 255 bytes), in B, a view of the
+// frame's bytes as for FieldString; Bytes returns either.
 type Value struct {
 	U    uint64   // FieldUint, FieldBool, FieldHex64, FieldDec64; FieldTime: nanoseconds
 	Sec  int64    // FieldTime: seconds since 1970
 	Addr [16]byte // FieldIPv4, FieldIPv6, FieldMAC, FieldBytes
 	Len  uint8    // FieldBytes: bytes of Addr in use
 	S    string   // FieldString
-	B    []byte   // FieldString: the text, when the frame holds it (S is then empty)
+	B    []byte   // FieldString: the text, when the frame holds it (S is then empty); FieldBytes: the bytes, when the frame holds them
+}
+
+// Bytes returns the bytes of a FieldBytes value: B when it is set, else
+// Addr[:Len].
+func (v *Value) Bytes() []byte {
+	if v.B != nil {
+		return v.B
+	}
+	return v.Addr[:v.Len]
 }
 
 // Field is one row of the field table: a key of the JSON objects and a
@@ -293,15 +306,20 @@ func tagPrefix(tpid uint16, prev string) string {
 	return pre
 }
 
+// hasL3 reports whether r.net may hold what follows the link layer: the
+// headers read from an Ethernet frame (hasNet), or the packet IPoIB
+// carries in a native InfiniBand packet.
+func (r *Record) hasL3() bool { return r.hasNet() || r.HasIPoIB }
+
 func (r *Record) ip(ver uint8) *netInfo {
-	if r.hasNet() && r.net.ipVer == ver {
+	if r.hasL3() && r.net.ipVer == ver {
 		return &r.net
 	}
 	return nil
 }
 
 func (r *Record) l4(proto uint8) *netInfo {
-	if r.hasNet() && r.net.l4 == proto {
+	if r.hasL3() && r.net.l4 == proto {
 		return &r.net
 	}
 	return nil
@@ -576,7 +594,7 @@ func (f *Field) AppendValue(b []byte, v Value) []byte {
 		b = appendHex32(b, uint32(v.U>>32))
 		return appendHex32(b, uint32(v.U))
 	case FieldBytes:
-		for _, c := range v.Addr[:v.Len] {
+		for _, c := range v.Bytes() {
 			b = append(b, hexDigits[c>>4], hexDigits[c&0xf])
 		}
 		return b

@@ -43,7 +43,10 @@ func fieldTestCaptures(t *testing.T) []string {
 	writeCooked(t, filepath.Join(dir, "sll1.pcap"), dump.LinkTypeLinuxSLL, frames, cis)
 	writeCooked(t, filepath.Join(dir, "sll2.pcap"), dump.LinkTypeLinuxSLL2, frames, cis)
 	paths = append(paths, filepath.Join(dir, "sll1.pcap"), filepath.Join(dir, "sll2.pcap"), writePcap(t, synth, frames, cis),
-		oracle.WritePcapLinkType(t, dir, "ipoib242.pcap", layers.LinkType(ipoib.LinkType), linkFrames(t)))
+		oracle.WritePcapLinkType(t, dir, "ipoib242.pcap", layers.LinkType(ipoib.LinkType), linkFrames(t)),
+		oracle.WritePcap(t, dir, "arp.pcap", testcaps.EthernetARP(t)),
+		oracle.WritePcapLinkType(t, dir, "ipoib_native.pcap", layers.LinkType(dump.LinkTypeERF), testcaps.IPoIBNative(t)),
+		oracle.WritePcapLinkType(t, dir, "ipoib_native242.pcap", layers.LinkType(ipoib.LinkType), testcaps.IPoIBLinkOf(t, testcaps.IPoIBNative(t))))
 	if _, err := exec_tshark(); err == nil { // editcap comes with tshark
 		for _, p := range testcaps.Shipped(t) {
 			paths = append(paths, EditcapCut(t, p, 66))

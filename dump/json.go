@@ -38,6 +38,9 @@ func (r *Record) AppendJSON(b []byte) []byte {
 	if r.eth != nil {
 		b = r.appendNetJSON(b)
 	} else if r.Kind == KindInfiniBand || r.Kind == KindNotRoCE {
+		if r.HasIPoIB { // the packet IPoIB carries, as tshark decodes it
+			b = r.appendL3JSON(b)
+		}
 		b = r.appendLRHJSON(b)
 	}
 	switch r.Kind {
@@ -133,6 +136,13 @@ func (r *Record) appendNetJSON(b []byte) []byte {
 		b = jBool2(b, pre, "dei", v.DEI)
 		b = jUint2(b, pre, "id", uint64(v.ID))
 	}
+	return r.appendL3JSON(b)
+}
+
+// appendL3JSON appends the keys of what follows the link layer: the IP
+// header and the UDP or TCP ports, or the ARP packet.
+func (r *Record) appendL3JSON(b []byte) []byte {
+	n := &r.net
 	switch n.ipVer {
 	case 4:
 		b = append(b, `,"ip.src":"`...)
@@ -164,6 +174,9 @@ func (r *Record) appendNetJSON(b []byte) []byte {
 	case 6:
 		b = jUint(b, "tcp.srcport", uint64(n.sport))
 		b = jUint(b, "tcp.dstport", uint64(n.dport))
+	}
+	if r.arp() != nil {
+		b = r.appendRowsJSON(b, arpFields)
 	}
 	return b
 }

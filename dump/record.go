@@ -176,6 +176,7 @@ type netInfo struct {
 	l4        uint8 // 17 or 6 when ports were read, else 0
 	sport     uint16
 	dport     uint16
+	arp       arpInfo // Ethertype 0x0806
 }
 
 // Decode decodes one captured frame of link type lt. number is its
@@ -483,6 +484,8 @@ func (n *netInfo) peekL3(et uint16, b []byte) {
 		l4 = n.peekIPv4(b)
 	case hdr.EtherTypeIPv6:
 		l4 = n.peekIPv6(b)
+	case hdr.EtherTypeARP:
+		n.peekARP(b)
 	}
 	if (n.proto == hdr.IPProtocolUDP || n.proto == ipProtocolTCP) && len(l4) >= hdr.UDPDstPort+2 {
 		// TCP's ports sit where UDP's do.

@@ -275,6 +275,13 @@ func WriteCooked(t testing.TB, path string, lt uint32, frames [][]byte, cis []go
 func IPoIBLink(t testing.TB) [][]byte {
 	t.Helper()
 	frames := corpus.ReadPcap(t, corpus.Path("captures", "ib_native_erf_dag_smp_ipoib_cm.pcap"))
+	return append(IPoIBLinkOf(t, frames), make([]byte, 30))
+}
+
+// IPoIBLinkOf builds a link type 242 record of each ERF record of frames
+// that carries IPoIB, as IPoIBLink does.
+func IPoIBLinkOf(t testing.TB, frames [][]byte) [][]byte {
+	t.Helper()
 	var rec dump.Record
 	var out [][]byte
 	for i, fr := range frames {
@@ -302,5 +309,5 @@ func IPoIBLink(t testing.TB) [][]byte {
 		}
 		out = append(out, append(b, p.Payload...))
 	}
-	return append(out, make([]byte, 30))
+	return out
 }
