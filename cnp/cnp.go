@@ -44,7 +44,7 @@ var (
 	ErrRange = errors.New("roce: value out of range")
 )
 
-// IsCNP reports whether frame (Ethernet first, with up to two VLAN tags)
+// IsCNP reports whether frame (Ethernet first, with up to roce.MaxVLANs VLAN tags)
 // carries a whole RoCEv2 CNP: UDP destination port 4791, BTH opcode 0x81,
 // and a transport packet of exactly 32 bytes, all captured. It checks no
 // other field and not the ICRC, and allocates nothing. It agrees with

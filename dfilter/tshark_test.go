@@ -65,6 +65,10 @@ var tsharkExprs = []string{
 	// fields that occur twice (two tags, ip.addr, udp.port), fields absent
 	"vlan.id == 20", "vlan.id != 10", "vlan.id == 10", "vlan.id === 10", "vlan.id ~= 10", "vlan.id in {20}",
 	"vlan.id !== 10", "vlan.priority any_ne 1", "vlan.id all_eq 10", "ieee8021ad.id == 40", "ieee8021ad.id != 30",
+	// up to eight tags of TPID 0x8100, 0x88a8 and 0x9100 (testcaps.Tagged)
+	"vlan.id == 1", "vlan.id == 102", "vlan.id == 608", "vlan.id == 807", "vlan.id in {201..203}", "ieee8021ad.id == 705",
+	"ieee8021ad.id == 502", "ieee8021ad.priority == 2", "vlan.priority == 7", "vlan.dei == 1 && ieee8021ad", "vlan && ieee8021ad && arp",
+	"vlan.id == 302 && udp.dstport == 5000", "vlan.id === 402", "vlan.id ~= 1",
 	"udp.port == 4791", "udp.port != 4791", "tcp.port != 5", "!(tcp.port == 5)", "infiniband.reth.va > 0",
 	// and, or, not, precedence, parentheses
 	"udp or udp and tcp", "tcp and udp or udp", "not udp or ip", "!infiniband.reth && infiniband.bth.opcode == 7",
@@ -138,7 +142,7 @@ func TestTsharkFilters(t *testing.T) {
 	paths = append(paths, oracle.WritePcapLinkType(t, dir, "ipoib242.pcap", layers.LinkType(ipoib.LinkType), testcaps.IPoIBLink(t)))
 	paths = append(paths, testcaps.WriteGoldenSMP(t, dir)) // PortInfo, SwitchInfo, PortCounters, PortCountersExtended
 	native := testcaps.IPoIBNative(t)
-	paths = append(paths, oracle.WritePcap(t, dir, "arp.pcap", testcaps.EthernetARP(t)),
+	paths = append(paths, oracle.WritePcap(t, dir, "arp.pcap", testcaps.EthernetARP(t)), oracle.WritePcap(t, dir, "tagged.pcap", testcaps.Tagged(t)),
 		oracle.WritePcapLinkType(t, dir, "ipoib_native.pcap", layers.LinkType(dump.LinkTypeERF), native),
 		oracle.WritePcapLinkType(t, dir, "ipoib_native242.pcap", layers.LinkType(ipoib.LinkType), testcaps.IPoIBLinkOf(t, native)))
 	merged := filepath.Join(dir, "all.pcapng")
@@ -224,10 +228,27 @@ func knownDifference(expr string, r *dump.Record, protos string) string {
 		return "CNP, or payload taken by a heuristic dissector: tshark shows no ICRC"
 	case strings.Contains(expr, "crc") && op == 0x64 && len(pl) > 17 && (pl[1] == 0x04 || pl[1] == 0x03 && pl[16] == 0 && noICRCAfter[pl[17]]):
 		return "PerfMgt MAD or SA MCMemberRecord, NodeRecord, PortInfoRecord, ServiceRecord: tshark 4.0's dissectors show no ICRC after the attribute"
-	case strings.Contains(expr, "ieee8021ad") && r.RoCE.NumVLANs == 2 && r.RoCE.VLANs[1].TPID == 0x88a8:
-		return "two S-tags: tshark names their IDs ieee8021ad.svid and ieee8021ad.cvid"
+	case strings.Contains(expr, "ieee8021ad") && twoSTags(r.Frame()):
+		return "two S-tags in a row: tshark names their IDs ieee8021ad.svid and ieee8021ad.cvid"
 	}
 	return ""
+}
+
+// twoSTags reports whether Ethernet frame b has two 802.1ad tags in a
+// row among its VLAN tags.
+func twoSTags(b []byte) bool {
+	prev := uint16(0)
+	for off := 12; off+4 <= len(b); off += 4 {
+		tpid := uint16(b[off])<<8 | uint16(b[off+1])
+		if tpid != 0x8100 && tpid != 0x88a8 && tpid != 0x9100 {
+			return false
+		}
+		if tpid == 0x88a8 && prev == 0x88a8 {
+			return true
+		}
+		prev = tpid
+	}
+	return false
 }
 
 // tsharkProtocols returns frame.protocols of every frame, by number.

@@ -137,12 +137,18 @@
 //	ieee8021ad.inner.priority       number  a second S-tag (not a Wireshark name): PCP
 //	ieee8021ad.inner.dei            bool    second S-tag: drop eligible
 //	ieee8021ad.inner.id             number  second S-tag: VLAN ID
-//	vlan.priority                   number  802.1Q tag (TPID 0x8100): PCP, 0-7
+//	ieee8021ad.innerN.priority      number  the S-tag after N others (N 2 to 7; not a Wireshark name): PCP
+//	ieee8021ad.innerN.dei           bool    that S-tag: drop eligible
+//	ieee8021ad.innerN.id            number  that S-tag: VLAN ID
+//	vlan.priority                   number  802.1Q tag (TPID 0x8100, or 0x9100 as Wireshark reads it): PCP, 0-7
 //	vlan.dei                        bool    802.1Q tag: drop eligible
 //	vlan.id                         number  802.1Q tag: VLAN ID
 //	vlan.inner.priority             number  a second 802.1Q tag (not a Wireshark name): PCP
 //	vlan.inner.dei                  bool    second 802.1Q tag: drop eligible
 //	vlan.inner.id                   number  second 802.1Q tag: VLAN ID
+//	vlan.innerN.priority            number  the 802.1Q tag after N others (N 2 to 7; not a Wireshark name): PCP
+//	vlan.innerN.dei                 bool    that 802.1Q tag: drop eligible
+//	vlan.innerN.id                  number  that 802.1Q tag: VLAN ID
 //	ip.src                          string  IPv4 source address
 //	ip.dst                          string  IPv4 destination address
 //	ip.dsfield.dscp                 number  IPv4 DSCP, 0-63
@@ -652,9 +658,15 @@
 // Protocol row when it is a new header. TestFieldTableIsJSON fails until
 // the row and the JSON agree, and fails for a row no test frame has.
 //
-// VLAN tags come outer first, named as Wireshark names them; a second tag
-// with the same TPID as the first (two S-tags: ieee8021ad.inner.*) gets
-// "inner." in its keys so that no key repeats.
+// VLAN tags come outer first, up to eight of TPID 0x8100, 0x88a8 and
+// 0x9100 in any order (a frame of more is malformed: roce.MaxVLANs).
+// Each is named as Wireshark names its kind, vlan (0x8100, 0x9100) or
+// ieee8021ad (0x88a8); the second tag of a kind gets "inner." in its
+// keys, the third "inner2.", the eighth "inner7.", so that no key repeats
+// (display filters match them all by Wireshark's name, vlan.id). tshark
+// 4.0 shows two S-tags in a row as one header, their IDs
+// ieee8021ad.svid and ieee8021ad.cvid: here they are ieee8021ad.id and
+// ieee8021ad.inner.id.
 //
 // A frame that is not RoCE has the eth, vlan, ip or ipv6 and udp or tcp
 // keys (or the arp keys) that can be read from its headers (ports only

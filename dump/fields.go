@@ -8,6 +8,7 @@ import (
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
+	"github.com/roce-go/roce/internal/wire"
 	"github.com/roce-go/roce/pfc"
 )
 
@@ -275,36 +276,51 @@ func (r *Record) ethHdr() hdr.Ethernet {
 }
 
 // tag returns the VLAN tag JSON names with prefix pre ("vlan.",
-// "vlan.inner.", "ieee8021ad.", "ieee8021ad.inner.").
+// "vlan.inner.", "vlan.inner2." ..., "ieee8021ad.", ...).
 func (r *Record) tag(pre string) *roce.VLAN {
 	if !r.hasNet() {
 		return nil
 	}
 	n := &r.net
-	prev := ""
+	var seen [2]int // tags of each family so far
 	for i := 0; i < n.tags; i++ {
-		p := tagPrefix(n.vlans[i].TPID, prev)
-		if p == pre {
+		f := tagFamily(n.vlans[i].TPID)
+		if tagPrefixes[f][seen[f]] == pre {
 			return &n.vlans[i]
 		}
-		prev = p
+		seen[f]++
 	}
 	return nil
 }
 
-// tagPrefix names a tag of TPID tpid after one named prev: Wireshark's
-// ieee8021ad for an S-tag, vlan for a C-tag, "inner." when the tag
-// repeats the TPID of the one before.
-func tagPrefix(tpid uint16, prev string) string {
-	pre := "vlan."
+// tagFamily is the index in tagPrefixes of a tag of TPID tpid:
+// Wireshark's ieee8021ad for an S-tag (0x88a8), vlan for the others
+// (0x8100, 0x9100).
+func tagFamily(tpid uint16) int {
 	if tpid == hdr.EtherTypeQinQ {
-		pre = "ieee8021ad."
+		return 1
 	}
-	if pre == prev {
-		return innerPrefix[pre]
-	}
-	return pre
+	return 0
 }
+
+// tagPrefixes name the keys of each family's tags, outermost first: the
+// first as Wireshark names it, the second "inner.", the third "inner2."
+// and so on, so that no key repeats.
+var tagPrefixes = func() (p [2][wire.MaxTags]string) {
+	for f, base := range []string{"vlan.", "ieee8021ad."} {
+		for k := range wire.MaxTags {
+			switch k {
+			case 0:
+				p[f][k] = base
+			case 1:
+				p[f][k] = base + "inner."
+			default:
+				p[f][k] = base + "inner" + strconv.Itoa(k) + "."
+			}
+		}
+	}
+	return p
+}()
 
 // hasL3 reports whether r.net may hold what follows the link layer: the
 // headers read from an Ethernet frame (hasNet), or the packet IPoIB
@@ -549,14 +565,16 @@ func pfcFields() []Field {
 
 func tagFields() []Field {
 	var fs []Field
-	for _, pre := range []string{"ieee8021ad.", "ieee8021ad.inner.", "vlan.", "vlan.inner."} {
-		outer := strings.Replace(pre, "inner.", "", 1)
-		for _, key := range []string{"priority", "dei", "id"} {
-			also := ""
-			if outer != pre {
-				also = outer + key // Wireshark shows a second tag's fields under the same names
+	for _, f := range []int{1, 0} { // ieee8021ad, then vlan
+		outer := tagPrefixes[f][0]
+		for _, pre := range tagPrefixes[f] {
+			for _, key := range []string{"priority", "dei", "id"} {
+				also := ""
+				if outer != pre {
+					also = outer + key // Wireshark shows every tag's fields under the same names
+				}
+				fs = append(fs, fTag(pre, key, also))
 			}
-			fs = append(fs, fTag(pre, key, also))
 		}
 	}
 	return fs

@@ -45,6 +45,7 @@ func fieldTestCaptures(t *testing.T) []string {
 	paths = append(paths, filepath.Join(dir, "sll1.pcap"), filepath.Join(dir, "sll2.pcap"), writePcap(t, synth, frames, cis),
 		oracle.WritePcapLinkType(t, dir, "ipoib242.pcap", layers.LinkType(ipoib.LinkType), linkFrames(t)),
 		oracle.WritePcap(t, dir, "arp.pcap", testcaps.EthernetARP(t)),
+		oracle.WritePcap(t, dir, "tagged.pcap", testcaps.Tagged(t)),
 		oracle.WritePcapLinkType(t, dir, "ipoib_native.pcap", layers.LinkType(dump.LinkTypeERF), testcaps.IPoIBNative(t)),
 		oracle.WritePcapLinkType(t, dir, "ipoib_native242.pcap", layers.LinkType(ipoib.LinkType), testcaps.IPoIBLinkOf(t, testcaps.IPoIBNative(t))))
 	if _, err := exec_tshark(); err == nil { // editcap comes with tshark
@@ -238,7 +239,7 @@ func TestFieldNamesAreWireshark(t *testing.T) {
 		}
 	}
 	ours := func(name string) bool {
-		return ourName(name) || name == "_cnp_error" || strings.HasPrefix(name, "ieee8021ad.inner.") ||
+		return ourName(name) || name == "_cnp_error" ||
 			name == "infiniband.xrceth" || name == "infiniband.feth"
 	}
 	n := 0

@@ -121,17 +121,11 @@ func (r *Record) appendNetJSON(b []byte) []byte {
 		b = append(b, '"')
 		b = jUint(b, "eth.type", uint64(n.etherType))
 	}
-	prev := ""
+	var seen [2]int // tags of each family so far (tagPrefixes)
 	for _, v := range n.vlans[:n.tags] {
-		// Wireshark's names: ieee8021ad for an S-tag, vlan for a C-tag.
-		pre := "vlan."
-		if v.TPID == hdr.EtherTypeQinQ {
-			pre = "ieee8021ad."
-		}
-		if pre == prev {
-			pre = innerPrefix[pre]
-		}
-		prev = pre
+		f := tagFamily(v.TPID)
+		pre := tagPrefixes[f][seen[f]]
+		seen[f]++
 		b = jUint2(b, pre, "priority", uint64(v.PCP))
 		b = jBool2(b, pre, "dei", v.DEI)
 		b = jUint2(b, pre, "id", uint64(v.ID))
@@ -323,9 +317,6 @@ func (r *Record) appendLRHJSON(b []byte) []byte {
 	b = jUint(b, "infiniband.lrh.pktlen", uint64(l.PktLen))
 	return jUint(b, "infiniband.lrh.slid", uint64(l.SLID))
 }
-
-// innerPrefix names a second tag with the TPID of the first.
-var innerPrefix = map[string]string{"vlan.": "vlan.inner.", "ieee8021ad.": "ieee8021ad.inner."}
 
 // jUint appends ,"key":v.
 func jUint(b []byte, key string, v uint64) []byte {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,9 +37,14 @@ func ourName(k string) bool {
 	case "lldp.dcbx.ieee.pfc.willing", "lldp.dcbx.ieee.pfc.enable", "lldp.dcbx.ieee.ets.willing", "lldp.dcbx.ieee.app.entries":
 		return true // DCBX keys tshark 4.0 names otherwise or lacks
 	}
-	return k == "infiniband.cm" || strings.HasPrefix(k, "lldp.dcbx.ieee.etsrec.") || strings.HasPrefix(k, "_") || strings.HasPrefix(k, "vlan.inner.") ||
+	return k == "infiniband.cm" || strings.HasPrefix(k, "lldp.dcbx.ieee.etsrec.") || strings.HasPrefix(k, "_") || innerTag.MatchString(k) ||
 		strings.HasPrefix(k, "infiniband.xrceth.") || strings.HasPrefix(k, "infiniband.feth.")
 }
+
+// innerTag matches the keys of a VLAN tag after the first of its kind:
+// vlan.inner.id, ieee8021ad.inner3.priority (ours: tshark repeats
+// vlan.id).
+var innerTag = regexp.MustCompile(`^(vlan|ieee8021ad)\.inner[0-9]*\.`)
 
 // tsharkAlias maps our keys to the tshark field that holds the same
 // value under another name: tshark 4.0 shows an AtomicETH's VA and R_Key
