@@ -74,6 +74,10 @@ type Frame struct {
 	// as its headers declare it, whether or not it was all captured
 	// (Ethernet padding and an FCS after the ICRC are not counted).
 	WireLen int
+
+	// err holds the error of the last frame that did not decode, so that
+	// Decode allocates nothing (see Decode).
+	err errs.Slot
 }
 
 // MaxVLANs is the most VLAN tags a Frame holds. Decode takes tags of
@@ -88,6 +92,13 @@ const MaxVLANs = wire.MaxTags
 // and errors wrapping the other ib sentinels for malformed ones (and
 // ib.ErrUnsupported for more than MaxVLANs tags). It does not check the
 // ICRC: see VerifyICRC.
+//
+// Decode allocates nothing, malformed frames included, but the one
+// *ib.Error that f (and f.Packet) reports malformed frames in, made at
+// its first: the error of a malformed frame stays valid until f decodes
+// a malformed frame again; copy it (e := *err.(*ib.Error)) to keep it
+// longer. Reuse one Frame for many frames (a Frame on a goroutine's
+// stack makes a new error after the stack moved).
 //
 // A frame cut short by the capture decodes when every header through the
 // extended headers its opcode lists was captured: Truncated says so and
@@ -148,7 +159,7 @@ func (f *Frame) decodeUntaggedIPv4(b []byte) (end int, ok bool) {
 func (f *Frame) decode(b []byte) error {
 	var l wire.Layout
 	f.Truncated, f.WireLen = false, 0
-	err := wire.LocateCut(b, &l)
+	err := wire.LocateCutTo(b, &l, &f.err)
 	if err != nil {
 		return err
 	}
@@ -170,7 +181,7 @@ func (f *Frame) decode(b []byte) error {
 		}
 	case ib.RoCEv2IPv4:
 		if l.UDP-l.Net != hdr.IPv4MinLen {
-			return errs.New("IPv4", l.Net, 0, 0, ib.ErrUnsupported) // options
+			return f.err.New("IPv4", l.Net, 0, 0, ib.ErrUnsupported) // options
 		}
 		ip := hdr.IPv4(net)
 		rocev2.GRHFromIPv4Header(&f.GRH, ip)

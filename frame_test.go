@@ -147,7 +147,7 @@ func checkCutFrame(t *testing.T, whole, f *roce.Frame, cut []byte) {
 	w := *whole
 	w.Raw, w.Truncated, w.Packet.Payload = f.Raw, true, f.Packet.Payload
 	w.Packet.BTH.Pad, w.Packet.BTH.ICRC, w.Packet.BTH.Truncated = nil, [4]byte{}, true
-	if d := cmp.Diff(w, *f, cmpopts.IgnoreUnexported(ib.BTH{}, ib.GRH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{},
+	if d := cmp.Diff(w, *f, cmpopts.IgnoreUnexported(roce.Frame{}, ib.Packet{}, ib.BTH{}, ib.GRH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{},
 		ib.AtomicETH{}, ib.AtomicAckETH{}, ib.AETH{}, ib.ImmDt{}, ib.IETH{}, ib.FETH{}),
 		cmpopts.IgnoreTypes(layers.BaseLayer{}), cmpopts.EquateEmpty()); d != "" {
 		t.Fatalf("cut at %d differs from the whole frame (-whole +cut):\n%s", len(cut), d)
@@ -512,7 +512,7 @@ func TestAppendToProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	opts := cmp.Options{
 		cmpopts.IgnoreTypes(layers.BaseLayer{}),
-		cmpopts.IgnoreUnexported(ib.BTH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{}, ib.AtomicETH{},
+		cmpopts.IgnoreUnexported(roce.Frame{}, ib.Packet{}, ib.BTH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{}, ib.AtomicETH{},
 			ib.AtomicAckETH{}, ib.AETH{}, ib.ImmDt{}, ib.IETH{}, ib.FETH{}),
 		cmpopts.IgnoreFields(roce.Frame{}, "Raw", "WireLen"),
 		cmpopts.IgnoreFields(ib.BTH{}, "Pad", "ICRC"),

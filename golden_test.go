@@ -440,7 +440,7 @@ var frameOpts = cmp.Options{
 	cmpopts.IgnoreFields(roce.Frame{}, "Raw", "WireLen"), // WireLen checked against the frame's length
 	cmpopts.IgnoreFields(ib.BTH{}, "BaseLayer"),
 	cmpopts.IgnoreFields(ib.GRH{}, "BaseLayer"),
-	cmpopts.IgnoreUnexported(ib.BTH{}, ib.GRH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{}, ib.AtomicETH{},
+	cmpopts.IgnoreUnexported(roce.Frame{}, ib.Packet{}, ib.BTH{}, ib.GRH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{}, ib.AtomicETH{},
 		ib.AtomicAckETH{}, ib.AETH{}, ib.ImmDt{}, ib.IETH{}, ib.FETH{}),
 }
 

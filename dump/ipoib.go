@@ -4,7 +4,6 @@ import (
 	"net/netip"
 	"strconv"
 
-	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/ipoib"
 )
 
@@ -33,7 +32,7 @@ func (r *Record) decodeLinkIPoIB(data []byte) {
 		return
 	}
 	if err := r.IPoIB.DecodeFromBytes(r.IPoIBLink.Payload, nil); err != nil {
-		r.Kind, r.Err = KindMalformed, errs.Truncated("IPoIB", ipoib.LinkHeaderLen, ipoib.LinkHeaderLen+ipoib.HeaderLen, len(data))
+		r.Kind, r.Err = KindMalformed, r.err.Truncated("IPoIB", ipoib.LinkHeaderLen, ipoib.LinkHeaderLen+ipoib.HeaderLen, len(data))
 		return
 	}
 	et := uint16(r.IPoIB.Type)
