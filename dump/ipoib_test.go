@@ -178,8 +178,9 @@ func TestIPoIBAllocs(t *testing.T) {
 // for the purpose (testcaps.IPoIBNative: IPv4 and IPv6 with UDP and TCP,
 // ARP request and reply, IPv4 options, an ARP packet cut short) and on
 // the link type 242 records of the same packets: the same keys and
-// values on both paths, and tshark's; and the ARP keys of Ethernet
-// frames of every form of ARP address tshark names (testcaps.EthernetARP).
+// values on both paths, and tshark's; the same on the shipped ERF capture
+// and its link type 242 records; and the ARP keys of Ethernet frames of
+// every form of ARP address tshark names (testcaps.EthernetARP).
 func TestTsharkIPoIBCarried(t *testing.T) {
 	oracle.Need(t, "tshark")
 	dir := t.TempDir()
@@ -206,7 +207,9 @@ func TestTsharkIPoIBCarried(t *testing.T) {
 	require.Equal(t, a, b, "native InfiniBand and link type 242 give other keys")
 	eth := oracle.WritePcap(t, dir, "arp.pcap", testcaps.EthernetARP(t))
 	all := map[string]int{}
-	for _, path := range []string{erf, link, eth} {
+	shipped := filepath.Join(capDir, "ib_native_erf_dag_smp_ipoib_cm.pcap")
+	shipped242 := oracle.WritePcapLinkType(t, dir, "shipped_242.pcap", layers.LinkType(ipoib.LinkType), testcaps.IPoIBLink(t))
+	for _, path := range []string{erf, link, eth, shipped, shipped242} {
 		for k, n := range compareTshark(t, path) {
 			all[k] += n
 		}
