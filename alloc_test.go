@@ -35,7 +35,7 @@ func TestNoAllocs(t *testing.T) {
 	tagged6.GRH.SGID, tagged6.GRH.DGID = [16]byte{0xfd, 15: 1}, [16]byte{0xfd, 15: 2}
 	tagged6.GRH.FlowLabel, tagged6.UDPChecksum = 0x12345, true
 	tagged6.NumVLANs = 2
-	tagged6.VLANs = [2]roce.VLAN{{TPID: 0x88a8, PCP: 5, ID: 7}, {TPID: 0x8100, PCP: 3, DEI: true, ID: 100}}
+	tagged6.VLANs = [roce.MaxVLANs]roce.VLAN{{TPID: 0x88a8, PCP: 5, ID: 7}, {TPID: 0x8100, PCP: 3, DEI: true, ID: 100}}
 	frame6, err := tagged6.AppendTo(nil)
 	require.NoError(t, err)
 	// And over IPv4 behind one tag.

@@ -352,7 +352,7 @@ func ExampleFrame_Validate() {
 		{"PSN of 25 bits", func(f *roce.Frame) { f.Packet.BTH.PSN = 0x1000001 }},
 		{"VLAN PCP 9", func(f *roce.Frame) { f.NumVLANs, f.VLANs[0] = 1, roce.VLAN{PCP: 9} }},
 		{"VLAN ID 5000", func(f *roce.Frame) { f.NumVLANs, f.VLANs[0] = 1, roce.VLAN{ID: 5000} }},
-		{"three VLAN tags", func(f *roce.Frame) { f.NumVLANs = 3 }},
+		{"nine VLAN tags", func(f *roce.Frame) { f.NumVLANs = 9 }},
 		{"IPv6 GID on RoCEv2/IPv4", func(f *roce.Frame) { f.GRH.DGID = [16]byte{0: 0xfe, 1: 0x80, 15: 2} }},
 	} {
 		f := base()
@@ -379,7 +379,7 @@ func ExampleFrame_Validate() {
 	// PSN of 25 bits: 0 bytes, roce: BTH.PSN 0x1000001 does not fit 24 bits
 	// VLAN PCP 9: 0 bytes, roce: VLANs[0].PCP 0x9 does not fit 3 bits
 	// VLAN ID 5000: 0 bytes, roce: VLANs[0].ID 0x1388 does not fit 12 bits
-	// three VLAN tags: 0 bytes, roce: NumVLANs 0x3 is not 0, 1 or 2
+	// nine VLAN tags: 0 bytes, roce: NumVLANs 0x9 is not between 0 and 8
 	// IPv6 GID on RoCEv2/IPv4: 0 bytes, roce: GRH.DGID fe80::2 is not IPv4-mapped (RoCEv2/IPv4 needs ::ffff:a.b.c.d)
 	// <nil> 6 27 1
 	// true

@@ -13,15 +13,16 @@ import (
 	"github.com/roce-go/roce/rocev2"
 )
 
-// VLAN is one 802.1Q (TPID 0x8100) or 802.1ad (TPID 0x88a8) tag.
+// VLAN is one 802.1Q (TPID 0x8100), 802.1ad (TPID 0x88a8) or pre-802.1ad
+// QinQ (TPID 0x9100) tag.
 type VLAN struct {
-	TPID uint16 // 0x8100 or 0x88a8; AppendTo writes 0x8100 for 0
+	TPID uint16 // 0x8100, 0x88a8 or 0x9100; AppendTo writes 0x8100 for 0
 	PCP  uint8  // priority code point, 3 bits (the 802.1p priority)
 	DEI  bool   // drop eligible indicator
 	ID   uint16 // VLAN identifier, 12 bits
 }
 
-// Frame is a whole RoCE frame: Ethernet, up to two VLAN tags, the GRH
+// Frame is a whole RoCE frame: Ethernet, up to MaxVLANs VLAN tags, the GRH
 // (RoCEv1) or IP and UDP headers (RoCEv2), and the transport packet.
 //
 // For RoCEv2 the IP header is held as the GRH it maps to (see rocev2):
@@ -35,7 +36,7 @@ type VLAN struct {
 type Frame struct {
 	Dst, Src [6]byte
 	VLANs    [wire.MaxTags]VLAN // the first NumVLANs are the tags, outermost first
-	NumVLANs int                // 0, 1 or 2
+	NumVLANs int                // 0 to MaxVLANs
 	Encap    ib.Encapsulation
 	GRH      ib.GRH
 
@@ -76,12 +77,31 @@ type Frame struct {
 	// as its headers declare it, whether or not it was all captured
 	// (Ethernet padding and an FCS after the ICRC are not counted).
 	WireLen int
+
+	// err holds the error of the last frame that did not decode, so that
+	// Decode allocates nothing (see Decode).
+	err errs.Slot
 }
+
+// MaxVLANs is the most VLAN tags a Frame holds. Decode takes tags of
+// TPID 0x8100, 0x88a8 and 0x9100 in any order and nesting, as tshark
+// does, and refuses a frame with more than MaxVLANs of them with an
+// error wrapping ib.ErrUnsupported, rather than take a tag for the
+// network header.
+const MaxVLANs = wire.MaxTags
 
 // Decode decodes an Ethernet frame into f, resetting it. It returns an
 // error wrapping ib.ErrNotRoCE for a well-formed frame that is not RoCE,
-// and errors wrapping the other ib sentinels for malformed ones. It does
-// not check the ICRC: see VerifyICRC.
+// and errors wrapping the other ib sentinels for malformed ones (and
+// ib.ErrUnsupported for more than MaxVLANs tags). It does not check the
+// ICRC: see VerifyICRC.
+//
+// Decode allocates nothing, malformed frames included, but the one
+// *ib.Error that f (and f.Packet) reports malformed frames in, made at
+// its first: the error of a malformed frame stays valid until f decodes
+// a malformed frame again; copy it (e := *err.(*ib.Error)) to keep it
+// longer. Reuse one Frame for many frames (a Frame on a goroutine's
+// stack makes a new error after the stack moved).
 //
 // A frame cut short by the capture decodes when every header through the
 // BTH was captured: Truncated says so, WireLen gives the length the
@@ -143,7 +163,7 @@ func (f *Frame) decodeUntaggedIPv4(b []byte) (end int, ok bool) {
 func (f *Frame) decode(b []byte) error {
 	var l wire.Layout
 	f.Truncated, f.WireLen = false, 0
-	err := wire.LocateCut(b, &l)
+	err := wire.LocateCutTo(b, &l, &f.err)
 	if err != nil {
 		return err
 	}
@@ -165,7 +185,7 @@ func (f *Frame) decode(b []byte) error {
 		}
 	case ib.RoCEv2IPv4:
 		if l.UDP-l.Net != hdr.IPv4MinLen {
-			return errs.New("IPv4", l.Net, 0, 0, ib.ErrUnsupported) // options
+			return f.err.New("IPv4", l.Net, 0, 0, ib.ErrUnsupported) // options
 		}
 		ip := hdr.IPv4(net)
 		rocev2.GRHFromIPv4Header(&f.GRH, ip)
@@ -235,10 +255,13 @@ func (f *Frame) netLen() int {
 }
 
 // The names of the VLAN fields, by tag, for errors.
-var vlanFields = [wire.MaxTags][3]string{
-	{"VLANs[0].TPID", "VLANs[0].PCP", "VLANs[0].ID"},
-	{"VLANs[1].TPID", "VLANs[1].PCP", "VLANs[1].ID"},
-}
+var vlanFields = func() (names [wire.MaxTags][3]string) {
+	for i := range names {
+		n := "VLANs[" + strconv.Itoa(i) + "]."
+		names[i] = [3]string{n + "TPID", n + "PCP", n + "ID"}
+	}
+	return names
+}()
 
 // Validate reports the first field of f that AppendTo refuses: a value
 // that does not fit its field, or that Decode would not give back. The
@@ -257,12 +280,12 @@ func (f *Frame) Validate() error {
 // which ib.Packet.AppendTo checks before it writes anything.
 func (f *Frame) validateFrame() error {
 	if f.NumVLANs < 0 || f.NumVLANs > wire.MaxTags {
-		return errs.Field("NumVLANs", uint64(f.NumVLANs), "is not 0, 1 or 2", ib.ErrBadValue)
+		return errs.Field("NumVLANs", uint64(f.NumVLANs), "is not between 0 and "+strconv.Itoa(wire.MaxTags), ib.ErrBadValue)
 	}
 	for i, v := range f.VLANs[:f.NumVLANs] {
 		names := &vlanFields[i]
 		if v.TPID != 0 && !hdr.IsTPID(v.TPID) {
-			return errs.Field(names[0], uint64(v.TPID), "is not 0x8100 (802.1Q) or 0x88a8 (802.1ad)", ib.ErrBadValue)
+			return errs.Field(names[0], uint64(v.TPID), "is not 0x8100 (802.1Q), 0x88a8 (802.1ad) or 0x9100", ib.ErrBadValue)
 		}
 		if v.PCP > hdr.MaxPCP {
 			return errs.Fit(names[1], uint64(v.PCP), 3)

@@ -174,7 +174,7 @@ func checkCutFrame(t *testing.T, whole, f *roce.Frame, cut []byte) {
 		}
 		wv.Set(fv)
 	}
-	if d := cmp.Diff(w, *f, cmpopts.IgnoreUnexported(ib.BTH{}, ib.GRH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{},
+	if d := cmp.Diff(w, *f, cmpopts.IgnoreUnexported(roce.Frame{}, ib.Packet{}, ib.BTH{}, ib.GRH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{},
 		ib.AtomicETH{}, ib.AtomicAckETH{}, ib.AETH{}, ib.ImmDt{}, ib.IETH{}, ib.FETH{}),
 		cmpopts.IgnoreTypes(layers.BaseLayer{}), cmpopts.EquateEmpty()); d != "" {
 		t.Fatalf("cut at %d differs from the whole frame (-whole +cut):\n%s", len(cut), d)
@@ -465,9 +465,9 @@ func TestAppendToRefuses(t *testing.T) {
 		{"second tag VID", func(f *roce.Frame) { f.NumVLANs = 2; f.VLANs[1].ID = 0x1000 }, "VLANs[1].ID",
 			"roce: VLANs[1].ID 0x1000 does not fit 12 bits", ib.ErrBadValue},
 		{"TPID", func(f *roce.Frame) { f.VLANs[0].TPID = 0x0800 }, "VLANs[0].TPID",
-			"roce: VLANs[0].TPID 0x800 is not 0x8100 (802.1Q) or 0x88a8 (802.1ad)", ib.ErrBadValue},
-		{"three tags", func(f *roce.Frame) { f.NumVLANs = 3 }, "NumVLANs",
-			"roce: NumVLANs 0x3 is not 0, 1 or 2", ib.ErrBadValue},
+			"roce: VLANs[0].TPID 0x800 is not 0x8100 (802.1Q), 0x88a8 (802.1ad) or 0x9100", ib.ErrBadValue},
+		{"nine tags", func(f *roce.Frame) { f.NumVLANs = 9 }, "NumVLANs",
+			"roce: NumVLANs 0x9 is not between 0 and 8", ib.ErrBadValue},
 		{"encapsulation", func(f *roce.Frame) { f.Encap = 0 }, "Encap",
 			"roce: Encap 0x0 is not RoCEv1, RoCEv2/IPv4 or RoCEv2/IPv6", ib.ErrBadValue},
 		{"SGID", func(f *roce.Frame) { f.GRH.SGID = linkLocal }, "GRH.SGID",
@@ -539,7 +539,7 @@ func TestAppendToProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	opts := cmp.Options{
 		cmpopts.IgnoreTypes(layers.BaseLayer{}),
-		cmpopts.IgnoreUnexported(ib.BTH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{}, ib.AtomicETH{},
+		cmpopts.IgnoreUnexported(roce.Frame{}, ib.Packet{}, ib.BTH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{}, ib.AtomicETH{},
 			ib.AtomicAckETH{}, ib.AETH{}, ib.ImmDt{}, ib.IETH{}, ib.FETH{}),
 		cmpopts.IgnoreFields(roce.Frame{}, "Raw", "WireLen"),
 		cmpopts.IgnoreFields(ib.BTH{}, "Pad", "ICRC"),
@@ -651,19 +651,19 @@ func normalized(f roce.Frame) roce.Frame {
 func propertyFrame(r *rand.Rand) (f roce.Frame, bad []string) {
 	rare := func() bool { return r.IntN(25) == 0 }
 	f.Dst, f.Src = [6]byte{2, 0, 0, 0, 0, byte(r.IntN(256))}, [6]byte{2, 0, 0, 0, 1, byte(r.IntN(256))}
-	f.NumVLANs = r.IntN(3)
+	f.NumVLANs = []int{0, 0, 1, 1, 2, 3, roce.MaxVLANs}[r.IntN(7)]
 	if rare() {
-		f.NumVLANs = []int{-1, 3, 7}[r.IntN(3)]
+		f.NumVLANs = []int{-1, roce.MaxVLANs + 1, 100}[r.IntN(3)]
 		bad = append(bad, "NumVLANs")
 	}
-	for i := range min(max(f.NumVLANs, 0), 2) {
+	for i := range min(max(f.NumVLANs, 0), roce.MaxVLANs) {
 		v := &f.VLANs[i]
-		v.TPID = []uint16{0, 0x8100, 0x88a8}[r.IntN(3)]
+		v.TPID = []uint16{0, 0x8100, 0x88a8, 0x9100}[r.IntN(4)]
 		v.PCP, v.DEI, v.ID = uint8(r.IntN(8)), r.IntN(2) == 0, uint16(r.IntN(4096))
 		name := "VLANs[" + strconv.Itoa(i) + "]."
 		if rare() {
 			v.TPID = uint16(r.IntN(0x10000))
-			if v.TPID != 0 && v.TPID != 0x8100 && v.TPID != 0x88a8 {
+			if v.TPID != 0 && v.TPID != 0x8100 && v.TPID != 0x88a8 && v.TPID != 0x9100 {
 				bad = append(bad, name+"TPID")
 			}
 		}

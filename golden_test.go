@@ -440,7 +440,7 @@ var frameOpts = cmp.Options{
 	cmpopts.IgnoreFields(roce.Frame{}, "Raw", "WireLen"), // WireLen checked against the frame's length
 	cmpopts.IgnoreFields(ib.BTH{}, "BaseLayer"),
 	cmpopts.IgnoreFields(ib.GRH{}, "BaseLayer"),
-	cmpopts.IgnoreUnexported(ib.BTH{}, ib.GRH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{}, ib.AtomicETH{},
+	cmpopts.IgnoreUnexported(roce.Frame{}, ib.Packet{}, ib.BTH{}, ib.GRH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{}, ib.AtomicETH{},
 		ib.AtomicAckETH{}, ib.AETH{}, ib.ImmDt{}, ib.IETH{}, ib.FETH{}),
 }
 
@@ -1197,7 +1197,7 @@ func handVectors() []handVector {
 			68656c6c6f # payload "hello"
 			000000    # pad
 			8d6b73c0  # ICRC 0xC0736B8D`,
-		want: roce.Frame{Dst: handMACa, Src: handMACb, NumVLANs: 1, VLANs: [2]roce.VLAN{{TPID: 0x8100, PCP: 3, ID: 100}},
+		want: roce.Frame{Dst: handMACa, Src: handMACb, NumVLANs: 1, VLANs: [roce.MaxVLANs]roce.VLAN{{TPID: 0x8100, PCP: 3, ID: 100}},
 			Encap:  ib.RoCEv2IPv4,
 			GRH:    ib.GRH{IPVer: 6, TClass: 0x68, PayLen: 40, NxtHdr: 0x1b, HopLmt: 63, SGID: goldenGID4(10, 0, 0, 1), DGID: goldenGID4(10, 0, 0, 2)},
 			IPv4ID: 0x0102, IPv4Flags: 0x4000, IPv4Checksum: 0x263d, SrcPort: 0xd00d, DstPort: 4791,
@@ -1294,7 +1294,7 @@ func handVectors() []handVector {
 			000042    # MSN
 			fedcba9876543210 # AtomicAckETH original remote data
 			50cff624  # ICRC 0x24F6CF50`,
-		want: roce.Frame{Dst: handMACa, Src: handMACb, NumVLANs: 1, VLANs: [2]roce.VLAN{{TPID: 0x8100, PCP: 5, ID: 5}},
+		want: roce.Frame{Dst: handMACa, Src: handMACb, NumVLANs: 1, VLANs: [roce.MaxVLANs]roce.VLAN{{TPID: 0x8100, PCP: 5, ID: 5}},
 			Encap: ib.RoCEv1,
 			GRH:   ib.GRH{IPVer: 6, TClass: 0x2a, FlowLabel: 0x12345, PayLen: 28, NxtHdr: 0x1b, HopLmt: 17, SGID: goldenGID6("fe800000000000000000000000000001"), DGID: goldenGID6("fe800000000000000000000000000002")},
 			Packet: ib.Packet{

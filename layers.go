@@ -4,11 +4,24 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/hdr"
 	_ "github.com/roce-go/roce/ipoib"  // registers IPoIB after native InfiniBand transport headers, and link type 242
 	"github.com/roce-go/roce/mad"      // registers the MAD layers with ib
 	_ "github.com/roce-go/roce/rocev1" // registers Ethertype 0x8915
 	"github.com/roce-go/roce/rocev2"
 )
+
+// EtherType9100 is the TPID of the outer tag of QinQ before 802.1ad
+// (0x9100), which tshark decodes as an 802.1Q tag and gopacket does not
+// know: importing this package registers it with gopacket's Ethertype
+// table as layers.Dot1Q, so that gopacket.NewPacket and the Layers parser
+// go on through such tags as Frame.Decode does. gopacket nests tags
+// without limit; Frame.Decode takes MaxVLANs.
+const EtherType9100 layers.EthernetType = hdr.EtherType9100
+
+func init() {
+	layers.EthernetTypeMetadata[EtherType9100] = layers.EthernetTypeMetadata[layers.EthernetTypeDot1Q]
+}
 
 // Layers holds one reusable decoding layer for everything a RoCE frame
 // can carry: Ethernet, 802.1Q, IPv4, IPv6, UDP (with RoCEv2's dispatch

@@ -44,7 +44,7 @@ var (
 	ErrRange = errors.New("roce: value out of range")
 )
 
-// IsCNP reports whether frame (Ethernet first, with up to two VLAN tags)
+// IsCNP reports whether frame (Ethernet first, with up to roce.MaxVLANs VLAN tags)
 // carries a whole RoCEv2 CNP: UDP destination port 4791, BTH opcode 0x81,
 // and a transport packet of exactly 32 bytes, all captured. It checks no
 // other field and not the ICRC, and allocates nothing. It agrees with
@@ -88,14 +88,45 @@ func Decode(f *roce.Frame, frame []byte) error {
 // of a conforming CNP: BECN must be set; SE, M, PadCnt, TVer, FECN,
 // Resv6a, AckReq, Resv7 and PSN zero; the 16 reserved bytes zero. The
 // error is an *ib.FieldError naming the field and its value, wrapping
-// ErrBadField (or ErrNotCNP for another opcode, ib.ErrBadLength for a
-// payload that is not 16 bytes). Receivers should accept such CNPs
-// anyway; Check is for senders and tests. The P_Key is not checked. It
-// allocates only on failure.
-func Check(f *roce.Frame) error {
+// ErrBadField (or ErrNotCNP for another opcode), or for a payload that is
+// not 16 bytes an *ib.Error wrapping ib.ErrBadLength. Receivers should
+// accept such CNPs anyway; Check is for senders and tests. The P_Key is
+// not checked. It allocates only on failure; Checker.Check does not.
+func Check(f *roce.Frame) error { return check(f, nil, nil) }
+
+// Checker is Check without allocating, for a caller that checks CNP
+// after CNP: the error of a nonconforming CNP is held in the Checker,
+// valid until its Check reports the next one.
+type Checker struct {
+	field errs.FieldSlot
+	err   errs.Slot
+}
+
+// Check is the package's Check, its error held in c.
+func (c *Checker) Check(f *roce.Frame) error { return check(f, &c.field, &c.err) }
+
+// The reasons and names check gives, made once.
+var (
+	mustBe       = [2]string{"must be 0 in a CNP", "must be 1 in a CNP"}
+	reservedName = func() (n [ReservedLen]string) {
+		for i := range n {
+			n[i] = "reserved byte " + strconv.Itoa(i)
+		}
+		return n
+	}()
+	notCNPOpcode = func() (r [256]string) {
+		for op := range r {
+			r[op] = "(" + ib.Opcode(op).String() + ") is not the CNP opcode 0x81"
+		}
+		return r
+	}()
+)
+
+// check is Check with its errors held in fs and s (allocated when nil).
+func check(f *roce.Frame, fs *errs.FieldSlot, s *errs.Slot) error {
 	h := &f.Packet.BTH
 	if h.OpCode != ib.OpCNP {
-		return errs.Field("BTH.OpCode", uint64(h.OpCode), "("+h.OpCode.String()+") is not the CNP opcode 0x81", ErrNotCNP)
+		return fs.Field("BTH.OpCode", uint64(h.OpCode), notCNPOpcode[h.OpCode], ErrNotCNP)
 	}
 	for _, c := range [...]struct {
 		field string
@@ -108,16 +139,16 @@ func Check(f *roce.Frame) error {
 		{"BTH.PSN", uint64(h.PSN), 0},
 	} {
 		if c.v != c.want {
-			return errs.Field(c.field, c.v, "must be "+strconv.FormatUint(c.want, 10)+" in a CNP", ErrBadField)
+			return fs.Field(c.field, c.v, mustBe[c.want], ErrBadField)
 		}
 	}
 	p := f.Packet.Payload
 	if len(p)+len(h.Pad) != ReservedLen {
-		return errs.New("CNP", ib.BTHLen, ReservedLen, len(p)+len(h.Pad), ib.ErrBadLength)
+		return s.New("CNP", ib.BTHLen, ReservedLen, len(p)+len(h.Pad), ib.ErrBadLength)
 	}
 	for i, c := range p {
 		if c != 0 {
-			return errs.Field("reserved byte "+strconv.Itoa(i), uint64(c), "must be 0 in a CNP", ErrBadField)
+			return fs.Field(reservedName[i], uint64(c), mustBe[0], ErrBadField)
 		}
 	}
 	return nil

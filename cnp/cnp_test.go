@@ -169,8 +169,18 @@ func TestDecodeErrors(t *testing.T) {
 			t.Errorf("%s: Decode: %v", tc.name, err)
 			continue
 		}
-		if err := cnp.Check(&f); !errors.Is(err, cnp.ErrBadField) && !errors.Is(err, ib.ErrBadLength) {
+		err := cnp.Check(&f)
+		if !errors.Is(err, cnp.ErrBadField) && !errors.Is(err, ib.ErrBadLength) {
 			t.Errorf("%s: Check = %v, want ErrBadField", tc.name, err)
+		}
+		// Checker.Check: the same error, held in the Checker, no allocation.
+		c := new(cnp.Checker)
+		checkerSink = c // on the heap, where its error stays put
+		var cerr error
+		allocs := testing.AllocsPerRun(10, func() { cerr = c.Check(&f) })
+		var fe *ib.FieldError
+		if cerr == nil || cerr.Error() != err.Error() || errors.As(err, &fe) != errors.As(cerr, &fe) || allocs != 0 {
+			t.Errorf("%s: Checker.Check = %v (%v allocations), Check %v", tc.name, cerr, allocs, err)
 		}
 	}
 	// A trailer (Ethernet padding, FCS) is not part of the CNP.
@@ -641,3 +651,6 @@ func TestMessages(t *testing.T) {
 	_, err = f.AppendTo(nil)
 	assert.ErrorIs(t, err, ib.ErrBadValue)
 }
+
+// checkerSink keeps a Checker on the heap.
+var checkerSink *cnp.Checker

@@ -90,7 +90,7 @@ var defaultOptions = DefaultOptions()
 // (ErrIsCNP), a frame whose ECN field is not CE unless o.AnyECN is set
 // (ErrNotCE), and out-of-range values (ErrRange). It does not check the
 // received ICRC. It allocates only if dst lacks the capacity, 94 bytes at
-// most plus 8 for two VLAN tags.
+// most plus 4 for each VLAN tag.
 func Reply(dst, rx []byte, destQP uint32, o *Options) ([]byte, error) {
 	if o == nil {
 		o = &defaultOptions

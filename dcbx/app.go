@@ -72,13 +72,16 @@ func (a *AppPriority) Entry(i int) AppEntry {
 // Decode decodes the TLV's information string, info being the bytes
 // after the subtype, resetting a first. The table must be a whole number
 // of entries.
-func (a *AppPriority) Decode(info []byte) error {
+func (a *AppPriority) Decode(info []byte) error { return a.decode(info, nil) }
+
+// decode is Decode with its errors held in s.
+func (a *AppPriority) decode(info []byte, s *errs.Slot) error {
 	*a = AppPriority{}
 	if len(info) < 1 {
-		return errs.Truncated("Application Priority TLV", orgHeaderLen, 1, 0)
+		return s.Truncated("Application Priority TLV", orgHeaderLen, 1, 0)
 	}
 	if (len(info)-1)%appEntryLen != 0 {
-		return errs.New("Application Priority TLV", orgHeaderLen+1, len(info)-1+appEntryLen-(len(info)-1)%appEntryLen, len(info)-1, errs.ErrBadLength)
+		return s.New("Application Priority TLV", orgHeaderLen+1, len(info)-1+appEntryLen-(len(info)-1)%appEntryLen, len(info)-1, errs.ErrBadLength)
 	}
 	a.Reserved, a.Table = info[0], info[1:]
 	return nil

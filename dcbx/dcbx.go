@@ -43,6 +43,10 @@ type TLVs struct {
 	ETSRecommendation    ETSRecommendation
 	PFCConfig            PFCConfig
 	AppPriority          AppPriority
+
+	// err holds the error of the last TLV that did not decode, so that
+	// decoding allocates nothing (an error is valid until the next one).
+	err errs.Slot
 }
 
 // Any reports whether any DCBX TLV was met.
@@ -71,7 +75,7 @@ func (t *TLVs) DecodeTLV(typ uint8, value []byte) (bool, error) {
 		return false, nil
 	}
 	if len(value) < orgHeaderLen {
-		return false, errs.Truncated("LLDP organizationally specific TLV", tlvHeaderLen, orgHeaderLen, len(value))
+		return false, t.err.Truncated("LLDP organizationally specific TLV", tlvHeaderLen, orgHeaderLen, len(value))
 	}
 	oui := uint32(value[0])<<16 | uint32(value[1])<<8 | uint32(value[2])
 	return t.DecodeInfo(oui, value[3], value[orgHeaderLen:])
@@ -87,16 +91,16 @@ func (t *TLVs) DecodeInfo(oui uint32, subtype uint8, info []byte) (bool, error) 
 	var err error
 	switch Subtype(subtype) {
 	case SubtypeETSConfig:
-		err = t.ETSConfig.Decode(info)
+		err = t.ETSConfig.decode(info, &t.err)
 		t.HasETSConfig = err == nil
 	case SubtypeETSRecommendation:
-		err = t.ETSRecommendation.Decode(info)
+		err = t.ETSRecommendation.decode(info, &t.err)
 		t.HasETSRecommendation = err == nil
 	case SubtypePFCConfig:
-		err = t.PFCConfig.Decode(info)
+		err = t.PFCConfig.decode(info, &t.err)
 		t.HasPFCConfig = err == nil
 	case SubtypeAppPriority:
-		err = t.AppPriority.Decode(info)
+		err = t.AppPriority.decode(info, &t.err)
 		t.HasAppPriority = err == nil
 	default:
 		return false, nil
@@ -109,11 +113,16 @@ func (t *TLVs) DecodeInfo(oui uint32, subtype uint8, info []byte) (bool, error) 
 // TLV (type 0) or the end of b, resetting t first. Bytes after the End
 // TLV (Ethernet padding) are ignored. It stops at the first TLV whose
 // length runs past b (ErrTruncated) or DCBX TLV that does not decode.
+//
+// The TLVs methods allocate nothing: the error of a TLV that does not
+// decode is held in t, valid until t meets the next one.
 func (t *TLVs) DecodeLLDPDU(b []byte) error {
+	held := t.err
 	*t = TLVs{}
+	t.err = held
 	for off := 0; off < len(b); {
 		if len(b)-off < tlvHeaderLen {
-			return errs.Truncated("LLDP TLV", off, tlvHeaderLen, len(b)-off)
+			return t.err.Truncated("LLDP TLV", off, tlvHeaderLen, len(b)-off)
 		}
 		h := binary.BigEndian.Uint16(b[off:])
 		typ, n := h>>9, int(h&0x1ff)
@@ -122,7 +131,7 @@ func (t *TLVs) DecodeLLDPDU(b []byte) error {
 		}
 		v := b[off+tlvHeaderLen:]
 		if len(v) < n {
-			return errs.Truncated("LLDP TLV", off, tlvHeaderLen+n, len(b)-off)
+			return t.err.Truncated("LLDP TLV", off, tlvHeaderLen+n, len(b)-off)
 		}
 		if _, err := t.DecodeValue(layers.LinkLayerDiscoveryValue{Type: layers.LLDPTLVType(typ), Length: uint16(n), Value: v[:n]}); err != nil {
 			return err

@@ -108,9 +108,12 @@ func (e *ETSConfig) TrafficClasses() int {
 
 // Decode decodes the TLV's information string, info being the bytes
 // after the subtype, resetting e first.
-func (e *ETSConfig) Decode(info []byte) error {
+func (e *ETSConfig) Decode(info []byte) error { return e.decode(info, nil) }
+
+// decode is Decode with its errors held in s.
+func (e *ETSConfig) decode(info []byte, s *errs.Slot) error {
 	*e = ETSConfig{}
-	if err := checkLen("ETS Configuration TLV", info, etsInfoLen); err != nil {
+	if err := checkLen("ETS Configuration TLV", info, etsInfoLen, s); err != nil {
 		return err
 	}
 	f := info[0]
@@ -146,9 +149,12 @@ type ETSRecommendation struct {
 
 // Decode decodes the TLV's information string, info being the bytes
 // after the subtype, resetting e first.
-func (e *ETSRecommendation) Decode(info []byte) error {
+func (e *ETSRecommendation) Decode(info []byte) error { return e.decode(info, nil) }
+
+// decode is Decode with its errors held in s.
+func (e *ETSRecommendation) decode(info []byte, s *errs.Slot) error {
 	*e = ETSRecommendation{}
-	if err := checkLen("ETS Recommendation TLV", info, etsInfoLen); err != nil {
+	if err := checkLen("ETS Recommendation TLV", info, etsInfoLen, s); err != nil {
 		return err
 	}
 	e.Reserved = info[0]
@@ -166,13 +172,14 @@ func (e *ETSRecommendation) AppendTo(b []byte) ([]byte, error) {
 	return e.put(append(b, e.Reserved)), nil
 }
 
-// checkLen checks the length of a fixed-size information string.
-func checkLen(layer string, info []byte, n int) error {
+// checkLen checks the length of a fixed-size information string; its
+// errors are held in s.
+func checkLen(layer string, info []byte, n int, s *errs.Slot) error {
 	switch {
 	case len(info) < n:
-		return errs.Truncated(layer, orgHeaderLen, n, len(info))
+		return s.Truncated(layer, orgHeaderLen, n, len(info))
 	case len(info) > n:
-		return errs.New(layer, orgHeaderLen, n, len(info), errs.ErrBadLength)
+		return s.New(layer, orgHeaderLen, n, len(info), errs.ErrBadLength)
 	}
 	return nil
 }

@@ -1,5 +1,7 @@
 package dcbx
 
+import "github.com/roce-go/roce/internal/errs"
+
 // pfcInfoLen is the size of the PFC Configuration TLV's information
 // string after the subtype; the TLV's LLDP length is 6.
 const pfcInfoLen = 2
@@ -28,9 +30,12 @@ func (p *PFCConfig) Enabled(prio int) bool {
 
 // Decode decodes the TLV's information string, info being the bytes
 // after the subtype, resetting p first.
-func (p *PFCConfig) Decode(info []byte) error {
+func (p *PFCConfig) Decode(info []byte) error { return p.decode(info, nil) }
+
+// decode is Decode with its errors held in s.
+func (p *PFCConfig) decode(info []byte, s *errs.Slot) error {
 	*p = PFCConfig{}
-	if err := checkLen("PFC Configuration TLV", info, pfcInfoLen); err != nil {
+	if err := checkLen("PFC Configuration TLV", info, pfcInfoLen, s); err != nil {
 		return err
 	}
 	f := info[0]

@@ -27,8 +27,12 @@
 //     mix of and and or without parentheses and without a warning.
 //     Parentheses group.
 //   - Values by the field's type: numbers in decimal, 0x hex or 0 octal
-//     (as tshark: 011 is 9), refused when they do not fit the field's
-//     width; flags as 1, 0, True, False (like tshark, any number but 0
+//     (as tshark: 011 is 9), refused, as tshark refuses them, when they
+//     do not fit the Wireshark type that holds the field (dump.Field's
+//     TypeBits: ip.dsfield.ecn, two bits of an FT_UINT8, takes 0 to 255).
+//     A value the type holds but the field's bits do not is compared
+//     like any other: ip.dsfield.ecn == 4 matches no frame,
+//     ip.dsfield.ecn < 4 every frame with the field; flags as 1, 0, True, False (like tshark, any number but 0
 //     is true); IPv4 and IPv6 addresses and prefixes (ip.src ==
 //     10.0.0.0/24, ipv6.dst == 2001:db8::/32; GIDs are IPv6); MAC
 //     addresses with ':', '-' or '.' (02:00:00:00:00:01, 0200.0000.0001);

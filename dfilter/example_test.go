@@ -40,5 +40,5 @@ func Example() {
 	// Output:
 	// 09:39:11.559510 192.168.65.4:57236 > 192.168.65.5:4791 RoCEv2 RC RDMA READ Response First qp 0x000011 psn 9209054 aeth ACK msn 2 payload 1024 icrc good
 	// 09:39:11.559540 192.168.65.4:57236 > 192.168.65.5:4791 RoCEv2 RC RDMA READ Response Last qp 0x000011 psn 9209057 aeth ACK msn 2 payload 1024 icrc good
-	// roce: display filter: column 26: 300 is too large for infiniband.bth.opcode (8 bits)
+	// roce: display filter: column 26: 300 is too large for infiniband.bth.opcode (at most 255)
 }

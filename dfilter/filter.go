@@ -231,7 +231,7 @@ func (n *node) test(r *dump.Record, t dump.FieldType, v *dump.Value) bool {
 		case t == dump.FieldString:
 			return strings.Contains(v.S, l.v.S)
 		}
-		return bytes.Contains(v.Addr[:v.Len], l.v.Addr[:l.v.Len])
+		return bytes.Contains(v.Bytes(), l.v.Bytes())
 	}
 	return holds(n.rel, compare(t, v, &n.lits[0]))
 }
@@ -281,7 +281,7 @@ func compare(t dump.FieldType, v *dump.Value, l *literal) int {
 	case dump.FieldMAC:
 		return bytes.Compare(v.Addr[:6], l.v.Addr[:6])
 	case dump.FieldBytes:
-		return bytes.Compare(v.Addr[:v.Len], l.v.Addr[:l.v.Len])
+		return bytes.Compare(v.Bytes(), l.v.Bytes())
 	}
 	return 1
 }

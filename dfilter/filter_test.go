@@ -126,7 +126,11 @@ func TestErrors(t *testing.T) {
 		{"foo.bar == 1", 1, "foo.bar is neither a field nor a protocol name"},
 		{"udp )", 5, `")" was unexpected in this context`},
 		{"udp.port == 4791x", 13, `"4791x" is not a valid number`},
-		{"infiniband.bth.opcode == 300", 26, "300 is too large for infiniband.bth.opcode (8 bits)"},
+		{"infiniband.bth.opcode == 300", 26, "300 is too large for infiniband.bth.opcode (at most 255)"},
+		// Bounded by the Wireshark type that holds the field, not its bits.
+		{"ip.dsfield.ecn == 256", 19, "256 is too large for ip.dsfield.ecn (at most 255)"},
+		{"ipv6.flow < 0x1000000", 13, "0x1000000 is too large for ipv6.flow (at most 16777215)"},
+		{"vlan.id in {1..65536}", 16, "65536 is too large for vlan.id (at most 65535)"},
 		{"ip.src == 1.2.3", 11, `"1.2.3" is not a valid IPv4 address`},
 		{"ip.src == 10.0.0.1/33", 11, `"10.0.0.1/33" is not a valid IPv4 address`},
 		{`ip.src == "10.0.0.1"`, 11, "cannot be compared with a string"},

@@ -43,7 +43,7 @@ func parseLiteral(expr string, t token, f *dump.Field, r relation) (literal, err
 			return bad("%q is not a valid number", s)
 		}
 		if bits := bitsOf(f); bits < 64 && v>>bits != 0 {
-			return bad("%s is too large for %s (%d bits)", s, f.Name, bits)
+			return bad("%s is too large for %s (at most %d)", s, f.Name, uint64(1)<<bits-1)
 		}
 		l.v.U = v
 	case dump.FieldBool:
@@ -65,7 +65,11 @@ func parseLiteral(expr string, t token, f *dump.Field, r relation) (literal, err
 		if !ok {
 			return bad("%q is not a valid byte string: write hex bytes as de:ad:be:ef", s)
 		}
-		l.v.Len = uint8(copy(l.v.Addr[:], b))
+		if len(b) <= len(l.v.Addr) {
+			l.v.Len = uint8(copy(l.v.Addr[:], b))
+		} else {
+			l.v.B = b // longer than 16 bytes: an ARP packet's IPoIB address
+		}
 	case dump.FieldTime:
 		sec, ns, ok := parseSeconds(s)
 		if !ok {
@@ -76,9 +80,12 @@ func parseLiteral(expr string, t token, f *dump.Field, r relation) (literal, err
 	return l, nil
 }
 
+// bitsOf returns how wide a literal compared with f may be: the width of
+// the Wireshark type that holds the field, as tshark checks it (a field
+// of 2 bits in an FT_UINT8 takes 0 to 255).
 func bitsOf(f *dump.Field) uint {
 	if f.Type == dump.FieldUint {
-		return uint(f.Bits)
+		return uint(f.TypeBits)
 	}
 	return 64
 }
@@ -148,7 +155,7 @@ func parseBytes(s string) ([]byte, bool) {
 	var out []byte
 	sep := byte(0)
 	for i := 0; i < len(s); {
-		if i+1 >= len(s) || !isHex(s[i]) || !isHex(s[i+1]) || len(out) == 16 {
+		if i+1 >= len(s) || !isHex(s[i]) || !isHex(s[i+1]) || len(out) == 255 {
 			return nil, false
 		}
 		out = append(out, unhex(s[i])<<4|unhex(s[i+1]))

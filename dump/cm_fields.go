@@ -109,7 +109,9 @@ func reqFields() []Field {
 		fs = append(fs,
 			p("locallid", 16, func(p *mad.CMPath) uint64 { return uint64(p.LocalPortLID) }),
 			p("remotelid", 16, func(p *mad.CMPath) uint64 { return uint64(p.RemotePortLID) }))
-		if !alt { // tshark 4.0 shows the alternate GIDs as bytes
+		if alt {
+			fs = append(fs, cmAltGIDs()...)
+		} else {
 			fs = append(fs, cmGIDs(path)...)
 		}
 		fs = append(fs,
@@ -163,6 +165,31 @@ func cmGIDs(path func(q *mad.REQ) *mad.CMPath) []Field {
 				return v4Value(g)
 			}
 			return none()
+		}})
+	}
+	return fs
+}
+
+// cmAltGIDs are the alternate path's GIDs as tshark 4.0 shows them: as
+// 16 bytes (FT_BYTES), in every REQ, an alternate path of zeros (none)
+// included.
+func cmAltGIDs() []Field {
+	var fs []Field
+	for _, remote := range []bool{false, true} {
+		name := "infiniband.cm.req.alt_localgid"
+		if remote {
+			name = "infiniband.cm.req.alt_remotegid"
+		}
+		fs = append(fs, Field{Name: name, Type: FieldBytes, Get: func(r *Record) (Value, bool) {
+			c := r.cm(mad.AttrConnectRequest)
+			if c == nil {
+				return none()
+			}
+			v := Value{Addr: c.REQ.Alternate.LocalPortGID, Len: 16}
+			if remote {
+				v.Addr = c.REQ.Alternate.RemotePortGID
+			}
+			return v, true
 		}})
 	}
 	return fs

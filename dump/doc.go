@@ -116,8 +116,11 @@
 // (ipoib.LinkHeader) and the 4-byte IPoIB header, after which the packet
 // decodes, like raw IP, as the Ethernet frame it stands for (MAC
 // addresses unknown), so its JSON object has the IP fields, then the ipoib
-// keys of its link header. pcap and pcapng link types are read in full (16 bits) from
-// the file headers.
+// keys of its link header. A native InfiniBand packet whose payload is
+// IPoIB has the same keys for what IPoIB carries (the ip or ipv6, udp or
+// tcp, and arp keys, as tshark 4.0 shows them), written before the LRH's
+// as the key table orders them. pcap and pcapng link types are read in
+// full (16 bits) from the file headers.
 //
 // # JSON Lines
 //
@@ -151,12 +154,18 @@
 //	ieee8021ad.inner.priority       number  a second S-tag (not a Wireshark name): PCP
 //	ieee8021ad.inner.dei            bool    second S-tag: drop eligible
 //	ieee8021ad.inner.id             number  second S-tag: VLAN ID
-//	vlan.priority                   number  802.1Q tag (TPID 0x8100): PCP, 0-7
+//	ieee8021ad.innerN.priority      number  the S-tag after N others (N 2 to 7; not a Wireshark name): PCP
+//	ieee8021ad.innerN.dei           bool    that S-tag: drop eligible
+//	ieee8021ad.innerN.id            number  that S-tag: VLAN ID
+//	vlan.priority                   number  802.1Q tag (TPID 0x8100, or 0x9100 as Wireshark reads it): PCP, 0-7
 //	vlan.dei                        bool    802.1Q tag: drop eligible
 //	vlan.id                         number  802.1Q tag: VLAN ID
 //	vlan.inner.priority             number  a second 802.1Q tag (not a Wireshark name): PCP
 //	vlan.inner.dei                  bool    second 802.1Q tag: drop eligible
 //	vlan.inner.id                   number  second 802.1Q tag: VLAN ID
+//	vlan.innerN.priority            number  the 802.1Q tag after N others (N 2 to 7; not a Wireshark name): PCP
+//	vlan.innerN.dei                 bool    that 802.1Q tag: drop eligible
+//	vlan.innerN.id                  number  that 802.1Q tag: VLAN ID
 //	ip.src                          string  IPv4 source address
 //	ip.dst                          string  IPv4 destination address
 //	ip.dsfield.dscp                 number  IPv4 DSCP, 0-63
@@ -175,6 +184,19 @@
 //	udp.dstport                     number  UDP destination port (4791 for RoCEv2)
 //	tcp.srcport                     number  TCP source port (frames that are not RoCE)
 //	tcp.dstport                     number  TCP destination port
+//	arp.hw.type                     number  ARP: hardware type (1 Ethernet, 32 InfiniBand); of an Ethernet frame or carried by IPoIB
+//	arp.proto.type                  number  ARP: protocol type, an Ethertype (0x0800)
+//	arp.hw.size                     number  ARP: hardware address size (6, 20 for IPoIB; absent for ATM ARP, as the addresses)
+//	arp.proto.size                  number  ARP: protocol address size
+//	arp.opcode                      number  ARP: operation (1 request, 2 reply)
+//	arp.src.hw_mac                  string  ARP: sender's MAC, for hardware type 1 or 6 and size 6
+//	arp.src.hw                      string  ARP: sender's hardware address of any other form, lowercase hex digits (IPoIB: 20 bytes, flags, QPN, GID)
+//	arp.src.proto_ipv4              string  ARP: sender's IPv4 address, for protocol 0x0800 and size 4
+//	arp.src.proto                   string  ARP: sender's protocol address of any other form, lowercase hex digits
+//	arp.dst.hw_mac                  string  ARP: target's MAC (as arp.src.hw_mac)
+//	arp.dst.hw                      string  ARP: target's hardware address
+//	arp.dst.proto_ipv4              string  ARP: target's IPv4 address
+//	arp.dst.proto                   string  ARP: target's protocol address
 //	infiniband.grh.ipver            number  RoCEv1 GRH: IP version, 6
 //	infiniband.grh.tclass           number  RoCEv1 GRH: traffic class
 //	infiniband.grh.flowlabel        number  RoCEv1 GRH: flow label
@@ -330,8 +352,10 @@
 //	infiniband.cm.req.prim_sl       number  primary path: service level
 //	infiniband.cm.req.prim_subnetlocal number primary path: subnet local, 0 or 1
 //	infiniband.cm.req.prim_localacktout number primary path: local ACK timeout
-//	infiniband.cm.req.alt_locallid  number  REQ alternate path: local port LID (its GIDs: tshark shows them as bytes, we not)
+//	infiniband.cm.req.alt_locallid  number  REQ alternate path: local port LID
 //	infiniband.cm.req.alt_remotelid number  alternate path: remote port LID
+//	infiniband.cm.req.alt_localgid  string  alternate path: local port GID, 32 lowercase hex digits (bytes, as tshark 4.0 shows it), zeros when there is no alternate path
+//	infiniband.cm.req.alt_remotegid string  alternate path: remote port GID, 32 lowercase hex digits
 //	infiniband.cm.req.alt_flowlabel number  alternate path: flow label (as for the primary path)
 //	infiniband.cm.req.alt_pktrate   number  alternate path: packet rate
 //	infiniband.cm.req.alt_tfcclass  number  alternate path: traffic class
@@ -583,7 +607,7 @@
 //	ipoib.grh.sgid                  string  received: source GID
 //	ipoib.daddr.qpn                 number  link type 242, a sent packet: the destination's QP
 //	ipoib.dgid                      string  link type 242: destination GID (received or sent)
-//	ipoib.type                      number  IPoIB header: the Ethertype of what follows (tshark 4.0 shows no IPoIB in native packets)
+//	ipoib.type                      number  IPoIB header: the Ethertype of what follows (tshark 4.0 shows no IPoIB header in native packets, but what it carries)
 //	ipoib.reserved                  number  IPoIB header: reserved, 0
 //
 // then, for LLDP with IEEE 802.1Qaz DCBX TLVs, tshark 4.0's names where
@@ -677,13 +701,20 @@
 // Protocol row when it is a new header. TestFieldTableIsJSON fails until
 // the row and the JSON agree, and fails for a row no test frame has.
 //
-// VLAN tags come outer first, named as Wireshark names them; a second tag
-// with the same TPID as the first (two S-tags: ieee8021ad.inner.*) gets
-// "inner." in its keys so that no key repeats.
+// VLAN tags come outer first, up to eight of TPID 0x8100, 0x88a8 and
+// 0x9100 in any order (a frame of more is malformed: roce.MaxVLANs).
+// Each is named as Wireshark names its kind, vlan (0x8100, 0x9100) or
+// ieee8021ad (0x88a8); the second tag of a kind gets "inner." in its
+// keys, the third "inner2.", the eighth "inner7.", so that no key repeats
+// (display filters match them all by Wireshark's name, vlan.id). tshark
+// 4.0 shows two S-tags in a row as one header, their IDs
+// ieee8021ad.svid and ieee8021ad.cvid: here they are ieee8021ad.id and
+// ieee8021ad.inner.id.
 //
 // A frame that is not RoCE has the eth, vlan, ip or ipv6 and udp or tcp
-// keys that can be read from its headers (ports only when the datagram is
-// not fragmented) and no infiniband key. A MAC Control frame has the eth
+// keys (or the arp keys) that can be read from its headers (ports only
+// when the datagram is not fragmented; the ARP addresses only when the
+// packet holds them all) and no infiniband key. A MAC Control frame has the eth
 // and macc keys. Frames of a cooked capture have the sll keys instead of
 // the eth keys; native InfiniBand frames the lrh keys instead. A CNP has
 // every BTH key and the ICRC status like any RoCE frame. A malformed RoCE frame has the

@@ -8,6 +8,7 @@ import (
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
+	"github.com/roce-go/roce/internal/wire"
 	"github.com/roce-go/roce/pfc"
 )
 
@@ -26,7 +27,7 @@ const (
 	FieldMAC                         // MAC address, in Value.Addr[:6]
 	FieldHex64                       // 64-bit unsigned in Value.U, JSON "0x" and 16 hex digits
 	FieldDec64                       // 64-bit unsigned in Value.U, JSON decimal digits in a string
-	FieldBytes                       // bytes, Value.Addr[:Value.Len], JSON lowercase hex digits
+	FieldBytes                       // bytes, Value.Bytes(), JSON lowercase hex digits
 	FieldTime                        // seconds since 1970 in Value.Sec, nanoseconds in Value.U
 )
 
@@ -47,13 +48,26 @@ func (t FieldType) String() string {
 // NodeDescription's NodeString), in B: a view of the Record's own bytes,
 // with no copy, valid until the Record decodes another frame (copy it to
 // keep it). B is nil when S holds the value.
+//
+// A FieldBytes value is in Addr[:Len], or, for bytes the frame carries
+// (an ARP packet's addresses, as long as 255 bytes), in B, a view of the
+// frame's bytes as for FieldString; Bytes returns either.
 type Value struct {
 	U    uint64   // FieldUint, FieldBool, FieldHex64, FieldDec64; FieldTime: nanoseconds
 	Sec  int64    // FieldTime: seconds since 1970
 	Addr [16]byte // FieldIPv4, FieldIPv6, FieldMAC, FieldBytes
 	Len  uint8    // FieldBytes: bytes of Addr in use
 	S    string   // FieldString
-	B    []byte   // FieldString: the text, when the frame holds it (S is then empty)
+	B    []byte   // FieldString: the text, when the frame holds it (S is then empty); FieldBytes: the bytes, when the frame holds them
+}
+
+// Bytes returns the bytes of a FieldBytes value: B when it is set, else
+// Addr[:Len].
+func (v *Value) Bytes() []byte {
+	if v.B != nil {
+		return v.B
+	}
+	return v.Addr[:v.Len]
 }
 
 // hash returns an FNV-1a hash of every member of v.
@@ -87,8 +101,15 @@ func (v *Value) hash() uint64 {
 type Field struct {
 	Name string    // the JSON key, a Wireshark field name where Wireshark has one
 	Type FieldType // how the value is held and written
-	Bits uint8     // FieldUint: width in bits (a display filter refuses a larger literal)
-	Hex  bool      // print in hex in verbose text, as Wireshark's BASE_HEX
+	Bits uint8     // FieldUint: width in bits
+	// TypeBits is, for FieldUint, the width of the Wireshark type that
+	// holds the field (FT_UINT8 ... FT_UINT64: 8, 16, 24, 32 or 64),
+	// which can be wider than Bits. A display filter, like tshark's,
+	// refuses a literal this width cannot hold and compares any other:
+	// ip.dsfield.ecn (2 bits of an FT_UINT8) == 4 matches no frame, < 4
+	// every frame that has the field, == 256 is refused.
+	TypeBits uint8
+	Hex      bool // print in hex in verbose text, as Wireshark's BASE_HEX
 	// Also is a second display-filter name the value answers to: the
 	// name Wireshark gives it when ours differs or when Wireshark names
 	// several fields alike (vlan.inner.id is a second vlan.id, ip.src an
@@ -197,12 +218,50 @@ func init() {
 			panic("dump: field " + f.Name + " twice in the table")
 		}
 		fieldIndex[f.Name] = i
+		if f.Type == FieldUint {
+			fieldTable[i].TypeBits = typeBits(&f)
+		}
 	}
 	for h, names := range ethRowNames {
 		for _, n := range names {
 			ethRows[h] = append(ethRows[h], fieldTable[fieldIndex[n]])
 		}
 	}
+}
+
+// wiresharkTypeBits are the fields Wireshark holds in a type wider than
+// their bits rounded up to a whole byte (TestTypeBitsAreTshark checks the
+// whole table against tshark -G fields).
+var wiresharkTypeBits = func() map[string]uint8 {
+	m := map[string]uint8{
+		"ipv6.tclass.dscp": 32, "ipv6.tclass.ecn": 32, "infiniband.grh.tclass": 16, "infiniband.grh.flowlabel": 32,
+		"infiniband.deth.q_key": 64, "infiniband.deth.srcqp": 32, "infiniband.pathrecord.sl": 16,
+		"infiniband.cm.req.prim_flowlabel": 32, "infiniband.cm.req.prim_pktrate": 32,
+		"infiniband.cm.req.alt_flowlabel": 32, "infiniband.cm.req.alt_pktrate": 32, "infiniband.smpdirected.d": 64,
+		"ipoib.grh.tclass": 16, "ipoib.grh.flowlabel": 32,
+	}
+	for p := range 8 {
+		m["lldp.dcbx.feature.pg.pgid_prio"+strconv.Itoa(p)] = 16
+	}
+	return m
+}()
+
+// typeBits returns the width of the Wireshark type of field f (or, for
+// a field of ours, of the one Wireshark would give it): f.Bits rounded up
+// to 8, 16, 24, 32 or 64, unless wiresharkTypeBits says otherwise. A field
+// that answers to a Wireshark name (Also) has that field's type.
+func typeBits(f *Field) uint8 {
+	for _, name := range []string{f.Name, f.Also} {
+		if w, ok := wiresharkTypeBits[name]; ok {
+			return w
+		}
+	}
+	for _, w := range []uint8{8, 16, 24, 32} {
+		if f.Bits <= w {
+			return w
+		}
+	}
+	return 64
 }
 
 // The getters' building blocks.
@@ -248,46 +307,66 @@ func (r *Record) ethHdr() hdr.Ethernet {
 }
 
 // tag returns the VLAN tag JSON names with prefix pre ("vlan.",
-// "vlan.inner.", "ieee8021ad.", "ieee8021ad.inner.").
+// "vlan.inner.", "vlan.inner2." ..., "ieee8021ad.", ...).
 func (r *Record) tag(pre string) *roce.VLAN {
 	if !r.hasNet() {
 		return nil
 	}
 	n := &r.net
-	prev := ""
+	var seen [2]int // tags of each family so far
 	for i := 0; i < n.tags; i++ {
-		p := tagPrefix(n.vlans[i].TPID, prev)
-		if p == pre {
+		f := tagFamily(n.vlans[i].TPID)
+		if tagPrefixes[f][seen[f]] == pre {
 			return &n.vlans[i]
 		}
-		prev = p
+		seen[f]++
 	}
 	return nil
 }
 
-// tagPrefix names a tag of TPID tpid after one named prev: Wireshark's
-// ieee8021ad for an S-tag, vlan for a C-tag, "inner." when the tag
-// repeats the TPID of the one before.
-func tagPrefix(tpid uint16, prev string) string {
-	pre := "vlan."
+// tagFamily is the index in tagPrefixes of a tag of TPID tpid:
+// Wireshark's ieee8021ad for an S-tag (0x88a8), vlan for the others
+// (0x8100, 0x9100).
+func tagFamily(tpid uint16) int {
 	if tpid == hdr.EtherTypeQinQ {
-		pre = "ieee8021ad."
+		return 1
 	}
-	if pre == prev {
-		return innerPrefix[pre]
-	}
-	return pre
+	return 0
 }
 
+// tagPrefixes name the keys of each family's tags, outermost first: the
+// first as Wireshark names it, the second "inner.", the third "inner2."
+// and so on, so that no key repeats.
+var tagPrefixes = func() (p [2][wire.MaxTags]string) {
+	for f, base := range []string{"vlan.", "ieee8021ad."} {
+		for k := range wire.MaxTags {
+			switch k {
+			case 0:
+				p[f][k] = base
+			case 1:
+				p[f][k] = base + "inner."
+			default:
+				p[f][k] = base + "inner" + strconv.Itoa(k) + "."
+			}
+		}
+	}
+	return p
+}()
+
+// hasL3 reports whether r.net may hold what follows the link layer: the
+// headers read from an Ethernet frame (hasNet), or the packet IPoIB
+// carries in a native InfiniBand packet.
+func (r *Record) hasL3() bool { return r.hasNet() || r.HasIPoIB }
+
 func (r *Record) ip(ver uint8) *netInfo {
-	if r.hasNet() && r.net.ipVer == ver {
+	if r.hasL3() && r.net.ipVer == ver {
 		return &r.net
 	}
 	return nil
 }
 
 func (r *Record) l4(proto uint8) *netInfo {
-	if r.hasNet() && r.net.l4 == proto {
+	if r.hasL3() && r.net.l4 == proto {
 		return &r.net
 	}
 	return nil
@@ -548,14 +627,16 @@ func pfcFields() []Field {
 
 func tagFields() []Field {
 	var fs []Field
-	for _, pre := range []string{"ieee8021ad.", "ieee8021ad.inner.", "vlan.", "vlan.inner."} {
-		outer := strings.Replace(pre, "inner.", "", 1)
-		for _, key := range []string{"priority", "dei", "id"} {
-			also := ""
-			if outer != pre {
-				also = outer + key // Wireshark shows a second tag's fields under the same names
+	for _, f := range []int{1, 0} { // ieee8021ad, then vlan
+		outer := tagPrefixes[f][0]
+		for _, pre := range tagPrefixes[f] {
+			for _, key := range []string{"priority", "dei", "id"} {
+				also := ""
+				if outer != pre {
+					also = outer + key // Wireshark shows every tag's fields under the same names
+				}
+				fs = append(fs, fTag(pre, key, also))
 			}
-			fs = append(fs, fTag(pre, key, also))
 		}
 	}
 	return fs
@@ -593,7 +674,7 @@ func (f *Field) AppendValue(b []byte, v Value) []byte {
 		b = appendHex32(b, uint32(v.U>>32))
 		return appendHex32(b, uint32(v.U))
 	case FieldBytes:
-		for _, c := range v.Addr[:v.Len] {
+		for _, c := range v.Bytes() {
 			b = append(b, hexDigits[c>>4], hexDigits[c&0xf])
 		}
 		return b

@@ -65,6 +65,7 @@ var fieldTable = cat([]Field{
 	fPort("udp.dstport", "udp.port", 17, false),
 	fPort("tcp.srcport", "tcp.port", 6, true),
 	fPort("tcp.dstport", "tcp.port", 6, false),
+}, arpFields, []Field{
 	fGRH("infiniband.grh.ipver", 4, func(g *ib.GRH) uint64 { return uint64(g.IPVer) }),
 	fGRH("infiniband.grh.tclass", 8, func(g *ib.GRH) uint64 { return uint64(g.TClass) }),
 	fGRH("infiniband.grh.flowlabel", 20, func(g *ib.GRH) uint64 { return uint64(g.FlowLabel) }),
@@ -210,6 +211,7 @@ var protocolTable = []Protocol{
 	{"ipv6", func(r *Record) bool { return r.ip(6) != nil }},
 	{"udp", func(r *Record) bool { return r.l4(17) != nil }},
 	{"tcp", func(r *Record) bool { return r.l4(6) != nil }},
+	{"arp", func(r *Record) bool { return r.arp() != nil }},
 	{"macc", func(r *Record) bool { return r.macc(0) != nil }},
 	{"infiniband.lrh", func(r *Record) bool { return r.lrh() != nil }},
 	{"infiniband.grh", func(r *Record) bool { return r.grh() != nil }},

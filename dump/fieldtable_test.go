@@ -45,7 +45,11 @@ func fieldTestCaptures(t *testing.T) []string {
 	writeCooked(t, filepath.Join(dir, "sll1.pcap"), dump.LinkTypeLinuxSLL, frames, cis)
 	writeCooked(t, filepath.Join(dir, "sll2.pcap"), dump.LinkTypeLinuxSLL2, frames, cis)
 	paths = append(paths, filepath.Join(dir, "sll1.pcap"), filepath.Join(dir, "sll2.pcap"), writePcap(t, synth, frames, cis),
-		oracle.WritePcapLinkType(t, dir, "ipoib242.pcap", layers.LinkType(ipoib.LinkType), linkFrames(t)))
+		oracle.WritePcapLinkType(t, dir, "ipoib242.pcap", layers.LinkType(ipoib.LinkType), linkFrames(t)),
+		oracle.WritePcap(t, dir, "arp.pcap", testcaps.EthernetARP(t)),
+		oracle.WritePcap(t, dir, "tagged.pcap", testcaps.Tagged(t)),
+		oracle.WritePcapLinkType(t, dir, "ipoib_native.pcap", layers.LinkType(dump.LinkTypeERF), testcaps.IPoIBNative(t)),
+		oracle.WritePcapLinkType(t, dir, "ipoib_native242.pcap", layers.LinkType(ipoib.LinkType), testcaps.IPoIBLinkOf(t, testcaps.IPoIBNative(t))))
 	if _, err := exec_tshark(); err == nil { // editcap comes with tshark
 		for _, p := range testcaps.Shipped(t) {
 			paths = append(paths, EditcapCut(t, p, 66))
@@ -263,7 +267,7 @@ func TestFieldNamesAreWireshark(t *testing.T) {
 		}
 	}
 	ours := func(name string) bool {
-		return ourName(name) || name == "_cnp_error" || strings.HasPrefix(name, "ieee8021ad.inner.") ||
+		return ourName(name) || name == "_cnp_error" ||
 			name == "infiniband.xrceth" || name == "infiniband.feth"
 	}
 	n := 0
@@ -312,4 +316,48 @@ func TestVerboseAllocs(t *testing.T) {
 			t.Errorf("%v allocations; output lacks %q:\n%s", allocs, tc.want, buf)
 		}
 	}
+}
+
+// TestTypeBitsAreTshark checks Field.TypeBits, the width display filters
+// bound a literal by, against the type tshark 4.0 gives each field
+// (tshark -G fields): for every unsigned field that has a Wireshark name.
+func TestTypeBitsAreTshark(t *testing.T) {
+	tshark := oracle.Need(t, "tshark")
+	cmd := exec.Command(tshark, "-G", "fields")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tshark -G fields: %v", err)
+	}
+	types := map[string]string{}
+	for _, l := range strings.Split(string(out), "\n") {
+		if c := strings.Split(l, "\t"); len(c) > 3 && c[0] == "F" {
+			types[c[2]] = c[3]
+		}
+	}
+	widths := map[string]uint8{"FT_UINT8": 8, "FT_UINT16": 16, "FT_UINT24": 24, "FT_UINT32": 32, "FT_FRAMENUM": 32,
+		"FT_UINT40": 40, "FT_UINT48": 48, "FT_UINT56": 56, "FT_UINT64": 64}
+	checked := 0
+	for _, f := range dump.Fields() {
+		if f.Type != dump.FieldUint {
+			continue
+		}
+		for _, name := range []string{f.Name, f.Also} {
+			typ, ok := types[name]
+			if name == "" || !ok {
+				continue
+			}
+			if w, ok := widths[typ]; !ok {
+				t.Errorf("%s: tshark's %s is %s, not an unsigned integer", f.Name, name, typ)
+			} else if w != f.TypeBits {
+				t.Errorf("%s: TypeBits %d, tshark's %s is %s", f.Name, f.TypeBits, name, typ)
+			}
+			checked++
+			break
+		}
+	}
+	if checked < 200 {
+		t.Errorf("only %d fields checked", checked)
+	}
+	t.Logf("%d unsigned fields have the width of tshark's type", checked)
 }

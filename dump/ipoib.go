@@ -1,9 +1,9 @@
 package dump
 
 import (
+	"net/netip"
 	"strconv"
 
-	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/ipoib"
 )
 
@@ -32,7 +32,7 @@ func (r *Record) decodeLinkIPoIB(data []byte) {
 		return
 	}
 	if err := r.IPoIB.DecodeFromBytes(r.IPoIBLink.Payload, nil); err != nil {
-		r.Kind, r.Err = KindMalformed, errs.Truncated("IPoIB", ipoib.LinkHeaderLen, ipoib.LinkHeaderLen+ipoib.HeaderLen, len(data))
+		r.Kind, r.Err = KindMalformed, r.err.Truncated("IPoIB", ipoib.LinkHeaderLen, ipoib.LinkHeaderLen+ipoib.HeaderLen, len(data))
 		return
 	}
 	et := uint16(r.IPoIB.Type)
@@ -79,7 +79,7 @@ func (r *Record) appendIPoIBLinkText(b []byte) []byte {
 func (r *Record) appendIPoIB(b []byte) []byte {
 	b = append(b, " IPoIB "...)
 	if r.IPoIB.Type == ipoib.TypeARP {
-		return appendIPoIBARP(b, r.IPoIB.Payload)
+		return appendIPoIBARP(b, &r.net.arp)
 	}
 	if r.net.ipVer != 0 {
 		return r.appendIPEndpoints(b, true)
@@ -91,25 +91,25 @@ func (r *Record) appendIPoIB(b []byte) []byte {
 // request, "ARP 10.0.0.58 is-at qpn 0x000404 gid fe80::2:c902:20:b4dd"
 // for a reply, "ARP op N" for another operation, plain "ARP" when the
 // packet is cut short.
-func appendIPoIBARP(b []byte, p []byte) []byte {
+func appendIPoIBARP(b []byte, a *arpInfo) []byte {
 	b = append(b, "ARP"...)
-	var a ipoib.ARP
-	if a.Decode(p) != nil {
+	if !a.addrs {
 		return b
 	}
-	sip, sok := a.SenderAddr()
-	tip, tok := a.TargetAddr()
+	sip, sok := netip.AddrFromSlice(a.spa)
+	tip, tok := netip.AddrFromSlice(a.tpa)
 	switch {
-	case a.Op == ipoib.ARPRequest && sok && tok:
+	case a.op == ipoib.ARPRequest && sok && tok:
 		b = append(b, " who-has "...)
 		b = tip.AppendTo(b)
 		b = append(b, " tell "...)
 		return sip.AppendTo(b)
-	case a.Op == ipoib.ARPReply && sok:
+	case a.op == ipoib.ARPReply && sok:
 		b = append(b, ' ')
 		b = sip.AppendTo(b)
 		b = append(b, " is-at"...)
-		if hw, ok := a.Sender(); ok {
+		if len(a.sha) == ipoib.HWAddrLen {
+			hw := ipoib.HWAddr(a.sha)
 			b = append(b, " qpn 0x"...)
 			b = appendHex24(b, hw.QPN())
 			b = append(b, " gid "...)
@@ -118,5 +118,5 @@ func appendIPoIBARP(b []byte, p []byte) []byte {
 		return b
 	}
 	b = append(b, " op "...)
-	return strconv.AppendUint(b, uint64(a.Op), 10)
+	return strconv.AppendUint(b, uint64(a.op), 10)
 }

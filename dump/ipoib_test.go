@@ -16,6 +16,7 @@ import (
 	"github.com/roce-go/roce/internal/oracle"
 	"github.com/roce-go/roce/internal/testcaps"
 	"github.com/roce-go/roce/ipoib"
+	"github.com/stretchr/testify/require"
 )
 
 // framesOf returns every frame of a pcap file and, for each, the file's
@@ -170,4 +171,55 @@ func TestIPoIBAllocs(t *testing.T) {
 			t.Errorf("%s: %v allocs, IPoIB decoded %v", c.name, n, ok)
 		}
 	}
+}
+
+// TestTsharkIPoIBCarried compares with tshark 4.0 the keys of what IPoIB
+// carries (ip, ipv6, udp, tcp, arp) on native InfiniBand packets built
+// for the purpose (testcaps.IPoIBNative: IPv4 and IPv6 with UDP and TCP,
+// ARP request and reply, IPv4 options, an ARP packet cut short) and on
+// the link type 242 records of the same packets: the same keys and
+// values on both paths, and tshark's; the same on the shipped ERF capture
+// and its link type 242 records; and the ARP keys of Ethernet frames of
+// every form of ARP address tshark names (testcaps.EthernetARP).
+func TestTsharkIPoIBCarried(t *testing.T) {
+	oracle.Need(t, "tshark")
+	dir := t.TempDir()
+	native := testcaps.IPoIBNative(t)
+	erf := oracle.WritePcapLinkType(t, dir, "ipoib_native.pcap", layers.LinkType(dump.LinkTypeERF), native)
+	link := oracle.WritePcapLinkType(t, dir, "ipoib_242.pcap", layers.LinkType(ipoib.LinkType), testcaps.IPoIBLinkOf(t, native))
+	carriedKeys := func(path string) []map[string]string {
+		out, _ := runDump(t, path, dump.Options{JSON: true})
+		var objs []map[string]string
+		for _, o := range parseLines(t, out) {
+			m := map[string]string{}
+			for k, v := range o {
+				if strings.HasPrefix(k, "ip.") || strings.HasPrefix(k, "ipv6.") || strings.HasPrefix(k, "udp.") ||
+					strings.HasPrefix(k, "tcp.") || strings.HasPrefix(k, "arp.") {
+					m[k] = fmt.Sprint(v)
+				}
+			}
+			objs = append(objs, m)
+		}
+		return objs
+	}
+	a, b := carriedKeys(erf), carriedKeys(link)
+	require.Equal(t, len(native), len(a))
+	require.Equal(t, a, b, "native InfiniBand and link type 242 give other keys")
+	eth := oracle.WritePcap(t, dir, "arp.pcap", testcaps.EthernetARP(t))
+	all := map[string]int{}
+	shipped := filepath.Join(capDir, "ib_native_erf_dag_smp_ipoib_cm.pcap")
+	shipped242 := oracle.WritePcapLinkType(t, dir, "shipped_242.pcap", layers.LinkType(ipoib.LinkType), testcaps.IPoIBLink(t))
+	for _, path := range []string{erf, link, eth, shipped, shipped242} {
+		for k, n := range compareTshark(t, path) {
+			all[k] += n
+		}
+	}
+	for _, k := range []string{"ip.src", "ip.dsfield.ecn", "ip.id", "ipv6.src", "ipv6.flow", "ipv6.tclass.ecn", "udp.srcport", "tcp.dstport",
+		"arp.hw.type", "arp.proto.type", "arp.opcode", "arp.src.hw", "arp.src.proto_ipv4", "arp.dst.hw", "arp.dst.proto_ipv4",
+		"arp.src.hw_mac", "arp.dst.hw_mac", "arp.src.proto", "arp.dst.proto", "arp.hw.size", "arp.proto.size"} {
+		if all[k] == 0 {
+			t.Errorf("%s never compared", k)
+		}
+	}
+	t.Logf("%d values compared over %d keys", total(all), len(all))
 }

@@ -38,6 +38,9 @@ func (r *Record) AppendJSON(b []byte) []byte {
 	if r.eth != nil {
 		b = r.appendNetJSON(b)
 	} else if r.Kind == KindInfiniBand || r.Kind == KindNotRoCE {
+		if r.HasIPoIB { // the packet IPoIB carries, as tshark decodes it
+			b = r.appendL3JSON(b)
+		}
 		b = r.appendLRHJSON(b)
 	}
 	switch r.Kind {
@@ -118,21 +121,22 @@ func (r *Record) appendNetJSON(b []byte) []byte {
 		b = append(b, '"')
 		b = jUint(b, "eth.type", uint64(n.etherType))
 	}
-	prev := ""
+	var seen [2]int // tags of each family so far (tagPrefixes)
 	for _, v := range n.vlans[:n.tags] {
-		// Wireshark's names: ieee8021ad for an S-tag, vlan for a C-tag.
-		pre := "vlan."
-		if v.TPID == hdr.EtherTypeQinQ {
-			pre = "ieee8021ad."
-		}
-		if pre == prev {
-			pre = innerPrefix[pre]
-		}
-		prev = pre
+		f := tagFamily(v.TPID)
+		pre := tagPrefixes[f][seen[f]]
+		seen[f]++
 		b = jUint2(b, pre, "priority", uint64(v.PCP))
 		b = jBool2(b, pre, "dei", v.DEI)
 		b = jUint2(b, pre, "id", uint64(v.ID))
 	}
+	return r.appendL3JSON(b)
+}
+
+// appendL3JSON appends the keys of what follows the link layer: the IP
+// header and the UDP or TCP ports, or the ARP packet.
+func (r *Record) appendL3JSON(b []byte) []byte {
+	n := &r.net
 	switch n.ipVer {
 	case 4:
 		b = append(b, `,"ip.src":"`...)
@@ -164,6 +168,9 @@ func (r *Record) appendNetJSON(b []byte) []byte {
 	case 6:
 		b = jUint(b, "tcp.srcport", uint64(n.sport))
 		b = jUint(b, "tcp.dstport", uint64(n.dport))
+	}
+	if r.arp() != nil {
+		b = r.appendRowsJSON(b, arpFields)
 	}
 	return b
 }
@@ -314,9 +321,6 @@ func (r *Record) appendLRHJSON(b []byte) []byte {
 	b = jUint(b, "infiniband.lrh.pktlen", uint64(l.PktLen))
 	return jUint(b, "infiniband.lrh.slid", uint64(l.SLID))
 }
-
-// innerPrefix names a second tag with the TPID of the first.
-var innerPrefix = map[string]string{"vlan.": "vlan.inner.", "ieee8021ad.": "ieee8021ad.inner."}
 
 // jUint appends ,"key":v.
 func jUint(b []byte, key string, v uint64) []byte {

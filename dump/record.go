@@ -76,7 +76,9 @@ type SLL struct {
 
 // Record is one captured frame, decoded for printing. Decode refills it
 // in place; reuse one Record for a whole capture and nothing is allocated
-// per frame (except the error of a malformed frame).
+// per frame, malformed frames included: Err (and CNPErr, DCBXErr) is held
+// in the Record and stays valid until the next Decode (copy the error's
+// value to keep it longer).
 type Record struct {
 	Number   int       // position in the capture, counting from 1
 	Time     time.Time // capture time
@@ -158,6 +160,8 @@ type Record struct {
 	mads    madText       // text_mad.go: a MAD's text
 	madj    madRec        // mad_fields.go: the MAD decoded for JSON and filters
 	madBuf  [mad.Len]byte // a MAD the capture cut, filled out (decodeCutMAD)
+	err     errs.Slot     // holds Err when Decode made it, so that decoding allocates nothing
+	cnp     cnp.Checker   // holds CNPErr
 }
 
 // netInfo is what the Ethernet, IP and UDP or TCP headers say, read
@@ -178,6 +182,7 @@ type netInfo struct {
 	l4        uint8 // 17 or 6 when ports were read, else 0
 	sport     uint16
 	dport     uint16
+	arp       arpInfo // Ethertype 0x0806
 }
 
 // Decode decodes one captured frame of link type lt. number is its
@@ -228,7 +233,7 @@ func (r *Record) decodeSLL(data []byte) {
 	var hl int
 	if r.LinkType == LinkTypeLinuxSLL {
 		if len(data) < 16 {
-			r.Kind, r.Err = KindMalformed, errs.Truncated("SLL", 0, 16, len(data))
+			r.Kind, r.Err = KindMalformed, r.err.Truncated("SLL", 0, 16, len(data))
 			return
 		}
 		s.Version, hl = 1, 16
@@ -239,7 +244,7 @@ func (r *Record) decodeSLL(data []byte) {
 		s.Protocol = binary.BigEndian.Uint16(data[14:])
 	} else {
 		if len(data) < 20 {
-			r.Kind, r.Err = KindMalformed, errs.Truncated("SLL2", 0, 20, len(data))
+			r.Kind, r.Err = KindMalformed, r.err.Truncated("SLL2", 0, 20, len(data))
 			return
 		}
 		s.Version, hl = 2, 20
@@ -266,7 +271,7 @@ func (r *Record) decodeSLL(data []byte) {
 // decodeERF decodes one ERF record.
 func (r *Record) decodeERF(data []byte) {
 	if len(data) < 16 {
-		r.Kind, r.Err = KindMalformed, errs.Truncated("ERF", 0, 16, len(data))
+		r.Kind, r.Err = KindMalformed, r.err.Truncated("ERF", 0, 16, len(data))
 		return
 	}
 	typ := data[8]
@@ -278,7 +283,7 @@ func (r *Record) decodeERF(data []byte) {
 	off := 16
 	for ext := typ&0x80 != 0; ext; {
 		if len(data) < off+8 {
-			r.Kind, r.Err = KindMalformed, errs.New("ERF", off, off+8, len(data), ib.ErrTruncated)
+			r.Kind, r.Err = KindMalformed, r.err.New("ERF", off, off+8, len(data), ib.ErrTruncated)
 			return
 		}
 		ext = data[off]&0x80 != 0
@@ -303,7 +308,7 @@ func (r *Record) decodeERF(data []byte) {
 		r.decodeIB(body)
 	case ERFTypeEthernet:
 		if len(body) < 2 {
-			r.Kind, r.Err = KindMalformed, errs.New("ERF", off, off+2, len(data), ib.ErrTruncated)
+			r.Kind, r.Err = KindMalformed, r.err.New("ERF", off, off+2, len(data), ib.ErrTruncated)
 			return
 		}
 		r.decodeEthernet(body[2:]) // two bytes of padding come first
@@ -322,7 +327,7 @@ func (r *Record) decodeIB(b []byte) {
 	}
 	end := int(l.PktLen) * 4
 	if end < ib.LRHLen {
-		r.Kind, r.Err = KindMalformed, errs.New("LRH", 4, ib.LRHLen, end, ib.ErrBadLength)
+		r.Kind, r.Err = KindMalformed, r.err.New("LRH", 4, ib.LRHLen, end, ib.ErrBadLength)
 		return
 	}
 	// A packet cut by the capture decodes when its headers were captured;
@@ -330,7 +335,7 @@ func (r *Record) decodeIB(b []byte) {
 	// of it, is malformed.
 	cut := end > len(b)
 	if cut && !r.capCut() {
-		r.Kind, r.Err = KindMalformed, errs.Truncated("LRH", 4, end, len(b))
+		r.Kind, r.Err = KindMalformed, r.err.Truncated("LRH", 4, end, len(b))
 		return
 	}
 	r.RoCE.Truncated, r.RoCE.WireLen = cut, end
@@ -342,7 +347,7 @@ func (r *Record) decodeIB(b []byte) {
 	switch l.LNH {
 	case ib.LNHIBAGlobal:
 		if end < ib.LRHLen+ib.GRHLen {
-			r.Kind, r.Err = KindMalformed, errs.Truncated("GRH", ib.LRHLen, ib.LRHLen+ib.GRHLen, end)
+			r.Kind, r.Err = KindMalformed, r.err.Truncated("GRH", ib.LRHLen, ib.LRHLen+ib.GRHLen, end)
 			return
 		}
 		if err := r.RoCE.GRH.Decode(b[ib.LRHLen:]); err != nil {
@@ -397,7 +402,7 @@ func (r *Record) decodeEthernet(e []byte) {
 				// The capture kept the whole frame, which is shorter than
 				// its headers say: malformed, as before header-only
 				// decoding.
-				r.Kind, r.Err = KindMalformed, errs.Truncated("Frame", 0, r.RoCE.WireLen, len(e))
+				r.Kind, r.Err = KindMalformed, r.err.Truncated("Frame", 0, r.RoCE.WireLen, len(e))
 				return
 			}
 			// Cut by the capture: the ICRC was not captured, and the CNP
@@ -410,7 +415,7 @@ func (r *Record) decodeEthernet(e []byte) {
 		_, _, ok, icrcErr := ib.CheckICRC(r.RoCE.Encap, r.RoCE.Raw)
 		r.ICRCGood = ok && icrcErr == nil
 		if r.RoCE.Packet.BTH.OpCode == ib.OpCNP && r.RoCE.Encap != ib.RoCEv1 {
-			r.CNPErr = cnp.Check(&r.RoCE)
+			r.CNPErr = r.cnp.Check(&r.RoCE)
 		}
 	case err == ib.ErrNotRoCE:
 		r.Kind = KindNotRoCE
@@ -485,6 +490,8 @@ func (n *netInfo) peekL3(et uint16, b []byte) {
 		l4 = n.peekIPv4(b)
 	case hdr.EtherTypeIPv6:
 		l4 = n.peekIPv6(b)
+	case hdr.EtherTypeARP:
+		n.peekARP(b)
 	}
 	if (n.proto == hdr.IPProtocolUDP || n.proto == ipProtocolTCP) && len(l4) >= hdr.UDPDstPort+2 {
 		// TCP's ports sit where UDP's do.

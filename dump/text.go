@@ -163,6 +163,9 @@ func appendEtherType(b []byte, t uint16) []byte {
 	case hdr.EtherTypeLLDP:
 		return append(b, "LLDP"...)
 	}
+	if t <= maxEthernetLength { // a length: an 802.3 frame, LLC follows
+		return append(b, "802.3 LLC"...)
+	}
 	b = append(b, "Ethertype 0x"...)
 	return append(b, hexDigits[t>>12], hexDigits[t>>8&0xf], hexDigits[t>>4&0xf], hexDigits[t&0xf])
 }

@@ -65,6 +65,11 @@ type TextFormat struct {
 	// "ip: " for raw IP; nothing for native InfiniBand, whose LIDs the
 	// line gives. Ethertype names are tcpdump's, except 0x8915 (RoCE,
 	// tcpdump's "Unknown") and 0x8808 (MAC Control, tcpdump's "MPCP").
+	// As in tcpdump, an 802.3 frame (a type field of 1500 or less, a
+	// length) gives "802.3, length N: " with N its length field (at most
+	// the bytes that follow on the wire), and the header stops before a
+	// VLAN tag the capture cut. With Hex, an 802.3 frame's bytes start
+	// after its 802.2 LLC (and SNAP) header too, as tcpdump's do.
 	Link bool
 	// Quiet shortens transport lines to the opcode, QP, PSN and payload
 	// length: no BTH flags, extended headers or ECN codepoint, and the
@@ -225,7 +230,7 @@ func (r *Record) netStart() int {
 	n := 0
 	switch r.LinkType {
 	case LinkTypeEthernet:
-		n = r.ethHeaderLen()
+		n = ethLinkLen(r.eth)
 	case LinkTypeLinuxSLL:
 		n = 16 + hdr.VLANTagLen*r.net.tags
 	case LinkTypeLinuxSLL2:
@@ -234,7 +239,7 @@ func (r *Record) netStart() int {
 		n = r.erfLen
 		switch r.ERFType {
 		case ERFTypeEthernet:
-			n += 2 + r.ethHeaderLen()
+			n += 2 + ethLinkLen(r.eth)
 		case ERFTypeInfiniBand:
 			n += ib.LRHLen
 		}
@@ -242,14 +247,6 @@ func (r *Record) netStart() int {
 		n = ib.LRHLen
 	}
 	return min(n, len(r.Data))
-}
-
-// ethHeaderLen is the length of the Ethernet header and VLAN tags.
-func (r *Record) ethHeaderLen() int {
-	if len(r.eth) < hdr.EthernetLen {
-		return len(r.eth)
-	}
-	return hdr.EthernetLen + hdr.VLANTagLen*r.net.tags
 }
 
 // appendHexDump appends data as tcpdump -x (or -X, ascii) does: per 16
@@ -310,7 +307,10 @@ func (r *Record) appendLinkHeader(b []byte) []byte {
 
 // appendEthernetHeader appends "SRC > DST, ethertype NAME (0xTYPE),
 // length N: " and for each VLAN tag "vlan ID, p PCP[, DEI], ethertype
-// NAME (0xTYPE), ".
+// NAME (0xTYPE), ", as tcpdump -e does: for an 802.3 frame, whose type
+// field is a length, "802.3, length N: " with N that length (at most the
+// bytes after the header on the wire); a frame cut inside a VLAN tag
+// stops before the tag, where tcpdump prints " [|vlan]".
 func (r *Record) appendEthernetHeader(b []byte) []byte {
 	e := hdr.Ethernet(r.eth)
 	if len(e) < hdr.EthernetLen {
@@ -321,13 +321,19 @@ func (r *Record) appendEthernetHeader(b []byte) []byte {
 	b = append(b, " > "...)
 	b = appendMAC(b, dst[:])
 	b = append(b, ", "...)
-	if t := e.Type(); t <= maxEthernetLength {
+	t := e.Type()
+	if linkTPID(t) && len(e) < hdr.NetOffset(1) {
+		return b // cut in the first tag
+	}
+	n := r.Len
+	if t <= maxEthernetLength {
 		b = append(b, "802.3"...)
+		n = min(int(t), r.Len-hdr.EthernetLen)
 	} else {
 		b = r.appendLinkEtherType(b, t)
 	}
 	b = append(b, ", length "...)
-	b = strconv.AppendInt(b, int64(r.Len), 10)
+	b = strconv.AppendInt(b, int64(n), 10)
 	b = append(b, ':', ' ')
 	return r.appendTagChain(b)
 }
@@ -336,25 +342,91 @@ func (r *Record) appendEthernetHeader(b []byte) []byte {
 // is a length (an 802.3 frame) rather than an Ethertype.
 const maxEthernetLength = 1500
 
-// appendTagChain appends each VLAN tag and the Ethertype after it.
+// linkTPID reports whether tcpdump 4.99 -e takes an Ethertype for a VLAN
+// tag: the three the decoder takes (hdr.IsTPID) and 0x9200, which
+// tshark, and so the decoder, does not.
+func linkTPID(t uint16) bool { return hdr.IsTPID(t) || t == 0x9200 }
+
+// appendTagChain appends each VLAN tag of r.eth (the frame, or the one a
+// cooked header stands for), from the type field at offset 12, and the
+// type after it, as tcpdump -e walks them: "vlan ID, p PCP[, DEI], " then
+// "ethertype NAME (0xTYPE), ", or "802.3, " for a length. Like tcpdump it
+// goes through every tag captured, and stops before a tag whose four
+// bytes (TCI and the next type) were not all captured.
 func (r *Record) appendTagChain(b []byte) []byte {
-	for i, v := range r.net.vlans[:r.net.tags] {
+	e := r.eth
+	if len(e) < hdr.EthernetLen {
+		return b
+	}
+	t := hdr.Ethernet(e).Type()
+	for off := hdr.EthernetLen; linkTPID(t) && off+hdr.VLANTagLen <= len(e); off += hdr.VLANTagLen {
+		v := hdr.VLANTag(e[off-2:])
 		b = append(b, "vlan "...)
-		b = strconv.AppendUint(b, uint64(v.ID), 10)
+		b = strconv.AppendUint(b, uint64(v.VID()), 10)
 		b = append(b, ", p "...)
-		b = strconv.AppendUint(b, uint64(v.PCP), 10)
-		if v.DEI {
+		b = strconv.AppendUint(b, uint64(v.PCP()), 10)
+		if v.DEI() {
 			b = append(b, ", DEI"...)
 		}
 		b = append(b, ", "...)
-		next := r.net.innerType
-		if off := hdr.TypeOffset + hdr.VLANTagLen*(i+1); len(r.eth) >= off+2 {
-			next = binary.BigEndian.Uint16(r.eth[off:])
+		t = binary.BigEndian.Uint16(e[off+2:])
+		if linkTPID(t) && off+2*hdr.VLANTagLen > len(e) {
+			return b // the next tag is cut
 		}
-		b = r.appendLinkEtherType(b, next)
+		if t <= maxEthernetLength {
+			b = append(b, "802.3"...)
+		} else {
+			b = r.appendLinkEtherType(b, t)
+		}
 		b = append(b, ", "...)
 	}
 	return b
+}
+
+// ethLinkLen returns where tcpdump -x starts the bytes of the Ethernet
+// frame e: after the header and the VLAN tags it walks (tcpdump's TPIDs,
+// linkTPID), and, for an 802.3 frame, the LLC header (llcLen); the whole
+// frame when it ends inside a tag, of which tcpdump prints no byte.
+func ethLinkLen(e []byte) int {
+	if len(e) < hdr.EthernetLen {
+		return len(e)
+	}
+	t, n := hdr.Ethernet(e).Type(), hdr.EthernetLen
+	for linkTPID(t) {
+		if n+hdr.VLANTagLen > len(e) {
+			return len(e)
+		}
+		t = binary.BigEndian.Uint16(e[n+2:])
+		n += hdr.VLANTagLen
+	}
+	if t <= maxEthernetLength {
+		n += llcLen(e[n:], int(t))
+	}
+	return n
+}
+
+// llcLen returns the bytes of an 802.2 LLC header tcpdump's LLC printer
+// takes from p, the payload of an 802.3 frame whose length field is
+// length: 3 for an unnumbered (U) frame, 4 for an I or S frame (a 2-byte
+// control field), 5 more for a SNAP header (DSAP and SSAP 0xaa, UI).
+// tcpdump limits the bytes to length, and takes what there is of a header
+// cut short.
+func llcLen(p []byte, length int) int {
+	n := min(len(p), length)
+	if n < 3 {
+		return n
+	}
+	hl := 3
+	if p[2]&3 != 3 { // not U format
+		if n < 4 {
+			return n
+		}
+		hl = 4
+	}
+	if hl == 3 && p[0] == 0xaa && p[1] == 0xaa && p[2] == 0x03 {
+		return min(n, hl+5)
+	}
+	return hl
 }
 
 // sllPacketTypes are tcpdump's names of the cooked header's packet
@@ -413,7 +485,8 @@ var linkEtherTypes = [...]struct {
 	{hdr.EtherTypeDot1Q, "802.1Q"}, {hdr.EtherTypeQinQ, "802.1Q-QinQ"}, {0x9100, "802.1Q-9100"},
 	{hdr.EtherTypeLLDP, "LLDP"}, {hdr.EtherTypeRoCE, "RoCE"}, {hdr.EtherTypeMACControl, "MAC Control"},
 	{0x8035, "Reverse ARP"}, {0x8847, "MPLS unicast"}, {0x8848, "MPLS multicast"},
-	{0x8809, "Slow Protocols"}, {0x88f7, "PTP"}, {0x8863, "PPPoE D"}, {0x8864, "PPPoE S"},
+	{0x8809, "Slow Protocols"}, {0x88f7, "PTP"}, {0x8863, "PPPoE D"}, {0x8864, "PPPoE S"}, {0x0600, "NS"},
+	{0x9200, "802.1Q-9200"},
 }
 
 // appendLinkEtherType appends "NAME (0xTYPE)" as tcpdump -e does, or

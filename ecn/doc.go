@@ -1,7 +1,7 @@
 // Package ecn reads and rewrites the Explicit Congestion Notification
 // codepoint (RFC 3168) and the DSCP (RFC 2474) of IPv4 and IPv6 headers,
 // in place, on a bare IP header or on a whole Ethernet frame with up to
-// two VLAN tags.
+// eight VLAN tags (roce.MaxVLANs; TPID 0x8100, 0x88a8 or 0x9100).
 //
 // The ECN field is the two low bits of the IPv4 TOS byte or of the IPv6
 // Traffic Class, and the DSCP the six bits above them:

@@ -40,7 +40,7 @@ func (c Codepoint) IsECT() bool { return c == ECT0 || c == ECT1 }
 const MaxDSCP = 63
 
 var (
-	// ErrNotIP means the frame's Ethertype, after up to two VLAN tags,
+	// ErrNotIP means the frame's Ethertype, after up to eight VLAN tags,
 	// is neither IPv4 (0x0800) nor IPv6 (0x86DD). It is returned as is,
 	// without allocating.
 	ErrNotIP = errors.New("roce: not an IPv4 or IPv6 packet")
@@ -220,7 +220,8 @@ func SetIPv6DSCP(h []byte, dscp uint8) error {
 }
 
 // IPHeader returns the IP header of an Ethernet frame, found after up to
-// two 802.1Q or 802.1ad tags by its Ethertype, and its IP version, 4 or 6.
+// roce.MaxVLANs 802.1Q, 802.1ad or 0x9100 tags by its Ethertype, and its
+// IP version, 4 or 6.
 // The header aliases frame and runs to the end of it. A frame that is not
 // IP gives ErrNotIP; a header too short for its version, a version field
 // that disagrees with the Ethertype or an IPv4 IHL below 5 give errors

@@ -224,6 +224,8 @@ func TestMarkCE(t *testing.T) {
 		{"v6/NotECT", hexV2, 0, 0xb8, false},
 		{"v6/vlan", hexV2, 1, 0x02, true},
 		{"v6/qinq", hexV2, 2, 0xfe, true},
+		{"v4/three tags", hexV1, 3, 0x02, true},
+		{"v6/eight tags", hexV2, 8, 0x02, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := withTags(corpus.Hex(t, tc.frame), tc.tags)
@@ -417,10 +419,20 @@ func TestNotIP(t *testing.T) {
 	v1 := corpus.Hex(t, hexV1)
 	roceV1 := append(append([]byte(nil), v1[:12]...), 0x89, 0x15) // RoCEv1 Ethertype
 	roceV1 = append(roceV1, make([]byte, 60)...)
-	threeTags := withTags(v1, 3) // Skip stops after two tags: 0x8100 is not IP
+	// More tags than roce.MaxVLANs: refused, not read as IP nor as not IP.
+	nine := withTags(v1, 9)
+	orig := append([]byte(nil), nine...)
+	for i, err := range frameFuncs(nine) {
+		if !errors.Is(err, ib.ErrUnsupported) {
+			t.Errorf("nine tags: function %d: %v, want ErrUnsupported", i, err)
+		}
+	}
+	if string(nine) != string(orig) {
+		t.Errorf("nine tags: frame modified")
+	}
 	for name, f := range map[string][]byte{
 		"ARP": arp, "PFC/0x8808": pfc, "ARP/vlan": withTags(arp, 1), "PFC/qinq": withTags(pfc, 2),
-		"RoCEv1": roceV1, "three tags": threeTags,
+		"RoCEv1": roceV1, "ARP/eight tags": withTags(arp, 8),
 	} {
 		orig := append([]byte(nil), f...)
 		for i, err := range frameFuncs(f) {

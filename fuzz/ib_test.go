@@ -10,11 +10,12 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/google/gopacket"
 
+	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
 )
 
 // fzIgnore compares the ib structs by their exported fields.
-var fzIgnore = cmpopts.IgnoreUnexported(ib.BTH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{},
+var fzIgnore = cmpopts.IgnoreUnexported(roce.Frame{}, ib.Packet{}, ib.BTH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{},
 	ib.AtomicETH{}, ib.AtomicAckETH{}, ib.AETH{}, ib.ImmDt{}, ib.IETH{}, ib.FETH{})
 
 // fzTransport returns, for every RoCE frame of testdata, its transport

@@ -125,12 +125,14 @@ func (h *BTH) check(padCnt bool) error {
 // extended headers may be cut), the payload rules are checked against n,
 // and padStart is capped at len(b); hdrEnd may then lie beyond len(b).
 // It leaves the opcode's headers in h.hdrs, and h.hdrsCut 0.
-func (h *BTH) split(b []byte, n int) (hdrEnd, padStart int, err error) {
+//
+// Its errors are held in s (errs.Slot), or allocated when s is nil.
+func (h *BTH) split(b []byte, n int, s *errs.Slot) (hdrEnd, padStart int, err error) {
 	if n != len(b) {
-		return h.splitCut(b, n)
+		return h.splitCut(b, n, s)
 	}
 	if len(b) < BTHLen+ICRCLen {
-		return 0, 0, truncated("BTH", 0, BTHLen+ICRCLen, len(b))
+		return 0, 0, s.Truncated("BTH", 0, BTHLen+ICRCLen, len(b))
 	}
 	// fields and checkRule written out: the calls cost the fast path of
 	// roce.Frame.Decode a tenth of its time.
@@ -151,33 +153,42 @@ func (h *BTH) split(b []byte, n int) (hdrEnd, padStart int, err error) {
 	}
 	hdrEnd = BTHLen + hs.Size()
 	if hdrEnd > end {
-		return 0, 0, truncated(hs.String(), BTHLen, hdrEnd+ICRCLen, len(b))
+		return 0, 0, s.Truncated(headersName[h.OpCode], BTHLen, hdrEnd+ICRCLen, len(b))
 	}
 	padStart = end - int(h.PadCnt)
 	if padStart < hdrEnd {
-		return 0, 0, &Error{Layer: "BTH", Offset: 1, Want: int(h.PadCnt), Have: end - hdrEnd, Err: ErrBadPad}
+		return 0, 0, s.New("BTH", 1, int(h.PadCnt), end-hdrEnd, ErrBadPad)
 	}
 	switch rule {
 	case PayloadNone:
 		if end != hdrEnd {
-			return 0, 0, &Error{Layer: h.OpCode.String(), Offset: hdrEnd, Want: 0, Have: end - hdrEnd, Err: ErrBadLength}
+			return 0, 0, s.New(h.OpCode.String(), hdrEnd, 0, end-hdrEnd, ErrBadLength)
 		}
 	case PayloadExact8:
 		if padStart-hdrEnd != 8 {
-			return 0, 0, &Error{Layer: h.OpCode.String(), Offset: hdrEnd, Want: 8, Have: padStart - hdrEnd, Err: ErrBadLength}
+			return 0, 0, s.New(h.OpCode.String(), hdrEnd, 8, padStart-hdrEnd, ErrBadLength)
 		}
 	}
 	return hdrEnd, padStart, nil
 }
 
+// headersName is, by opcode, Headers.String of its extended headers,
+// made once: an error names them without allocating.
+var headersName = func() (t [256]string) {
+	for op := range t {
+		t[op] = Opcode(op).Headers().String()
+	}
+	return t
+}()
+
 // splitCut is split for a packet cut by the capture: n is larger than
 // len(b), or LengthUnknown.
-func (h *BTH) splitCut(b []byte, n int) (hdrEnd, padStart int, err error) {
+func (h *BTH) splitCut(b []byte, n int, s *errs.Slot) (hdrEnd, padStart int, err error) {
 	if n >= 0 && n < BTHLen+ICRCLen {
-		return 0, 0, truncated("BTH", 0, BTHLen+ICRCLen, n)
+		return 0, 0, s.Truncated("BTH", 0, BTHLen+ICRCLen, n)
 	}
 	if len(b) < BTHLen {
-		return 0, 0, truncated("BTH", 0, BTHLen, len(b))
+		return 0, 0, s.Truncated("BTH", 0, BTHLen, len(b))
 	}
 	h.fields(b)
 	h.Truncated, h.hdrsCut = true, 0
@@ -193,11 +204,11 @@ func (h *BTH) splitCut(b []byte, n int) (hdrEnd, padStart int, err error) {
 	hdrEnd = BTHLen + hs.Size()
 	switch {
 	case hdrEnd > end && n >= 0:
-		return 0, 0, truncated(hs.String(), BTHLen, hdrEnd+ICRCLen, n) // the declared length has no room
+		return 0, 0, s.Truncated(headersName[h.OpCode], BTHLen, hdrEnd+ICRCLen, n) // the declared length has no room
 	case n < 0:
 		return hdrEnd, len(b), nil // the payload rules need the length
 	}
-	padStart, err = h.checkRule(rule, hdrEnd, end)
+	padStart, err = h.checkRule(rule, hdrEnd, end, s)
 	return hdrEnd, min(padStart, len(b)), err
 }
 
@@ -217,19 +228,19 @@ func (h *BTH) fields(b []byte) {
 // checkRule checks the pad and the opcode's payload rule for a packet
 // whose headers end at hdrEnd and whose ICRC starts at end, and returns
 // where the pad starts.
-func (h *BTH) checkRule(rule PayloadRule, hdrEnd, end int) (padStart int, err error) {
+func (h *BTH) checkRule(rule PayloadRule, hdrEnd, end int, s *errs.Slot) (padStart int, err error) {
 	padStart = end - int(h.PadCnt)
 	if padStart < hdrEnd {
-		return 0, &Error{Layer: "BTH", Offset: 1, Want: int(h.PadCnt), Have: end - hdrEnd, Err: ErrBadPad}
+		return 0, s.New("BTH", 1, int(h.PadCnt), end-hdrEnd, ErrBadPad)
 	}
 	switch rule {
 	case PayloadNone:
 		if end != hdrEnd {
-			return 0, &Error{Layer: h.OpCode.String(), Offset: hdrEnd, Want: 0, Have: end - hdrEnd, Err: ErrBadLength}
+			return 0, s.New(h.OpCode.String(), hdrEnd, 0, end-hdrEnd, ErrBadLength)
 		}
 	case PayloadExact8:
 		if padStart-hdrEnd != 8 {
-			return 0, &Error{Layer: h.OpCode.String(), Offset: hdrEnd, Want: 8, Have: padStart - hdrEnd, Err: ErrBadLength}
+			return 0, s.New(h.OpCode.String(), hdrEnd, 8, padStart-hdrEnd, ErrBadLength)
 		}
 	}
 	return padStart, nil
@@ -280,7 +291,7 @@ func (h *BTH) DecodeLayer(data []byte, length int) error {
 	if length >= 0 && length <= len(data) {
 		length = len(data)
 	}
-	_, padStart, err := h.split(data, length)
+	_, padStart, err := h.split(data, length, nil)
 	if err != nil {
 		*h = BTH{}
 		return err

@@ -191,16 +191,23 @@ func (h *GRH) NetworkFlow() gopacket.Flow {
 
 // Decode reads the 40 header bytes at the start of b into h, without
 // gopacket and without looking at PayLen. It leaves BaseLayer alone.
+// It allocates nothing: its errors are made once.
 func (h *GRH) Decode(b []byte) error {
 	if len(b) < GRHLen {
-		return truncated("GRH", 0, GRHLen, len(b))
+		return errGRHCut[len(b)]
 	}
 	h.parse(b)
 	if h.IPVer != 6 {
-		return &Error{Layer: "GRH", Offset: grhVersion, Err: ErrBadVersion}
+		return errGRHVersion
 	}
 	return nil
 }
+
+// The errors of GRH.Decode, made once.
+var (
+	errGRHCut     = errs.TruncatedTable("GRH", 0, GRHLen)
+	errGRHVersion = errs.New("GRH", grhVersion, 0, 0, ErrBadVersion)
+)
 
 // Encode writes the header into b[:GRHLen]. It refuses, writing nothing,
 // what Validate refuses, and a b shorter than GRHLen (an error wrapping

@@ -105,11 +105,18 @@ func (h *LRH) Validate() error {
 // which follows the packet, alone.
 func (h *LRH) Decode(b []byte) error {
 	if len(b) < LRHLen {
-		return truncated("LRH", 0, LRHLen, len(b))
+		return errLRHCut[len(b)]
 	}
 	h.parse(b)
 	return nil
 }
+
+// The errors of decoding an LRH, made once: a header cut short, by the
+// bytes it has; a PktLen of 0 or 1 word, shorter than the LRH.
+var (
+	errLRHCut   = errs.TruncatedTable("LRH", 0, LRHLen)
+	errLRHShort = [...]error{errs.New("LRH", lrhLen, LRHLen, 0, ErrBadLength), errs.New("LRH", lrhLen, LRHLen, 4, ErrBadLength)}
+)
 
 // Encode writes the header into b[:LRHLen] (not the VCRC). It refuses,
 // writing nothing, what Validate refuses, and a b shorter than LRHLen
@@ -156,7 +163,7 @@ func (h *LRH) decodeLayer(data []byte) (cut bool, err error) {
 	}
 	end := int(h.PktLen) * 4
 	if end < LRHLen {
-		return false, &Error{Layer: "LRH", Offset: lrhLen, Want: LRHLen, Have: end, Err: ErrBadLength}
+		return false, errLRHShort[end/4]
 	}
 	if end > len(data) {
 		// Cut by the capture: keep what was captured and say so, as

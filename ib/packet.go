@@ -29,6 +29,10 @@ type Packet struct {
 	// For an opcode IBTA does not define it holds every byte between the
 	// BTH and the ICRC, pad included.
 	Payload []byte
+
+	// err holds the error of the last packet that did not decode, so
+	// that decoding allocates nothing.
+	err errs.Slot
 }
 
 // Headers returns the extended headers present, in wire order: those the
@@ -60,8 +64,10 @@ func (p *Packet) Captured(h Header) int {
 }
 
 // Decode decodes b, which runs from the first byte of the BTH to the last
-// byte of the ICRC. On an error it leaves p zeroed, so nothing of the
-// previous packet remains beside the new one.
+// byte of the ICRC. On an error it leaves p's fields zero, so nothing of
+// the previous packet remains beside the new one. It allocates nothing
+// but, once, the *Error p reports its malformed packets in: the error is
+// valid until p decodes a malformed packet again (copy it to keep it).
 func (p *Packet) Decode(b []byte) error { return p.decode(b, len(b)) }
 
 // DecodeTruncated decodes a packet that may have been cut short by the
@@ -92,9 +98,11 @@ func (p *Packet) DecodeTruncated(b []byte, length int) error {
 // decode is Decode and DecodeTruncated: b holds the bytes captured, n the
 // packet's declared length (len(b) for a whole packet).
 func (p *Packet) decode(b []byte, n int) error {
-	hdrEnd, padStart, err := p.BTH.split(b, n)
+	hdrEnd, padStart, err := p.BTH.split(b, n, &p.err)
 	if err != nil {
+		held := p.err // the one *Error of p, which err is
 		*p = Packet{}
+		p.err = held
 		return err
 	}
 	if p.BTH.Truncated {

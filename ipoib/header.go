@@ -61,13 +61,17 @@ func (h *Header) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error 
 	*h = Header{}
 	if len(data) < HeaderLen {
 		setTruncated(df)
-		return errs.Truncated("IPoIB", 0, HeaderLen, len(data))
+		return errHeaderCut[len(data)]
 	}
 	h.Type = layers.EthernetType(binary.BigEndian.Uint16(data))
 	h.Reserved = binary.BigEndian.Uint16(data[2:])
 	h.Contents, h.Payload = data[:HeaderLen], data[HeaderLen:]
 	return nil
 }
+
+// errHeaderCut are the errors of a header cut short, by the bytes it has,
+// made once: decoding allocates nothing.
+var errHeaderCut = errs.TruncatedTable("IPoIB", 0, HeaderLen)
 
 // AppendTo appends the header's four bytes to b.
 func (h *Header) AppendTo(b []byte) []byte {

@@ -100,7 +100,7 @@ func (h *LinkHeader) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) er
 	*h = LinkHeader{}
 	if len(data) < LinkHeaderLen {
 		setTruncated(df)
-		return errs.Truncated("IPoIB link header", 0, LinkHeaderLen, len(data))
+		return errLinkCut[len(data)]
 	}
 	w := binary.BigEndian.Uint32(data)
 	h.IPVer, h.TClass, h.FlowLabel = uint8(w>>28), uint8(w>>20), w&0xfffff
@@ -111,6 +111,10 @@ func (h *LinkHeader) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) er
 	h.Contents, h.Payload = data[:LinkHeaderLen], data[LinkHeaderLen:]
 	return nil
 }
+
+// errLinkCut are the errors of a link header cut short, by the bytes it
+// has, made once: decoding allocates nothing.
+var errLinkCut = errs.TruncatedTable("IPoIB link header", 0, LinkHeaderLen)
 
 // check reports a field that does not fit, as an *ib.FieldError.
 func (h *LinkHeader) check() error {

@@ -142,7 +142,7 @@ func (c *CM) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	}
 	if len(data) < DataLen {
 		setTruncated(df)
-		return errs.Truncated(a.layer, 0, DataLen, len(data))
+		return truncated(a.layer, DataLen, len(data))
 	}
 	if err := decodeWalker(data, a.layer, a.size, a.member(c)); err != nil {
 		return err

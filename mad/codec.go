@@ -156,7 +156,7 @@ func (c *codec) data(p *[]byte, name string, off, n int) {
 // the length and reads every field of w from b.
 func decodeWalker(b []byte, layer string, size int, w walker) error {
 	if len(b) < size {
-		return errs.Truncated(layer, 0, size, len(b))
+		return truncated(layer, size, len(b))
 	}
 	return w.walk(codec{b: b, name: layer})
 }

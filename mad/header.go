@@ -94,7 +94,7 @@ type Header struct {
 func (h *Header) Decode(b []byte) error {
 	*h = Header{}
 	if len(b) < HeaderLen {
-		return errs.Truncated("MAD", 0, HeaderLen, len(b))
+		return truncated("MAD", HeaderLen, len(b))
 	}
 	h.BaseVersion = b[offBaseVersion]
 	h.MgmtClass = Class(b[offMgmtClass])

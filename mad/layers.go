@@ -74,7 +74,7 @@ func (m *MAD) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	*m = MAD{}
 	if len(data) < Len {
 		setTruncated(df)
-		return errs.Truncated("MAD", 0, Len, len(data))
+		return truncated("MAD", Len, len(data))
 	}
 	if err := m.Header.Decode(data); err != nil {
 		return err

@@ -124,7 +124,7 @@ func (s *SA) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	*s = SA{mad: s.mad}
 	if len(data) < SAHeaderLen+SADataLen {
 		setTruncated(df)
-		return errs.Truncated("SA", 0, SAHeaderLen+SADataLen, len(data))
+		return truncated("SA", SAHeaderLen+SADataLen, len(data))
 	}
 	if err := decodeWalker(data, "SA", SAHeaderLen, s); err != nil {
 		return err

@@ -143,10 +143,10 @@ func checkHopCount(n uint8) error {
 // one wrapping ErrUnsupported.
 func checkMAD(layer string, b []byte, class Class) error {
 	if len(b) < Len {
-		return errs.Truncated(layer, 0, Len, len(b))
+		return truncated(layer, Len, len(b))
 	}
 	if Class(b[offMgmtClass]) != class {
-		return errs.New(layer, offMgmtClass, 0, 0, errs.ErrUnsupported)
+		return unsupportedClass(layer)
 	}
 	return nil
 }
@@ -207,7 +207,7 @@ func (s *SMPDirected) Decode(b []byte) error {
 // common header from d, the MAD data.
 func (s *SMPDirected) decodeData(d []byte) error {
 	if s.HopCount() > MaxHopCount {
-		return errs.New("SMPDirected", offClassSpecific+1, 0, 0, errs.ErrBadLength)
+		return errHops
 	}
 	s.MKey = binary.BigEndian.Uint64(d[smpOffMKey-HeaderLen:])
 	s.DrSLID = binary.BigEndian.Uint16(d[smpOffDrSLID-HeaderLen:])

@@ -88,7 +88,7 @@ func checkWidths(ws []width) error {
 // than the n bytes of the data field an attribute is decoded from.
 func checkData(layer string, b []byte, n int) error {
 	if len(b) < n {
-		return errs.Truncated(layer, 0, n, len(b))
+		return truncated(layer, n, len(b))
 	}
 	return nil
 }

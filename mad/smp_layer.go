@@ -3,8 +3,6 @@ package mad
 import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
-
-	"github.com/roce-go/roce/internal/errs"
 )
 
 // The numbers of the gopacket layer types of the subnet management and
@@ -52,7 +50,7 @@ func decodeMADLayout(m madLayout, layer string, b []byte, class Class) error {
 func decodeLayerData(m madLayout, layer string, bl *layers.BaseLayer, data []byte, df gopacket.DecodeFeedback) error {
 	if len(data) < DataLen {
 		setTruncated(df)
-		return errs.Truncated(layer, 0, DataLen, len(data))
+		return truncated(layer, DataLen, len(data))
 	}
 	if err := m.decodeData(data[:DataLen]); err != nil {
 		return err

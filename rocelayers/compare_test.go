@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,7 +64,60 @@ func captures(t testing.TB) []capture {
 			cs = append(cs, linkRecords(c))
 		}
 	}
-	return append(cs, goldenMADs(t)...)
+	return append(append(cs, goldenMADs(t)...), tagged(t))
+}
+
+// tagged is RoCEv2 frames behind VLAN tags of TPID 0x8100, 0x88a8 and
+// 0x9100 in several orders, up to roce.MaxVLANs, built with roce.Frame.
+func tagged(t testing.TB) capture {
+	t.Helper()
+	c := capture{name: "tagged frames"}
+	for i, st := range [][]uint16{{0x9100}, {0x9100, 0x8100}, {0x88a8, 0x8100, 0x8100}, {0x8100, 0x88a8, 0x9100, 0x8100},
+		{0x9100, 0x9100, 0x88a8, 0x88a8, 0x8100, 0x8100, 0x8100, 0x8100}} {
+		f := roce.Frame{Encap: ib.RoCEv2IPv4, NumVLANs: len(st)}
+		f.GRH.SGID, f.GRH.DGID = [16]byte{10: 0xff, 11: 0xff, 12: 10, 15: 1}, [16]byte{10: 0xff, 11: 0xff, 12: 10, 15: 2}
+		for j, tpid := range st {
+			f.VLANs[j] = roce.VLAN{TPID: tpid, PCP: uint8(j), ID: uint16(10*i + j + 1)}
+		}
+		f.Packet.BTH = ib.BTH{OpCode: ib.OpRCRDMAWriteOnly, PKey: 0xffff, DestQP: 0x12, PSN: uint32(i)}
+		f.Packet.RETH = ib.RETH{VA: 0x1000, RKey: 7, DMALen: 4}
+		f.Packet.Payload = []byte{1, 2, 3, 4}
+		b, err := f.AppendTo(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.frames = append(c.frames, b)
+	}
+	return c
+}
+
+// TestTagsToBTH checks that the fork's NewPacket and parser go through
+// VLAN tags of every TPID, 0x9100 included, to the BTH, as
+// roce.Frame.Decode does.
+func TestTagsToBTH(t *testing.T) {
+	var l rocelayers.Layers
+	p := l.ParserFrom(gopacket.LayerType(layers.LayerTypeEthernet))
+	var decoded []gopacket.LayerType
+	for i, b := range tagged(t).frames {
+		var f roce.Frame
+		if err := f.Decode(b); err != nil {
+			t.Fatal(err)
+		}
+		pk := gopacket.NewPacket(b, layers.LayerTypeEthernet, gopacket.Default)
+		bth, ok := pk.Layer(rocelayers.LayerTypeBTH).(*rocelayers.BTH)
+		if !ok || bth.PSN != uint32(i) {
+			t.Fatalf("frame %d: NewPacket %v", i, pk)
+		}
+		tags := 0
+		for _, l := range pk.Layers() {
+			if l.LayerType() == layers.LayerTypeDot1Q {
+				tags++
+			}
+		}
+		if err := p.DecodeLayers(b, &decoded); err != nil || tags != f.NumVLANs || !slices.Contains(decoded, rocelayers.LayerTypeBTH) {
+			t.Fatalf("frame %d: %d tags of %d, parser %v %v", i, tags, f.NumVLANs, decoded, err)
+		}
+	}
 }
 
 // linkRecords returns the IPoIB packets of the native capture c as link

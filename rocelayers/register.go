@@ -4,6 +4,7 @@ import (
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
 
+	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/ipoib"
 	"github.com/roce-go/roce/mad"
@@ -60,7 +61,7 @@ func register[G googleLayerType](g G, d gopacket.DecodeFunc) gopacket.LayerType 
 }
 
 // The hooks into gopacket's dispatch tables: Ethertype 0x8915 (RoCEv1,
-// also behind 802.1Q tags) to the GRH, Ethertype 0x8808 to MAC Control,
+// also behind 802.1Q tags) to the GRH, 0x9100 to Dot1Q, Ethertype 0x8808 to MAC Control,
 // UDP destination port 4791 to the BTH, link type 242 (LINKTYPE_IPOIB)
 // to the IPoIB link header. Packages mad and ipoib, imported here, tell
 // ib which payloads are MADs and IPoIB (ib.BTH.PayloadLayerType).
@@ -75,4 +76,7 @@ func init() {
 		DecodeWith: LayerTypeMACControl, Name: "MACControl", LayerType: LayerTypeMACControl,
 	}
 	layers.RegisterUDPPortLayerType(layers.UDPPort(rocev2.Port), LayerTypeBTH)
+	// TPID 0x9100, the outer tag of QinQ before 802.1ad, as an 802.1Q
+	// tag, as tshark and roce.Frame decode it (roce.EtherType9100).
+	layers.EthernetTypeMetadata[roce.EtherType9100] = layers.EthernetTypeMetadata[layers.EthernetTypeDot1Q]
 }

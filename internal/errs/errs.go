@@ -8,6 +8,7 @@ package errs
 import (
 	"io"
 	"strconv"
+	"unsafe"
 )
 
 // Prefix starts every error message of the module.
@@ -172,4 +173,89 @@ func hex32(v uint32) string {
 		s = "0" + s
 	}
 	return s
+}
+
+// Slot holds the last error a decoder reported, so that reporting one
+// allocates nothing per input: a decoder keeps a Slot among its fields,
+// and New and Truncated write the error into the one *Error the Slot
+// allocated, at its first error, and return it. That error is valid until
+// the decoder reports its next one (a caller that keeps errors longer
+// copies the *Error). A decoder copied (a struct assignment) allocates its
+// own at its first error, so that copies do not share one: the Slot
+// knows the address it allocated at. The Slot does not move its decoder
+// to the heap (the error is not in it), so a decoder declared in a
+// function stays on the stack; when that stack moves (grows, or shrinks
+// at a garbage collection) the decoder, at a new address, makes a new
+// *Error at its next error, the old one staying valid. A nil *Slot
+// allocates every error, for the callers that keep no decoder.
+type Slot struct {
+	e     *Error
+	owner uintptr // the address of the Slot that allocated e
+}
+
+// hold returns the *Error of s, allocated at its first use by this Slot.
+func (s *Slot) hold() *Error {
+	if self := uintptr(unsafe.Pointer(s)); s.e == nil || s.owner != self {
+		s.e, s.owner = new(Error), self
+	}
+	return s.e
+}
+
+// New returns an *Error, held in s.
+func (s *Slot) New(layer string, off, want, have int, err error) error {
+	if s == nil {
+		return New(layer, off, want, have, err)
+	}
+	e := s.hold()
+	*e = Error{Layer: layer, Offset: off, Want: want, Have: have, Err: err}
+	return e
+}
+
+// Truncated returns an *Error wrapping ErrTruncated, held in s.
+func (s *Slot) Truncated(layer string, off, want, have int) error {
+	return s.New(layer, off, want, have, ErrTruncated)
+}
+
+// Keep copies err into s when it is an *Error (unless it is s's own), and
+// returns the copy; any other error (a sentinel, nil) it returns as it is.
+func (s *Slot) Keep(err error) error {
+	e, ok := err.(*Error)
+	if !ok || s == nil {
+		return err
+	}
+	h := s.hold()
+	if h != e {
+		*h = *e
+	}
+	return h
+}
+
+// TruncatedTable returns, made once, the errors of a layer of want bytes
+// at offset off cut short: element have, for have below want, is
+// Truncated(layer, off, want, have). A decoder indexes it rather than
+// allocate the error of a short input.
+func TruncatedTable(layer string, off, want int) []error {
+	t := make([]error, want)
+	for have := range t {
+		t[have] = Truncated(layer, off, want, have)
+	}
+	return t
+}
+
+// FieldSlot is Slot for a *FieldError.
+type FieldSlot struct {
+	e     *FieldError
+	owner uintptr
+}
+
+// Field returns a *FieldError, held in s (allocated when s is nil).
+func (s *FieldSlot) Field(field string, v uint64, why string, err error) error {
+	if s == nil {
+		return Field(field, v, why, err)
+	}
+	if self := uintptr(unsafe.Pointer(s)); s.e == nil || s.owner != self {
+		s.e, s.owner = new(FieldError), self
+	}
+	*s.e = FieldError{Field: field, Value: v, Reason: why, Err: err}
+	return s.e
 }

@@ -77,3 +77,50 @@ func TestICRCError(t *testing.T) {
 	require.ErrorIs(t, err, ErrBadICRC)
 	require.EqualError(t, &ICRCError{Computed: 1}, "roce: bad ICRC (computed 0x00000001, received 0x00000000)")
 }
+
+// TestSlot: a Slot's errors are the allocating constructors' (message,
+// sentinel, type), the one *Error is reused, a copied Slot makes its own,
+// and a nil Slot allocates each.
+func TestSlot(t *testing.T) {
+	s := new(Slot)
+	slotSink = s // on the heap: a Slot on a stack that moves makes a new *Error
+	e1 := s.Truncated("BTH", 0, 16, 9)
+	require.Equal(t, Truncated("BTH", 0, 16, 9).Error(), e1.Error())
+	require.ErrorIs(t, e1, ErrTruncated)
+	var e *Error
+	require.ErrorAs(t, e1, &e)
+	e2 := s.New("UDP", 38, 40, 7, ErrBadLength)
+	assert.Same(t, e1.(*Error), e2.(*Error), "one *Error per Slot")
+	assert.Equal(t, "roce: UDP at offset 38: bad length (want 40 bytes, have 7)", e1.Error())
+	c := new(Slot)
+	*c = *s // a copy
+	slotSink = c
+	e3 := c.New("GRH", 14, 0, 0, ErrBadVersion)
+	assert.NotSame(t, e2.(*Error), e3.(*Error), "a copied Slot shares its *Error")
+	assert.Equal(t, "roce: UDP at offset 38: bad length (want 40 bytes, have 7)", e2.Error())
+	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = s.New("IPv4", 14, 0, 0, ErrBadVersion) }))
+	var nilSlot *Slot
+	assert.NotSame(t, nilSlot.New("A", 0, 0, 0, ErrBadPad).(*Error), nilSlot.New("A", 0, 0, 0, ErrBadPad).(*Error))
+	// Keep copies an error held elsewhere; a sentinel passes as it is.
+	kept := s.Keep(New("LRH", 4, 8, 4, ErrBadLength))
+	assert.Same(t, e1.(*Error), kept.(*Error))
+	assert.Equal(t, "roce: LRH at offset 4: bad length (want 8 bytes, have 4)", kept.Error())
+	assert.Same(t, ErrNotRoCE, s.Keep(ErrNotRoCE))
+	assert.Nil(t, s.Keep(nil))
+	// TruncatedTable: the error of each length, made once.
+	tab := TruncatedTable("Ethernet", 0, 14)
+	for have, err := range tab {
+		assert.Equal(t, Truncated("Ethernet", 0, 14, have).Error(), err.Error())
+	}
+	fs := new(FieldSlot)
+	fieldSink = fs
+	f1 := fs.Field("BTH.SE", 1, "must be 0 in a CNP", ErrBadValue)
+	assert.Equal(t, Field("BTH.SE", 1, "must be 0 in a CNP", ErrBadValue).Error(), f1.Error())
+	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = fs.Field("BTH.PSN", 5, "must be 0 in a CNP", ErrBadValue) }))
+}
+
+// The slots of TestSlot, kept here so that they live on the heap.
+var (
+	slotSink  *Slot
+	fieldSink *FieldSlot
+)

@@ -9,6 +9,7 @@ const (
 	EtherTypeMACControl = 0x8808 // 802.3 MAC Control: PAUSE, PFC
 	EtherTypeLLDP       = 0x88cc
 	EtherTypeQinQ       = 0x88a8 // 802.1ad S-tag
+	EtherType9100       = 0x9100 // the outer tag of QinQ before 802.1ad (Cisco, Juniper); Wireshark's vlan.qinq_ethertype
 	EtherTypeRoCE       = 0x8915 // RoCEv1 (IBTA Annex A16)
 )
 

@@ -65,15 +65,17 @@ const (
 	tagTCI  = 2
 )
 
-// VLANTag is a view of one tag: the TPID (0x8100 or 0x88a8) and the TCI,
+// VLANTag is a view of one tag: the TPID (0x8100, 0x88a8 or 0x9100) and the TCI,
 //
 //	+---------------+-----+-+-----------------------+
 //	|   TPID (16)   | PCP |D|       VID (12)        |
 //	+---------------+-----+-+-----------------------+
 type VLANTag []byte
 
-// IsTPID reports whether an Ethertype field holds a VLAN TPID.
-func IsTPID(t uint16) bool { return t == EtherTypeDot1Q || t == EtherTypeQinQ }
+// IsTPID reports whether an Ethertype field holds a VLAN TPID: 0x8100
+// (802.1Q), 0x88a8 (802.1ad) or 0x9100 (pre-802.1ad QinQ), the three
+// tshark 4.0 decodes as tags.
+func IsTPID(t uint16) bool { return t == EtherTypeDot1Q || t == EtherTypeQinQ || t == EtherType9100 }
 
 // TPID returns the tag protocol identifier.
 func (t VLANTag) TPID() uint16 { return binary.BigEndian.Uint16(t[tagTPID:]) }

@@ -275,6 +275,13 @@ func WriteCooked(t testing.TB, path string, lt uint32, frames [][]byte, cis []go
 func IPoIBLink(t testing.TB) [][]byte {
 	t.Helper()
 	frames := corpus.ReadPcap(t, corpus.Path("captures", "ib_native_erf_dag_smp_ipoib_cm.pcap"))
+	return append(IPoIBLinkOf(t, frames), make([]byte, 30))
+}
+
+// IPoIBLinkOf builds a link type 242 record of each ERF record of frames
+// that carries IPoIB, as IPoIBLink does.
+func IPoIBLinkOf(t testing.TB, frames [][]byte) [][]byte {
+	t.Helper()
 	var rec dump.Record
 	var out [][]byte
 	for i, fr := range frames {
@@ -302,5 +309,82 @@ func IPoIBLink(t testing.TB) [][]byte {
 		}
 		out = append(out, append(b, p.Payload...))
 	}
-	return append(out, make([]byte, 30))
+	return out
+}
+
+// TagStacks are the VLAN tag stacks of Tagged, outermost first: 0x9100
+// alone and before 802.1Q, three tags, 802.1ad between 802.1Q tags, and
+// eight (roce.MaxVLANs) of one TPID and of all three.
+var TagStacks = [][]uint16{
+	{0x9100},
+	{0x9100, 0x8100},
+	{0x88a8, 0x8100, 0x8100},
+	{0x8100, 0x8100, 0x8100},
+	{0x8100, 0x88a8, 0x8100},
+	{0x88a8, 0x9100, 0x88a8, 0x8100},
+	{0x8100, 0x8100, 0x8100, 0x8100, 0x8100, 0x8100, 0x8100, 0x8100},
+	{0x88a8, 0x88a8, 0x88a8, 0x88a8, 0x88a8, 0x88a8, 0x88a8, 0x88a8},
+	{0x9100, 0x88a8, 0x8100, 0x88a8, 0x9100, 0x8100, 0x88a8, 0x8100},
+}
+
+// Tagged returns Ethernet frames behind the tags of each of TagStacks: a
+// RoCEv2/IPv4 RDMA WRITE Only, then, behind the same tags, a UDP datagram
+// that is not RoCE and an ARP request; and last a RoCE frame behind nine
+// tags, one more than roce.MaxVLANs (malformed: unsupported). Tag k of
+// stack i has VLAN ID 100*i+k+1, PCP k%8 and DEI set when k%3 is 1.
+func Tagged(t testing.TB) [][]byte {
+	t.Helper()
+	tags := func(st []uint16, i int) []byte {
+		var b []byte
+		for k, tpid := range st {
+			tci := uint16(k%8)<<13 | uint16(100*i+k+1)
+			if k%3 == 1 {
+				tci |= 0x1000
+			}
+			b = binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint16(b, tpid), tci)
+		}
+		return b
+	}
+	v4 := ib.GRH{HopLmt: 64, TClass: 0x6a, SGID: gid("::ffff:10.0.0.1"), DGID: gid("::ffff:10.0.0.2")}
+	var out [][]byte
+	for i, st := range TagStacks {
+		f := roce.Frame{Encap: ib.RoCEv2IPv4, GRH: v4, NumVLANs: len(st)}
+		for k, tpid := range st {
+			f.VLANs[k] = roce.VLAN{TPID: tpid, PCP: uint8(k % 8), DEI: k%3 == 1, ID: uint16(100*i + k + 1)}
+		}
+		f.Packet.BTH = ib.BTH{OpCode: ib.OpRCRDMAWriteOnly, PKey: 0xffff, DestQP: 0x12, PSN: uint32(i)}
+		f.Packet.RETH = ib.RETH{VA: 0x1000, RKey: 7, DMALen: 4}
+		f.Packet.Payload = []byte{1, 2, 3, 4}
+		roceFrame := Build(t, &f)
+		out = append(out, roceFrame)
+		// Behind the same tags: UDP to port 5000 (not RoCE) and ARP.
+		macs := roceFrame[:12]
+		udp := []byte{0x08, 0x00, 0x45, 0x00, 0x00, 0x20, 0, 1, 0x40, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2,
+			0x30, 0x39, 0x13, 0x88, 0x00, 0x0c, 0, 0, 'a', 'b', 'c', 'd'}
+		binary.BigEndian.PutUint16(udp[12:], ipv4Checksum(udp[2:22]))
+		arp := []byte{0x08, 0x06, 0, 1, 8, 0, 6, 4, 0, 1, 2, 0, 0, 0, 0, 1, 10, 0, 0, 1, 0, 0, 0, 0, 0, 0, 10, 0, 0, 2}
+		for _, body := range [][]byte{udp, arp} {
+			b := append(append(append([]byte(nil), macs...), tags(st, i)...), body...)
+			out = append(out, b)
+		}
+	}
+	nine := append([]uint16{0x8100}, TagStacks[len(TagStacks)-1]...)
+	f := roce.Frame{Encap: ib.RoCEv2IPv4, GRH: v4}
+	f.Packet.BTH = ib.BTH{OpCode: ib.OpRCRDMAWriteOnly, PKey: 0xffff, DestQP: 0x12, PSN: 99}
+	f.Packet.RETH = ib.RETH{VA: 0x1000, RKey: 7, DMALen: 4}
+	f.Packet.Payload = []byte{1, 2, 3, 4}
+	b := Build(t, &f)
+	return append(out, append(append(append([]byte(nil), b[:12]...), tags(nine, 99)...), b[12:]...))
+}
+
+// ipv4Checksum is the header checksum of h, whose checksum field is zero.
+func ipv4Checksum(h []byte) uint16 {
+	var s uint32
+	for i := 0; i+1 < len(h); i += 2 {
+		s += uint32(h[i])<<8 | uint32(h[i+1])
+	}
+	for s > 0xffff {
+		s = s&0xffff + s>>16
+	}
+	return ^uint16(s)
 }

@@ -28,16 +28,23 @@ type Layout struct {
 // Errors are *errs.Error values whose offsets count from the first byte
 // of the frame; a well-formed frame that carries no RoCE gives
 // ErrNotRoCE itself.
-func Locate(b []byte, l *Layout) error { return locate(b, l, false) }
+func Locate(b []byte, l *Layout) error { return locate(b, l, false, nil) }
+
+// LocateTo is Locate with its errors held in s (errs.Slot), so that a
+// malformed frame costs no allocation.
+func LocateTo(b []byte, l *Layout, s *errs.Slot) error { return locate(b, l, false, s) }
 
 // LocateCut is Locate for a frame the capture may have cut short: a
 // transport packet that runs past the end of b is not an error as long
 // as every header in front of the BTH was captured (the GRH, or the IP and
 // UDP headers). l.End is then where the headers say the ICRC ends, beyond
 // len(b); BTH may equal len(b) or lie beyond it too.
-func LocateCut(b []byte, l *Layout) error { return locate(b, l, true) }
+func LocateCut(b []byte, l *Layout) error { return locate(b, l, true, nil) }
 
-func locate(b []byte, l *Layout, cut bool) error {
+// LocateCutTo is LocateCut with its errors held in s.
+func LocateCutTo(b []byte, l *Layout, s *errs.Slot) error { return locate(b, l, true, s) }
+
+func locate(b []byte, l *Layout, cut bool, s *errs.Slot) error {
 	var off int
 	var et uint16
 	if len(b) >= hdr.EthernetLen && !hdr.IsTPID(hdr.Ethernet(b).Type()) {
@@ -52,53 +59,53 @@ func locate(b []byte, l *Layout, cut bool) error {
 	var ipEnd int
 	switch et {
 	case hdr.EtherTypeRoCE:
-		return locateGRH(b, off, l, cut)
+		return locateGRH(b, off, l, cut, s)
 	case hdr.EtherTypeIPv4:
 		l.Enc = ib.RoCEv2IPv4
 		if len(b) < off+hdr.IPv4MinLen {
-			return errs.Truncated("IPv4", off, off+hdr.IPv4MinLen, len(b))
+			return s.Truncated("IPv4", off, off+hdr.IPv4MinLen, len(b))
 		}
 		ip := hdr.IPv4(b[off:])
 		if ip.Version() != 4 {
-			return errs.New("IPv4", off, 0, 0, ib.ErrBadVersion)
+			return s.New("IPv4", off, 0, 0, ib.ErrBadVersion)
 		}
 		ihl, total := ip.HeaderLen(), int(ip.TotalLen())
 		if ip.Protocol() != hdr.IPProtocolUDP || ip.IsFragment() {
 			return ErrNotRoCE // not UDP, or a fragment
 		}
 		if ihl < hdr.IPv4MinLen || total < ihl+hdr.UDPLen {
-			return errs.New("IPv4", off, ihl+hdr.UDPLen, total, ib.ErrBadLength)
+			return s.New("IPv4", off, ihl+hdr.UDPLen, total, ib.ErrBadLength)
 		}
 		ipEnd = off + total
 		if ipEnd > len(b) && !cut {
-			return errs.Truncated("IPv4", off+hdr.IPv4TotalLen, ipEnd, len(b))
+			return s.Truncated("IPv4", off+hdr.IPv4TotalLen, ipEnd, len(b))
 		}
 		l.UDP = off + ihl
 	case hdr.EtherTypeIPv6:
 		l.Enc = ib.RoCEv2IPv6
 		if len(b) < off+hdr.IPv6Len {
-			return errs.Truncated("IPv6", off, off+hdr.IPv6Len, len(b))
+			return s.Truncated("IPv6", off, off+hdr.IPv6Len, len(b))
 		}
 		ip := hdr.IPv6(b[off:])
 		if ip.Version() != 6 {
-			return errs.New("IPv6", off, 0, 0, ib.ErrBadVersion)
+			return s.New("IPv6", off, 0, 0, ib.ErrBadVersion)
 		}
 		if ip.NextHeader() != hdr.IPProtocolUDP {
 			return ErrNotRoCE // extension headers are not RoCEv2
 		}
 		ipEnd = off + hdr.IPv6Len + int(ip.PayloadLen())
 		if ipEnd > len(b) && !cut {
-			return errs.Truncated("IPv6", off+hdr.IPv6PayLen, ipEnd, len(b))
+			return s.Truncated("IPv6", off+hdr.IPv6PayLen, ipEnd, len(b))
 		}
 		l.UDP = off + hdr.IPv6Len
 	default:
 		return ErrNotRoCE
 	}
 	if ipEnd < l.UDP+hdr.UDPLen {
-		return errs.Truncated("UDP", l.UDP, l.UDP+hdr.UDPLen, ipEnd)
+		return s.Truncated("UDP", l.UDP, l.UDP+hdr.UDPLen, ipEnd)
 	}
 	if len(b) < l.UDP+hdr.UDPLen { // only when cut: ipEnd lies beyond b
-		return errs.Truncated("UDP", l.UDP, l.UDP+hdr.UDPLen, len(b))
+		return s.Truncated("UDP", l.UDP, l.UDP+hdr.UDPLen, len(b))
 	}
 	u := hdr.UDP(b[l.UDP : l.UDP+hdr.UDPLen])
 	if u.DstPort() != hdr.RoCEv2Port {
@@ -106,22 +113,22 @@ func locate(b []byte, l *Layout, cut bool) error {
 	}
 	n := int(u.Length())
 	if n < hdr.UDPLen || l.UDP+n > ipEnd {
-		return errs.New("UDP", l.UDP+hdr.UDPLength, ipEnd-l.UDP, n, ib.ErrBadLength)
+		return s.New("UDP", l.UDP+hdr.UDPLength, ipEnd-l.UDP, n, ib.ErrBadLength)
 	}
 	l.BTH, l.End = l.UDP+hdr.UDPLen, l.UDP+n
 	return nil
 }
 
 // locateGRH is Locate for RoCEv1, whose GRH starts at off.
-func locateGRH(b []byte, off int, l *Layout, cut bool) error {
+func locateGRH(b []byte, off int, l *Layout, cut bool, s *errs.Slot) error {
 	l.Enc, l.UDP = ib.RoCEv1, 0
 	if len(b) < off+ib.GRHLen {
-		return errs.Truncated("GRH", off, off+ib.GRHLen, len(b))
+		return s.Truncated("GRH", off, off+ib.GRHLen, len(b))
 	}
 	// The GRH is laid out as an IPv6 header (IBTA Vol 1, 8.3).
 	g := hdr.IPv6(b[off:])
 	if g.Version() != 6 {
-		return errs.New("GRH", off, 0, 0, ib.ErrBadVersion)
+		return s.New("GRH", off, 0, 0, ib.ErrBadVersion)
 	}
 	if g.NextHeader() != ib.NxtHdrBTH {
 		return ErrNotRoCE
@@ -129,7 +136,7 @@ func locateGRH(b []byte, off int, l *Layout, cut bool) error {
 	l.BTH = off + ib.GRHLen
 	l.End = l.BTH + int(g.PayloadLen())
 	if l.End > len(b) && !cut {
-		return errs.Truncated("GRH", off+hdr.IPv6PayLen, l.End, len(b))
+		return s.Truncated("GRH", off+hdr.IPv6PayLen, l.End, len(b))
 	}
 	return nil
 }

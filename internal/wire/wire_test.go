@@ -25,6 +25,7 @@ const (
 	macs = "020000000002 020000000001" // destination, source
 	tagQ = "8100 6064"                 // 802.1Q TPID, PCP 3, DEI 0, VID 100
 	tagS = "88a8 a007"                 // 802.1ad TPID, PCP 5, DEI 0, VID 7
+	tag9 = "9100 2005"                 // 0x9100 TPID (QinQ before 802.1ad), PCP 1, DEI 0, VID 5
 	// IPv4: version 4, IHL 5, TOS 0x02, Total Length 0x003c (60), ID
 	// 0x1234, DF, TTL 64, protocol 17 (UDP), checksum 0xa527,
 	// 192.168.1.1 -> 192.168.1.2.
@@ -61,6 +62,14 @@ func TestLocate(t *testing.T) {
 			Layout{Tags: 0, EtherType: 12, Net: 14, UDP: 0, BTH: 54, End: 86, Enc: ib.RoCEv1}},
 		{"RoCEv1 802.1Q", frame(t, macs, tagQ, grh, transport),
 			Layout{Tags: 1, EtherType: 16, Net: 18, UDP: 0, BTH: 58, End: 90, Enc: ib.RoCEv1}},
+		{"IPv4 0x9100", frame(t, macs, tag9, ipv4, udp, transport),
+			Layout{Tags: 1, EtherType: 16, Net: 18, UDP: 38, BTH: 46, End: 78, Enc: ib.RoCEv2IPv4}},
+		{"IPv4 three tags", frame(t, macs, tagS, tagQ, tagQ, ipv4, udp, transport),
+			Layout{Tags: 3, EtherType: 24, Net: 26, UDP: 46, BTH: 54, End: 86, Enc: ib.RoCEv2IPv4}},
+		{"IPv6 0x9100 in 802.1ad", frame(t, macs, tagS, tag9, tagQ, ipv6, udp, transport),
+			Layout{Tags: 3, EtherType: 24, Net: 26, UDP: 66, BTH: 74, End: 106, Enc: ib.RoCEv2IPv6}},
+		{"RoCEv1 eight tags", frame(t, macs, strings.Repeat(tagS, 3)+strings.Repeat(tag9, 2)+strings.Repeat(tagQ, 3), grh, transport),
+			Layout{Tags: 8, EtherType: 44, Net: 46, UDP: 0, BTH: 86, End: 118, Enc: ib.RoCEv1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := Layout{UDP: -1} // stale values must not survive
@@ -85,7 +94,10 @@ func TestLocateErrors(t *testing.T) {
 		{"Ethernet cut", v4()[:13], errs.ErrTruncated, ""},
 		{"tag cut", frame(t, macs, "8100 60"), errs.ErrTruncated, "roce: Dot1Q at offset 14: truncated (want 18 bytes, have 15)"},
 		{"second tag cut", frame(t, macs, tagS, "8100"), errs.ErrTruncated, "roce: Dot1Q at offset 18: truncated (want 22 bytes, have 18)"},
-		{"three tags", frame(t, macs, tagS, tagQ, tagQ, ipv4, udp, transport), errs.ErrNotRoCE, "roce: not a RoCE frame"},
+		{"nine tags", frame(t, macs, strings.Repeat(tagQ, 9), ipv4, udp, transport), errs.ErrUnsupported,
+			"roce: VLAN tags (more than 8) at offset 44: unsupported"},
+		{"nine tags of each TPID", frame(t, macs, strings.Repeat(tagS+tag9+tagQ, 3), ipv4, udp, transport), errs.ErrUnsupported, ""},
+		{"third tag cut", frame(t, macs, tagS, tag9, "8100 20"), errs.ErrTruncated, "roce: Dot1Q at offset 22: truncated (want 26 bytes, have 23)"},
 		{"ARP", set(v4(), 12, 0x08, 0x06), errs.ErrNotRoCE, ""},
 		{"GRH cut", v1()[:53], errs.ErrTruncated, "roce: GRH at offset 14: truncated (want 54 bytes, have 53)"},
 		{"GRH version", set(v1(), 14, 0x40), errs.ErrBadVersion, "roce: GRH at offset 14: bad version"},
@@ -136,7 +148,9 @@ func TestSkip(t *testing.T) {
 		{"802.1Q", frame(t, macs, tagQ, ipv6), 18, 1, 0x86dd},
 		{"QinQ", frame(t, macs, tagS, tagQ, grh), 22, 2, 0x8915},
 		{"two C-tags", frame(t, macs, tagQ, tagQ, "8808 0101"), 22, 2, 0x8808},
-		{"three tags stop at two", frame(t, macs, tagS, tagQ, tagQ, ipv4), 22, 2, 0x8100},
+		{"three tags", frame(t, macs, tagS, tagQ, tagQ, ipv4), 26, 3, 0x0800},
+		{"0x9100", frame(t, macs, tag9, ipv6), 18, 1, 0x86dd},
+		{"eight tags", frame(t, macs, strings.Repeat(tag9+tagQ, 4), "8808 0101"), 46, 8, 0x8808},
 		{"tag and nothing after it", frame(t, macs, "8100 6064 0800"), 18, 1, 0x0800},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -153,7 +167,7 @@ func TestSkip(t *testing.T) {
 func TestLocatePrefixes(t *testing.T) {
 	for _, full := range [][]byte{
 		frame(t, macs, ipv4, udp, transport), frame(t, macs, tagS, tagQ, ipv6, udp, transport),
-		frame(t, macs, tagQ, grh, transport),
+		frame(t, macs, tagQ, grh, transport), frame(t, macs, tag9, tagS, tagQ, ipv4, udp, transport),
 	} {
 		for n := range len(full) {
 			b := append([]byte(nil), full[:n]...)
