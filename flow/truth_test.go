@@ -374,7 +374,7 @@ func TestPFCStorm(t *testing.T) {
 	assert.Equal(t, 200*time.Millisecond, r.PFCStorm)
 }
 
-// Issue 19: captures whose truth comes from the script, for the
+// Captures whose truth comes from the script, for the
 // definitions of completion and ACK latency, READ matching with partial
 // re-requests, the window edge, percentiles and CE to CNP.
 
@@ -680,12 +680,11 @@ func TestFirstCNP(t *testing.T) {
 	})
 }
 
-// TestAllocsIssue19: the paths issue 19 added allocate nothing in
-// steady state: a late packet put in PSN order among those waiting for
+// TestAllocsEdgePaths: these paths allocate nothing in steady state: a late packet put in PSN order among those waiting for
 // their ACK, a READ whose tail is asked for again, a CNP that comes
 // before its flows are paired, and an unpaired request flow moving from
 // one PSN block of the pairing index to the next.
-func TestAllocsIssue19(t *testing.T) {
+func TestAllocsEdgePaths(t *testing.T) {
 	an := flow.New(flow.Config{CNPInterval: -1}) // every mark answered, whatever the (zero) times
 	var recs []dump.Record
 	add := func(b []byte) {
