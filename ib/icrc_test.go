@@ -350,3 +350,25 @@ func TestNativeICRC(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateIsCRC32 holds update to the standard library's crc32.Update
+// for every length to 300 bytes (every rest after the 16-byte blocks,
+// below and above the 64 bytes where the library's kernel starts), at
+// every alignment of 0 to 15, from several start values.
+func TestUpdateIsCRC32(t *testing.T) {
+	rng := rand.New(rand.NewSource(719))
+	buf := make([]byte, 320)
+	for i := range buf {
+		buf[i] = byte(rng.Uint32())
+	}
+	for _, start := range []uint32{0, 0xffffffff, 0x2144df1c, rng.Uint32()} {
+		for off := range 16 {
+			for n := 0; n+off <= 300; n++ {
+				p := buf[off : off+n]
+				if got, want := update(start, p), crc32.Update(start, crc32.IEEETable, p); got != want {
+					t.Fatalf("update(%#x, %d bytes at %d) = %#x, crc32.Update %#x", start, n, off, got, want)
+				}
+			}
+		}
+	}
+}
