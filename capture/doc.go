@@ -35,7 +35,10 @@
 // the kernel runs on each frame before the ring, as tcpdump attaches the
 // program of its expression: the frames it refuses cost the reader
 // nothing and take no room. RoCEFilter is such a program: RoCE, PFC,
-// PAUSE and LLDP frames only.
+// PAUSE and LLDP frames only, untagged or behind up to MaxVLANs VLAN
+// tags (the decoders' bound; a frame behind more is kept, for a decoder
+// to report it malformed). It is assembled from instructions with
+// labels, its walk through the tags unrolled up to MaxVLANs.
 //
 // Handle has the methods of gopacket's packet sources and pcap handles:
 // ReadPacketData, ZeroCopyReadPacketData, WritePacketData, LinkType,

@@ -1,6 +1,10 @@
 package capture
 
-import "golang.org/x/sys/unix"
+import (
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
 
 // adVLANTagPresent is the operand of a load that gives 1 when the
 // kernel took the frame's outer VLAN tag off into its metadata, 0 when
@@ -26,60 +30,102 @@ const (
 	keepAll = DefaultSnaplen // a kept frame's bytes, lowered to Snaplen by Open
 )
 
-// roceFilter is RoCEFilter's program. X holds the bytes of the VLAN
-// tags found in the frame's data (0, 4, 8 or 12): the EtherType is then
-// at 12+X, the network header at 14+X. The comments give each
-// instruction's number, as jumps count from the next one, and tcpdump
-// -d's spelling of it.
-var roceFilter = []Instruction{
-	// The tags in the data: up to three, or two when the kernel took
-	// one off (every tag counts towards the three).
-	{ldxImm, 0, 0, 0},             //  0: ldx #0            no tag in the data
-	{ldh, 0, 0, 12},               //  1: ldh [12]          EtherType or TPID after the MACs
-	{jeq, 2, 0, 0x8100},           //  2: jeq #0x8100 5 3   802.1Q
-	{jeq, 1, 0, 0x88a8},           //  3: jeq #0x88a8 5 4   802.1ad
-	{jeq, 0, 14, 0x9100},          //  4: jeq #0x9100 5 19  the older QinQ TPID; else: no tag
-	{ldxImm, 0, 0, 4},             //  5: ldx #4            one tag
-	{ldh, 0, 0, 16},               //  6: ldh [16]
-	{jeq, 2, 0, 0x8100},           //  7: jeq #0x8100 10 8
-	{jeq, 1, 0, 0x88a8},           //  8: jeq #0x88a8 10 9
-	{jeq, 0, 9, 0x9100},           //  9: jeq #0x9100 10 19
-	{ldxImm, 0, 0, 8},             // 10: ldx #8            two tags
-	{ldh, 0, 0, 20},               // 11: ldh [20]
-	{jeq, 2, 0, 0x8100},           // 12: jeq #0x8100 15 13
-	{jeq, 1, 0, 0x88a8},           // 13: jeq #0x88a8 15 14
-	{jeq, 0, 4, 0x9100},           // 14: jeq #0x9100 15 19
-	{ldb, 0, 0, adVLANTagPresent}, // 15: ldb [vlanp]   a third tag in the data:
-	{jeq, 0, 23, 0},               // 16: jeq #0 17 40      with the kernel's, four: refused
-	{ldxImm, 0, 0, 12},            // 17: ldx #12           three tags
-	{ldh, 0, 0, 24},               // 18: ldh [24]
+// roceFilter is RoCEFilter's program, assembled once.
+var roceFilter = mustAssemble(roceProgram())
 
-	// A holds the EtherType at 12+X.
-	{jeq, 19, 0, 0x8915},  // 19: jeq #0x8915 39 20 RoCEv1
-	{jeq, 18, 0, 0x8808},  // 20: jeq #0x8808 39 21 MAC Control: PAUSE, PFC
-	{jeq, 17, 0, 0x88cc},  // 21: jeq #0x88cc 39 22 LLDP
-	{jeq, 1, 0, 0x0800},   // 22: jeq #0x800 24 23  IPv4
-	{jeq, 11, 16, 0x86dd}, // 23: jeq #0x86dd 35 40 IPv6; else refused
+// tpids are the TPIDs of the VLAN tags the program walks, as the
+// decoder's and libpcap's "vlan": 802.1Q, 802.1ad and the older QinQ
+// TPID.
+var tpids = [...]uint32{0x8100, 0x88a8, 0x9100}
 
-	// IPv4 at 14+X.
-	{ldbX, 0, 0, 23},      // 24: ldb [x + 23]      protocol
-	{jeq, 0, 14, 17},      // 25: jeq #0x11 26 40   UDP
-	{ldhX, 0, 0, 20},      // 26: ldh [x + 20]      flags and fragment offset
-	{jset, 12, 0, 0x3fff}, // 27: jset #0x3fff 40 28 MF or an offset: a fragment
-	{ldbX, 0, 0, 14},      // 28: ldb [x + 14]      version and IHL
-	{andK, 0, 0, 0xf},     // 29: and #0xf
-	{lshK, 0, 0, 2},       // 30: lsh #2            the header's length
-	{addX, 0, 0, 0},       // 31: add x
-	{tax, 0, 0, 0},        // 32: tax               X: the tags and the IPv4 header
-	{ldhX, 0, 0, 16},      // 33: ldh [x + 16]      UDP destination port
-	{jeq, 4, 5, 4791},     // 34: jeq #0x12b7 39 40
+// roceProgram writes RoCEFilter's program. It has three parts.
+//
+// The tag walk: X holds the bytes of the VLAN tags found in the frame's
+// data so far, A what follows them. For i from 0 to MaxVLANs-1, step
+// tagi is
+//
+//	tagi:  ldx #4i                      X: i tags in the data
+//	       ldh [12+4i]                  the EtherType or TPID after them
+//	       jeq #0x8100 tagi+1           802.1Q
+//	       jeq #0x88a8 tagi+1           802.1ad
+//	       jeq #0x9100 tagi+1 ethertype the older QinQ TPID; else no more tags
+//
+// and the last, with MaxVLANs (8) tags in the data, is
+//
+//	tag8:  ldb [vlanp]                  and one the kernel took off?
+//	       jeq #0 next keep             then nine: too many, kept
+//	       ldx #32
+//	       ldh [44]
+//	       jeq #0x8100 keep             a ninth tag in the data: kept
+//	       jeq #0x88a8 keep
+//	       jeq #0x9100 keep ethertype
+//
+// so that every tag, the kernel's included, counts towards MaxVLANs,
+// and a frame with more is kept for a decoder to report it malformed.
+// The walk is unrolled (classic BPF jumps forward only): 5 instructions
+// a tag, its longest jump (from tag0 to ethertype) 5*MaxVLANs+2, which
+// the assembler would refuse past 255.
+//
+// The network layer, at ethertype with A the EtherType at 12+X and the
+// network header at 14+X: RoCEv1, MAC Control and LLDP are kept, IPv4
+// and IPv6 go on to the UDP test, anything else is refused.
+//
+// UDP: for IPv4, protocol 17, neither MF nor a fragment offset (a
+// fragment holds part of a datagram, only the first its UDP header),
+// then the destination port after the header's IHL words; for IPv6, UDP
+// as the next header after the fixed header, then its destination port.
+// Port 4791 is kept, the rest refused.
+func roceProgram() *asm {
+	var a asm
+	tag := func(i int) string { return "tag" + strconv.Itoa(i) }
+	for i := 0; i <= MaxVLANs; i++ {
+		a.label(tag(i))
+		next := tag(i + 1)
+		if i == MaxVLANs {
+			a.op(ldb, adVLANTagPresent) // MaxVLANs tags in the data, and the kernel's?
+			a.jump(jeq, 0, "", "keep")  // then more than MaxVLANs: kept, malformed
+			next = "keep"               // a tag after MaxVLANs: kept, malformed
+		}
+		a.op(ldxImm, uint32(4*i))
+		a.op(ldh, uint32(12+4*i))
+		for k, tp := range tpids {
+			jf := ""
+			if k == len(tpids)-1 {
+				jf = "ethertype"
+			}
+			a.jump(jeq, tp, next, jf)
+		}
+	}
 
-	// IPv6 at 14+X.
-	{ldbX, 0, 0, 20},  // 35: ldb [x + 20]      next header
-	{jeq, 0, 3, 17},   // 36: jeq #0x11 37 40   UDP
-	{ldhX, 0, 0, 56},  // 37: ldh [x + 56]      UDP destination port
-	{jeq, 0, 1, 4791}, // 38: jeq #0x12b7 39 40
+	a.label("ethertype")
+	a.jump(jeq, 0x8915, "keep", "") // RoCEv1
+	a.jump(jeq, 0x8808, "keep", "") // MAC Control: PAUSE, PFC
+	a.jump(jeq, 0x88cc, "keep", "") // LLDP
+	a.jump(jeq, 0x0800, "ipv4", "")
+	a.jump(jeq, 0x86dd, "ipv6", "refuse")
 
-	{retK, 0, 0, keepAll}, // 39: ret #262144       kept
-	{retK, 0, 0, 0},       // 40: ret #0            refused
+	a.label("ipv4") // at 14+X
+	a.op(ldbX, 14+9)
+	a.jump(jeq, 17, "", "refuse") // protocol: UDP
+	a.op(ldhX, 14+6)
+	a.jump(jset, 0x3fff, "refuse", "") // flags and fragment offset: MF or an offset is a fragment
+	a.op(ldbX, 14)                     // version and IHL
+	a.op(andK, 0xf)
+	a.op(lshK, 2) // the header's length
+	a.op(addX, 0)
+	a.op(tax, 0)     // X: the tags and the IPv4 header
+	a.op(ldhX, 14+2) // UDP destination port
+	a.jump(jeq, 4791, "keep", "refuse")
+
+	a.label("ipv6") // at 14+X
+	a.op(ldbX, 14+6)
+	a.jump(jeq, 17, "", "refuse") // next header: UDP
+	a.op(ldhX, 14+40+2)           // UDP destination port
+	a.jump(jeq, 4791, "keep", "refuse")
+
+	a.label("keep")
+	a.op(retK, keepAll)
+	a.label("refuse")
+	a.op(retK, 0)
+	return &a
 }

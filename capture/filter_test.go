@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"io"
 	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,12 +29,36 @@ import (
 )
 
 // tcpdumpRoCE is the tcpdump expression whose verdicts RoCEFilter's
-// doc promises: r for the frame after each VLAN tag, libpcap's "vlan"
-// taking the kernel's tag first.
+// doc promises: r for the frame after each of up to roce.MaxVLANs VLAN
+// tags (libpcap's first "vlan" taking the kernel's tag), and a frame
+// with one tag more.
 func tcpdumpRoCE() string {
-	r := "(ether proto 0x8915 or ether proto 0x8808 or ether proto 0x88cc or " +
-		"(ip and ip[6:2] & 0x3fff = 0 and udp dst port 4791) or (ip6 and udp dst port 4791))"
-	return r + " or (vlan and (" + r + " or (vlan and (" + r + " or (vlan and " + r + ")))))"
+	return roceExpr("(ether proto 0x8915 or ether proto 0x8808 or ether proto 0x88cc or " +
+		"(ip and ip[6:2] & 0x3fff = 0 and udp dst port 4791) or (ip6 and udp dst port 4791))")
+}
+
+// roceExpr returns the shape of tcpdumpRoCE's expression with r for R.
+func roceExpr(r string) string {
+	e := r + " or vlan"
+	for range roce.MaxVLANs {
+		e = r + " or (vlan and (" + e + "))"
+	}
+	return e
+}
+
+// TestMaxVLANs: the filter walks as many tags as the decoders read,
+// and its doc gives the expression tcpdumpRoCE writes.
+func TestMaxVLANs(t *testing.T) {
+	if capture.MaxVLANs != roce.MaxVLANs {
+		t.Errorf("capture.MaxVLANs is %d, roce.MaxVLANs %d", capture.MaxVLANs, roce.MaxVLANs)
+	}
+	src, err := os.ReadFile("filter.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shape := roceExpr("R"); !strings.Contains(string(src), "\n//\t"+shape+"\n") {
+		t.Errorf("RoCEFilter's doc does not give the expression\n\t%s", shape)
+	}
 }
 
 // tagged returns frame with VLAN tags of the TPIDs given inserted after
@@ -46,15 +72,45 @@ func tagged(frame []byte, tpids ...uint16) []byte {
 	return append(out, frame[12:]...)
 }
 
+// tagStacks are the VLAN tag stacks of filterFrames, outermost first:
+// none, one of each TPID, two, three and four in several mixes, then
+// for every count from four to roce.MaxVLANs+1 the three TPIDs in turn
+// starting from each (so that the receiving end of the link, whose
+// kernel takes off an outer 802.1Q or 802.1ad tag but not a 0x9100 one,
+// sees each count with and without the kernel's tag), roce.MaxVLANs and
+// roce.MaxVLANs+1 tags of one TPID, and ten.
+func tagStacks() [][]uint16 {
+	stacks := [][]uint16{{}, {0x8100}, {0x88a8}, {0x9100}, {0x88a8, 0x8100}, {0x9100, 0x8100},
+		{0x8100, 0x8100, 0x8100}, {0x88a8, 0x8100, 0x8100}, {0x8100, 0x9100, 0x88a8},
+		{0x8100, 0x8100, 0x8100, 0x8100}, {0x9100, 0x9100, 0x9100, 0x9100}, {0x88a8, 0x8100, 0x8100, 0x8100}}
+	tpids := []uint16{0x8100, 0x88a8, 0x9100}
+	for n := 4; n <= roce.MaxVLANs+1; n++ {
+		for first := range tpids {
+			var st []uint16
+			for k := range n {
+				st = append(st, tpids[(first+k)%len(tpids)])
+			}
+			stacks = append(stacks, st)
+		}
+	}
+	for _, n := range []int{roce.MaxVLANs, roce.MaxVLANs + 1} {
+		for _, tp := range tpids {
+			stacks = append(stacks, slices.Repeat([]uint16{tp}, n))
+		}
+	}
+	return append(stacks, slices.Repeat([]uint16{0x9100, 0x8100}, 5))
+}
+
 // filterFrames returns the frames the filter test sends: every Ethernet
 // frame of the shipped and generated captures, and hand-built frames
 // on either side of each of the filter's tests (RoCEv2 over IPv4 with
 // options and over IPv6, RoCEv1, PFC, PAUSE, LLDP; ARP, TCP, UDP to
 // another port or from 4791, fragments, IPv6 with an extension header, a
 // frame too short for its UDP header, an 802.3 length field, Slow
-// Protocols), each untagged and behind one to four tags of every TPID,
-// with whether the filter must keep each hand-built one: a kept kind
-// behind at most three tags.
+// Protocols), each behind every stack of tagStacks, and frames cut in
+// and after their tags, with whether the filter must keep each
+// hand-built one: a kept kind behind at most roce.MaxVLANs tags, and
+// any frame behind more.
 func filterFrames(t *testing.T) (frames [][]byte, want map[string]bool) {
 	for _, path := range append(testcaps.Shipped(t), testcaps.Generated(t, t.TempDir())...) {
 		f, err := os.Open(path)
@@ -112,12 +168,24 @@ func filterFrames(t *testing.T) (frames [][]byte, want map[string]bool) {
 	refused := [][]byte{arp, otherPort, fromPort, firstFrag, laterFrag, tcp, ext, short, length, slow}
 	want = make(map[string]bool)
 	for i, b := range append(kept, refused...) {
-		for _, tags := range [][]uint16{{}, {0x8100}, {0x88a8}, {0x9100}, {0x88a8, 0x8100}, {0x9100, 0x8100},
-			{0x8100, 0x8100, 0x8100}, {0x88a8, 0x8100, 0x8100}, {0x8100, 0x9100, 0x88a8},
-			{0x8100, 0x8100, 0x8100, 0x8100}, {0x9100, 0x9100, 0x9100, 0x9100}, {0x88a8, 0x8100, 0x8100, 0x8100}} {
+		for _, tags := range tagStacks() {
 			f := tagged(b, tags...)
 			frames = append(frames, f)
-			want[string(f)] = i < len(kept) && len(tags) <= 3
+			want[string(f)] = i < len(kept) || len(tags) > roce.MaxVLANs
+		}
+	}
+	// Cut in the tags: roce.MaxVLANs+1 of them up to the last TPID
+	// (too many tags: kept), roce.MaxVLANs whole ones without the
+	// EtherType after them and a frame cut in the last of them
+	// (refused), of each outer TPID.
+	for _, outer := range []uint16{0x8100, 0x88a8, 0x9100} {
+		f := tagged(v4, slices.Repeat([]uint16{outer}, roce.MaxVLANs+1)...)
+		for _, c := range []struct {
+			n    int
+			keep bool
+		}{{12 + 4*roce.MaxVLANs + 2, true}, {12 + 4*roce.MaxVLANs, false}, {12 + 4*roce.MaxVLANs - 1, false}} {
+			frames = append(frames, f[:c.n])
+			want[string(f[:c.n])] = c.keep
 		}
 	}
 	return frames, want
@@ -195,8 +263,10 @@ func counts(frames [][]byte) map[string]int {
 // end the frames keep their tags in their data; on the receiving end the
 // kernel has taken the outer 802.1Q or 802.1ad tag off into its metadata.
 // Both must keep exactly the same frames, each as it was sent; every
-// frame the decoder reads as RoCE, MAC Control or LLDP must be among
-// them, and the hand-built ones that are not must not.
+// frame the decoder reads as RoCE (roce.Frame, dump.Record), MAC Control
+// or LLDP must be among them, and every frame behind more than
+// roce.MaxVLANs tags, which dump.Record must report malformed
+// (unsupported); and the hand-built ones that are neither must not.
 func TestRoCEFilter(t *testing.T) {
 	link := vethtest.Pair(t)
 	if link.Loopback {
@@ -223,6 +293,7 @@ func TestRoCEFilter(t *testing.T) {
 
 	sent := counts(frames)
 	var rec dump.Record
+	var fr roce.Frame
 	for i, iface := range []string{link.Send, link.Recv} {
 		theirs := counts(stops[i]())
 		ours[i].Close()
@@ -237,11 +308,21 @@ func TestRoCEFilter(t *testing.T) {
 				t.Errorf("%s: frame sent %d times, kept %d times by RoCEFilter and %d times by tcpdump: % x", iface, n, mine[f], theirs[f], []byte(f))
 			}
 			kept += mine[f]
-			rec.Decode(1, captureInfo(len(f)), dump.LinkTypeEthernet, []byte(f))
-			decoded := rec.Kind == dump.KindRoCE || rec.Kind == dump.KindMACControl || rec.HasDCBX ||
-				rec.Kind == dump.KindNotRoCE && lldpAfterTags([]byte(f))
+			b := []byte(f)
+			rec.Decode(1, captureInfo(len(b)), dump.LinkTypeEthernet, b)
+			tags, et := afterTags(b)
+			decoded := fr.Decode(b) == nil || rec.Kind == dump.KindRoCE || rec.Kind == dump.KindMACControl || rec.HasDCBX ||
+				rec.Kind == dump.KindNotRoCE && et == 0x88cc
 			if decoded && mine[f] == 0 {
-				t.Errorf("%s: a frame the decoder reads as %v is not kept: % x", iface, rec.Kind, []byte(f))
+				t.Errorf("%s: a frame the decoder reads as %v is not kept: % x", iface, rec.Kind, b)
+			}
+			if tags > roce.MaxVLANs {
+				if rec.Kind != dump.KindMalformed || !errors.Is(rec.Err, ib.ErrUnsupported) {
+					t.Errorf("%s: a frame behind %d tags reads as %v (%v), want malformed (unsupported): % x", iface, tags, rec.Kind, rec.Err, b)
+				}
+				if mine[f] == 0 {
+					t.Errorf("%s: a frame behind %d tags, which the decoder reports malformed, is not kept: % x", iface, tags, b)
+				}
 			}
 			if w, ok := want[f]; ok && w != (mine[f] > 0) {
 				t.Errorf("%s: hand-built frame kept %v, want %v: % x", iface, mine[f] > 0, w, []byte(f))
@@ -263,17 +344,23 @@ func captureInfo(n int) gopacket.CaptureInfo {
 	return gopacket.CaptureInfo{Timestamp: time.Unix(1764400000, 0), CaptureLength: n, Length: n}
 }
 
-// lldpAfterTags reports whether the EtherType after up to three tags is
-// LLDP's.
-func lldpAfterTags(f []byte) bool {
+// afterTags returns the number of VLAN tags of TPID 0x8100, 0x88a8 or
+// 0x9100 after f's MACs, counted up to roce.MaxVLANs+1 (a TPID after
+// roce.MaxVLANs tags counts, whether its tag is whole or not), and the
+// EtherType after them: 0 when the frame ends first or after
+// roce.MaxVLANs+1.
+func afterTags(f []byte) (tags int, etherType uint16) {
 	off := 12
-	for i := 0; i < 3 && off+2 <= len(f); i++ {
-		if tp := binary.BigEndian.Uint16(f[off:]); tp != 0x8100 && tp != 0x88a8 && tp != 0x9100 {
+	for ; off+2 <= len(f); off += 4 {
+		tp := binary.BigEndian.Uint16(f[off:])
+		if tp != 0x8100 && tp != 0x88a8 && tp != 0x9100 {
+			return tags, tp
+		}
+		if tags++; tags > roce.MaxVLANs {
 			break
 		}
-		off += 4
 	}
-	return off+2 <= len(f) && binary.BigEndian.Uint16(f[off:]) == 0x88cc
+	return tags, 0
 }
 
 // TestFilterRefused: a program the kernel does not take makes Open fail,
