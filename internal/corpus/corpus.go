@@ -48,6 +48,17 @@ func File(t testing.TB, elem ...string) [][]byte {
 // ReadPcap returns every frame of the pcap file at path.
 func ReadPcap(t testing.TB, path string) [][]byte {
 	t.Helper()
+	var out [][]byte
+	for _, f := range readN(t, path, -1) {
+		out = append(out, f.Data)
+	}
+	return out
+}
+
+// readN reads the first n frames (every frame if n < 0) of a pcap
+// file, with its link type.
+func readN(t testing.TB, path string, n int) []Frame {
+	t.Helper()
 	fh, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -57,17 +68,18 @@ func ReadPcap(t testing.TB, path string) [][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out [][]byte
-	for {
+	var out []Frame
+	for n < 0 || len(out) < n {
 		data, _, err := r.ReadPacketData()
 		if errors.Is(err, io.EOF) {
-			return out
+			break
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, data)
+		out = append(out, Frame{uint16(r.LinkType()), data})
 	}
+	return out
 }
 
 // Hex decodes a hex string or fails the test.

@@ -3,16 +3,12 @@ package corpus
 import (
 	"bufio"
 	"bytes"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/google/gopacket/pcapgo"
 )
 
 // Frame is one captured frame and its link type.
@@ -57,32 +53,6 @@ func Odd(t testing.TB, perFile int, extra ...Frame) []Frame {
 				out = append(out, Frame{1, append(slices.Clone(v2), seed...)})
 			}
 		}
-	}
-	return out
-}
-
-// readN reads the first n frames of a pcap file, with its link type.
-func readN(t testing.TB, path string, n int) []Frame {
-	t.Helper()
-	fh, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	r, err := pcapgo.NewReader(fh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []Frame
-	for len(out) < n {
-		data, _, err := r.ReadPacketData()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, Frame{uint16(r.LinkType()), data})
 	}
 	return out
 }

@@ -72,8 +72,33 @@ type Fields map[string][]string
 // arrays) plus any extra arguments, and returns the fields of each frame.
 func Tshark(t testing.TB, pcap string, extra ...string) []Fields {
 	t.Helper()
+	frames := tsharkJSON(t, pcap, false, extra...)
+	res := make([]Fields, len(frames))
+	for i, fr := range frames {
+		res[i] = Fields{}
+		flatten(res[i], fr.Source.Layers)
+	}
+	return res
+}
+
+// tsharkFrame is one frame of `tshark -T json`.
+type tsharkFrame struct {
+	Source struct {
+		Layers map[string]any `json:"layers"`
+	} `json:"_source"`
+}
+
+// tsharkJSON runs `tshark -T json` (duplicate keys kept as arrays, with
+// the raw bytes of each field when raw) over a capture plus any extra
+// arguments, and returns its frames; numbers stay json.Number.
+func tsharkJSON(t testing.TB, pcap string, raw bool, extra ...string) []tsharkFrame {
+	t.Helper()
 	bin := Need(t, "tshark")
-	args := append([]string{"-n", "-r", pcap, "-T", "json", "--no-duplicate-keys"}, extra...)
+	args := []string{"-n", "-r", pcap, "-T", "json", "--no-duplicate-keys"}
+	if raw {
+		args = append(args, "-x")
+	}
+	args = append(args, extra...)
 	cmd := exec.Command(bin, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -82,20 +107,13 @@ func Tshark(t testing.TB, pcap string, extra ...string) []Fields {
 	if err != nil {
 		t.Fatalf("tshark %v: %v\n%s", args, err, stderr.String())
 	}
-	var frames []struct {
-		Source struct {
-			Layers map[string]any `json:"layers"`
-		} `json:"_source"`
-	}
-	if err := json.Unmarshal(out, &frames); err != nil {
+	var frames []tsharkFrame
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.UseNumber()
+	if err := dec.Decode(&frames); err != nil {
 		t.Fatalf("tshark json: %v", err)
 	}
-	res := make([]Fields, len(frames))
-	for i, fr := range frames {
-		res[i] = Fields{}
-		flatten(res[i], fr.Source.Layers)
-	}
-	return res
+	return frames
 }
 
 // TsharkFields runs `tshark -T fields` over a capture for the fields

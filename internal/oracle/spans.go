@@ -1,10 +1,7 @@
 package oracle
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"testing"
 )
 
@@ -27,26 +24,7 @@ func (s Span) End() int { return s.Off + s.Len }
 // subtrees hold.
 func TsharkSpans(t testing.TB, pcap string, extra ...string) []map[string][]Span {
 	t.Helper()
-	bin := Need(t, "tshark")
-	args := append([]string{"-n", "-r", pcap, "-T", "json", "-x", "--no-duplicate-keys"}, extra...)
-	cmd := exec.Command(bin, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("tshark %v: %v\n%s", args, err, stderr.String())
-	}
-	var frames []struct {
-		Source struct {
-			Layers map[string]any `json:"layers"`
-		} `json:"_source"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(out))
-	dec.UseNumber()
-	if err := dec.Decode(&frames); err != nil {
-		t.Fatalf("tshark json: %v", err)
-	}
+	frames := tsharkJSON(t, pcap, true, extra...)
 	res := make([]map[string][]Span, len(frames))
 	for i, fr := range frames {
 		res[i] = map[string][]Span{}
