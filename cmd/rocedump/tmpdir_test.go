@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // unusableTmpdirs returns TMPDIRs a spool cannot use, by name: one that
@@ -117,6 +119,20 @@ func (f *shortFile) Seek(off int64, whence int) (int64, error) { f.off = int(off
 func (f *shortFile) Close() error                              { return nil }
 func (f *shortFile) Name() string                              { return os.DevNull + "/x" }
 
+// gatedWriter holds its first write until open reports true, or ten
+// seconds have passed.
+type gatedWriter struct {
+	open func() bool
+	b    bytes.Buffer
+}
+
+func (w *gatedWriter) Write(p []byte) (int, error) {
+	for end := time.Now().Add(10 * time.Second); w.b.Len() == 0 && !w.open() && time.Now().Before(end); {
+		time.Sleep(time.Millisecond)
+	}
+	return w.b.Write(p)
+}
+
 // TestSpoolShortWrite: a temporary file that fills up in the middle of a
 // write keeps what it took; the rest follows once the capture's turn
 // comes: the output is -j 1's, byte for byte, at every point the file
@@ -130,7 +146,13 @@ func TestSpoolShortWrite(t *testing.T) {
 	for _, limit := range []int{0, 1, 4095, 100 << 10, 1 << 20} {
 		var made atomic.Int32
 		createTemp = func() (spoolFile, error) { made.Add(1); return &shortFile{limit: limit}, nil }
-		st, got, errs := runCmd(t, nil, append([]string{"-j", "2"}, args...)...)
+		// The first capture's output waits until the second has made its
+		// file: the second is decoded ahead for sure, whatever the
+		// scheduling (on a busy machine the first could drain first).
+		out := &gatedWriter{open: func() bool { return made.Load() > 0 }}
+		var errb bytes.Buffer
+		st := run(append([]string{"-j", "2"}, args...), bytes.NewReader(nil), out, &errb)
+		got, errs := out.b.String(), errb.String()
 		if st != 0 || errs != "" || got != want || made.Load() == 0 {
 			t.Errorf("file full at %d bytes: status %d, %d bytes, stderr %q, %d files; want 0 and %d bytes", limit, st, len(got), errs, made.Load(), len(want))
 		}
