@@ -7,8 +7,8 @@ import (
 
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/corpus"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/corpus"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 )
 
 // oddOutcomes counts what Frame.Decode made of the inputs of the odd-frame

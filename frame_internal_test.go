@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/corpus"
+	"github.com/roce-go/roce/internal/testkit/corpus"
 )
 
 // TestDecodeFastPathAgrees checks Decode, which takes untagged RoCEv2/IPv4

@@ -11,7 +11,7 @@ import (
 
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 	"github.com/roce-go/roce/rocev2"
 )
 

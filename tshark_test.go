@@ -44,7 +44,7 @@ import (
 
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 )
 
 // tsharkArgs are the options TestTshark runs tshark with.

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/roce-go/roce/capture"
-	"github.com/roce-go/roce/internal/vethtest"
+	"github.com/roce-go/roce/internal/testkit/vethtest"
 )
 
 // testFrame returns an Ethernet frame of n bytes from a locally

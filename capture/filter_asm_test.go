@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 )
 
 // The codes of the assembler's tests, spelled as tcpdump -d spells them.

@@ -22,9 +22,9 @@ import (
 	"github.com/roce-go/roce/capture"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/oracle"
-	"github.com/roce-go/roce/internal/testcaps"
-	"github.com/roce-go/roce/internal/vethtest"
+	"github.com/roce-go/roce/internal/testkit/oracle"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
+	"github.com/roce-go/roce/internal/testkit/vethtest"
 	"github.com/roce-go/roce/pfc"
 )
 

@@ -3,7 +3,7 @@ package cnp_test
 import (
 	"testing"
 
-	"github.com/roce-go/roce/internal/corpus"
+	"github.com/roce-go/roce/internal/testkit/corpus"
 
 	"github.com/roce-go/roce/cnp"
 )

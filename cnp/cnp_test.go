@@ -8,13 +8,13 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/roce-go/roce/internal/corpus"
+	"github.com/roce-go/roce/internal/testkit/corpus"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 	"github.com/roce-go/roce/rocev2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

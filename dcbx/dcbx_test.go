@@ -16,7 +16,7 @@ import (
 
 	"github.com/roce-go/roce/dcbx"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden/dcbx_lldp.pcap from the golden specs")

@@ -1,6 +1,6 @@
 package dcbx_test
 
-import "github.com/roce-go/roce/internal/corpus"
+import "github.com/roce-go/roce/internal/testkit/corpus"
 
 // The golden LLDP frames (Ethernet, no FCS), written as the IEEE 802.1AB
 // and 802.1Qaz layouts lay them out, one field per line: the hex words

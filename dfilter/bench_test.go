@@ -9,8 +9,8 @@ import (
 
 	"github.com/roce-go/roce/dfilter"
 	"github.com/roce-go/roce/dump"
-	"github.com/roce-go/roce/internal/corpus"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/corpus"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 )
 
 // BenchmarkScan scans the 4,000-frame capture with dump.Scan, one

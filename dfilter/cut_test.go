@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/roce-go/roce/dfilter"
-	"github.com/roce-go/roce/internal/corpus"
-	"github.com/roce-go/roce/internal/oracle"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/corpus"
+	"github.com/roce-go/roce/internal/testkit/oracle"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 )
 
 // TestCutFrames runs filters over the first 400 frames of a capture cut

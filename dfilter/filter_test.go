@@ -9,7 +9,7 @@ import (
 	"github.com/roce-go/roce/dfilter"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 )
 
 // handmade decodes the hand-built frames (two VLAN tags, QinQ, PFC,

@@ -9,8 +9,8 @@ import (
 	"github.com/google/gopacket"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/corpus"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/corpus"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 	"github.com/roce-go/roce/ipoib"
 )
 

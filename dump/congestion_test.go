@@ -14,8 +14,8 @@ import (
 	"github.com/google/gopacket/pcapgo"
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/dump"
-	"github.com/roce-go/roce/internal/oracle"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/oracle"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 	"github.com/roce-go/roce/pfc"
 )
 

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/roce-go/roce/dump"
-	"github.com/roce-go/roce/internal/oracle"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/oracle"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 )
 
 // TestTsharkDCBXFields compares the DCBX rows of the field table with

@@ -10,7 +10,7 @@ import (
 	"github.com/google/gopacket"
 
 	"github.com/roce-go/roce/dump"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 )
 
 // dcbxPcap holds LLDP frames with DCBX TLVs (see testdata/golden/README.md).

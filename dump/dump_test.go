@@ -21,7 +21,7 @@ import (
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

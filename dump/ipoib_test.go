@@ -12,9 +12,9 @@ import (
 	"github.com/google/gopacket/layers"
 
 	"github.com/roce-go/roce/dump"
-	"github.com/roce-go/roce/internal/corpus"
-	"github.com/roce-go/roce/internal/oracle"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/corpus"
+	"github.com/roce-go/roce/internal/testkit/oracle"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 	"github.com/roce-go/roce/ipoib"
 	"github.com/stretchr/testify/require"
 )

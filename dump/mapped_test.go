@@ -15,7 +15,7 @@ import (
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/internal/mmap"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 )
 
 // mapFile maps path read-only: a write to the mapping by the Source

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/roce-go/roce/dump"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 )
 
 // ourNames are keys tshark 4.0 does not have (or has under another

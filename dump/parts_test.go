@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/roce-go/roce/dump"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 )
 
 // jsonPart is a dump.Part of the frames' JSON lines.

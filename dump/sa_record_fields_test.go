@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/roce-go/roce/dump"
-	"github.com/roce-go/roce/internal/oracle"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/oracle"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 )
 
 // TestTsharkServiceRecordBlocks compares the ServiceRecord keys whose

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/roce-go/roce/dump"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 )
 
 // maxSec is the last second of dump.MaxTime (years -292277020688 to

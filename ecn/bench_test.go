@@ -3,7 +3,7 @@ package ecn_test
 import (
 	"testing"
 
-	"github.com/roce-go/roce/internal/corpus"
+	"github.com/roce-go/roce/internal/testkit/corpus"
 
 	"github.com/roce-go/roce/ecn"
 )

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/roce-go/roce/internal/corpus"
+	"github.com/roce-go/roce/internal/testkit/corpus"
 
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ecn"

@@ -15,8 +15,8 @@ import (
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/corpus"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/corpus"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 )
 
 // cmFields are the CM fields of tshark 4.0 the capture test reads its

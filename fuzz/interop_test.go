@@ -14,7 +14,7 @@ import (
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/ecn"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 	"github.com/roce-go/roce/pfc"
 )
 

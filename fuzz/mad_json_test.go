@@ -12,7 +12,7 @@ import (
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 	"github.com/roce-go/roce/mad"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 )
 
 // cmTsharkConfigs are the phases of TestCMTshark: RC and UC, the three

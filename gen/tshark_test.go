@@ -24,7 +24,7 @@ import (
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 	"github.com/roce-go/roce/pfc"
 )
 

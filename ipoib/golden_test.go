@@ -3,7 +3,7 @@ package ipoib_test
 import (
 	"testing"
 
-	"github.com/roce-go/roce/internal/corpus"
+	"github.com/roce-go/roce/internal/testkit/corpus"
 )
 
 // Golden IPoIB packets: native InfiniBand packets of the ERF capture

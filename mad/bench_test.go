@@ -7,7 +7,7 @@ import (
 	"github.com/google/gopacket"
 
 	"github.com/roce-go/roce"
-	"github.com/roce-go/roce/internal/corpus"
+	"github.com/roce-go/roce/internal/testkit/corpus"
 	"github.com/roce-go/roce/mad"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/corpus"
+	"github.com/roce-go/roce/internal/testkit/corpus"
 	"github.com/roce-go/roce/mad"
 )
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roce-go/roce/internal/corpus"
+	"github.com/roce-go/roce/internal/testkit/corpus"
 	"github.com/roce-go/roce/mad"
 )
 

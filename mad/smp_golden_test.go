@@ -17,7 +17,7 @@ import (
 	"github.com/google/gopacket/pcapgo"
 
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/corpus"
+	"github.com/roce-go/roce/internal/testkit/corpus"
 	"github.com/roce-go/roce/mad"
 )
 

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/corpus"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/corpus"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 	"github.com/roce-go/roce/mad"
 )
 

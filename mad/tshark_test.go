@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roce-go/roce/internal/corpus"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/corpus"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 	"github.com/roce-go/roce/mad"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/gen"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 	"github.com/roce-go/roce/timeline"
 )
 

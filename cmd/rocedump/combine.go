@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/roce-go/roce/internal/cli"
+	"github.com/roce-go/roce/cmd/internal/cli"
 )
 
 // The outputs rocedump has, and what each flag needs to have an effect.

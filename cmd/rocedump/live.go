@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"github.com/roce-go/roce/internal/cli"
+	"github.com/roce-go/roce/cmd/internal/cli"
 	"io"
 	"os"
 	"os/signal"

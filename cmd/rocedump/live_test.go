@@ -17,8 +17,8 @@ import (
 
 	"github.com/roce-go/roce/capture"
 	"github.com/roce-go/roce/dump"
-	"github.com/roce-go/roce/internal/oracle"
-	"github.com/roce-go/roce/internal/vethtest"
+	"github.com/roce-go/roce/internal/testkit/oracle"
+	"github.com/roce-go/roce/internal/testkit/vethtest"
 )
 
 var tools struct {

@@ -178,10 +178,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roce-go/roce/cmd/internal/cli"
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
-	"github.com/roce-go/roce/internal/cli"
 	"github.com/roce-go/roce/internal/mmap"
 	"github.com/roce-go/roce/pfc"
 )

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/roce-go/roce/dump"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 )
 
 const capDir = "../../testdata/captures"

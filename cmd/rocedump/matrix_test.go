@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roce-go/roce/internal/oracle"
-	"github.com/roce-go/roce/internal/vethtest"
+	"github.com/roce-go/roce/internal/testkit/oracle"
+	"github.com/roce-go/roce/internal/testkit/vethtest"
 )
 
 // matrixCapture is one capture an input of the matrix reads: its name

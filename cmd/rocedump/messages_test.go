@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 )
 
 // ngBlock is a little-endian pcapng block of type typ around body.

@@ -15,9 +15,9 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/roce-go/roce/cmd/internal/cli"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
-	"github.com/roce-go/roce/internal/cli"
 	"github.com/roce-go/roce/timeline"
 )
 

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/roce-go/roce/gen"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 )
 
 // genSet writes n generated captures into a new directory, each

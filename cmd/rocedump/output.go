@@ -3,8 +3,8 @@ package main
 import (
 	"errors"
 
+	"github.com/roce-go/roce/cmd/internal/cli"
 	"github.com/roce-go/roce/dump"
-	"github.com/roce-go/roce/internal/cli"
 )
 
 // textFlags are tcpdump's output flags, as rocedump takes them. Like

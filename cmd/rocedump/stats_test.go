@@ -17,7 +17,7 @@ import (
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 )
 
 // TestStatsVsTshark checks the per-flow frame counts of -stats -json on

@@ -14,7 +14,7 @@ import (
 
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/gen"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 )
 
 // tcpdumpOut runs tcpdump -n -r path with flags, in UTC, and returns its

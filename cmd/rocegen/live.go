@@ -9,8 +9,8 @@ import (
 	"syscall"
 
 	"github.com/roce-go/roce/capture"
+	"github.com/roce-go/roce/cmd/internal/cli"
 	"github.com/roce-go/roce/gen"
-	"github.com/roce-go/roce/internal/cli"
 )
 
 // liveCheck returns what is wrong with -i and -loop beside the other

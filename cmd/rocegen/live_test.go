@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/roce-go/roce/capture"
-	"github.com/roce-go/roce/internal/vethtest"
+	"github.com/roce-go/roce/internal/testkit/vethtest"
 )
 
 // listen captures on iface and returns the timestamps of the first n

@@ -74,9 +74,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/roce-go/roce/cmd/internal/cli"
+	"github.com/roce-go/roce/cmd/internal/tty"
 	"github.com/roce-go/roce/gen"
-	"github.com/roce-go/roce/internal/cli"
-	"github.com/roce-go/roce/internal/tty"
 )
 
 // usageLine is the first line of rocegen's usage.

@@ -2,7 +2,7 @@ package main
 
 import (
 	"bytes"
-	"github.com/roce-go/roce/internal/tty"
+	"github.com/roce-go/roce/cmd/internal/tty"
 	"io"
 	"os"
 	"os/exec"

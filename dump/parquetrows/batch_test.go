@@ -8,7 +8,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/roce-go/roce/dump/parquetrows"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 )
 
 // TestRowGroups writes more than two row groups' rows, through Write

@@ -7,7 +7,7 @@ import (
 
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/dump/parquetrows"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 )
 
 func benchRecords(b *testing.B) []dump.Record {

@@ -13,8 +13,8 @@ import (
 	"github.com/google/gopacket"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/dump/parquetrows"
-	"github.com/roce-go/roce/internal/corpus"
-	"github.com/roce-go/roce/internal/oracle"
+	"github.com/roce-go/roce/internal/testkit/corpus"
+	"github.com/roce-go/roce/internal/testkit/oracle"
 )
 
 // TestCutFrames writes frames the capture cut at every byte from the end

@@ -6,7 +6,7 @@ import (
 
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/dump/parquetrows"
-	"github.com/roce-go/roce/internal/testcaps"
+	"github.com/roce-go/roce/internal/testkit/testcaps"
 )
 
 // TestSchemaIsTheTable checks that the columns are the field table's

@@ -26,7 +26,7 @@ import (
 	"github.com/roce-go/roce/ecn"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/corpus"
+	"github.com/roce-go/roce/internal/testkit/corpus"
 	"github.com/roce-go/roce/ipoib"
 	"github.com/roce-go/roce/pfc"
 )

@@ -29,7 +29,7 @@ var RoCECaptures = []string{
 // wherever the test runs from.
 func Path(elem ...string) string {
 	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..", "testdata")
+	root := filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata")
 	return filepath.Join(append([]string{root}, elem...)...)
 }
 

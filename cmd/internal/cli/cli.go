@@ -27,7 +27,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/roce-go/roce/internal/tty"
+	"github.com/roce-go/roce/cmd/internal/tty"
 )
 
 // Command is a command's flag set with its name and usage line.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roce-go/roce/internal/cli"
+	"github.com/roce-go/roce/cmd/internal/cli"
 )
 
 // Example: a command that takes one file, a count flag and a flag given
