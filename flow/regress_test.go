@@ -29,7 +29,7 @@ func genReport(t *testing.T, cfg gen.Config) (*flow.Report, gen.Stats) {
 	return an.Report(), g.Stats()
 }
 
-// TestGenPairing: the cases the window rule got wrong (issue 11): with
+// TestGenPairing: the cases the window rule got wrong: with
 // several QPs between two hosts only one connection paired. Every
 // connection must pair, and every read, atomic and message be
 // answered. gen's requester QP i is LocalQP+i, its responder
