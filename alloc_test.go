@@ -218,7 +218,7 @@ func TestNoAllocs(t *testing.T) {
 			}
 			return ecn.SetFrameECN(frame, ecn.ECT0)
 		}},
-		{"pfc.MACControl.DecodeFromBytes", func() error { return m.DecodeFromBytes(pfcBody, nil) }},
+		{"pfc.MACControl.Decode", func() error { return m.Decode(pfcBody) }},
 	} {
 		require.NoError(t, c.fn(), c.name) // and warm up
 		var err error

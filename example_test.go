@@ -208,7 +208,7 @@ func Example_pfc() {
 	frame := pfc.AppendPFC(buf[:0], srcMAC, 1<<3, times) // 60 bytes, no allocation
 
 	var m pfc.MACControl
-	if err := m.DecodeFromBytes(frame[pfc.EthernetHeaderLen:], nil); err != nil {
+	if err := m.Decode(frame[pfc.EthernetHeaderLen:]); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -421,7 +421,7 @@ func (r *Record) decodeEthernet(e []byte) {
 		r.Kind = KindNotRoCE
 		r.net.peek(e)
 		if r.net.innerType == hdr.EtherTypeMACControl {
-			if err := r.MACControl.DecodeFromBytes(e[r.net.l3:], nil); err != nil {
+			if err := r.MACControl.Decode(e[r.net.l3:]); err != nil {
 				r.Kind, r.Err = KindMalformed, err
 			} else {
 				r.Kind = KindMACControl

@@ -101,7 +101,7 @@ func TestEvents(t *testing.T) {
 	an := flow.New(flow.Config{})
 	for _, f := range fs {
 		var m pfc.MACControl
-		assert.NoError(t, m.DecodeFromBytes(f.data[14:], nil))
+		assert.NoError(t, m.Decode(f.data[14:]))
 		an.AddMACControl(time.Unix(1700000000, 0).Add(f.t), macB, &m)
 	}
 	run := an.RunningPauses()

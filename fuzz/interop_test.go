@@ -171,7 +171,7 @@ func fzBit(name string, v bool) fzWant {
 // fzMACCFields lists what tshark must show for a PAUSE or PFC frame.
 func fzMACCFields(t *testing.T, b []byte) []fzWant {
 	var m pfc.MACControl
-	if err := m.DecodeFromBytes(b[14:], nil); err != nil {
+	if err := m.Decode(b[14:]); err != nil {
 		t.Fatal(err)
 	}
 	w := []fzWant{{"eth.dst", oracle.Hex(b[:6]), false}, {"eth.src", oracle.Hex(b[6:12]), false},

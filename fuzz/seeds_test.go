@@ -166,7 +166,11 @@ func fzBuilt(tb testing.TB) [][]byte {
 		pfc.AppendPFC(nil, src, 0, [8]uint16{}),
 	}
 	gate := pfc.MACControl{Opcode: pfc.OpcodeGate, Body: []byte{1, 2, 3, 4, 5}}
-	out = append(out, gate.AppendTo(append(append(append([]byte{}, pfc.MulticastAddr[:]...), src[:]...), 0x88, 0x08)))
+	gateFrame, err := gate.AppendTo(append(append(append([]byte{}, pfc.MulticastAddr[:]...), src[:]...), 0x88, 0x08))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out = append(out, gateFrame)
 	// A CNP in reply to each ICRC vector that is RoCEv2, marked CE.
 	opts := cnp.DefaultOptions()
 	opts.AnyECN = true

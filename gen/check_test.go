@@ -127,7 +127,7 @@ func check(t *testing.T, c gen.Config, frames []genFrame) result {
 		}
 		if binary.BigEndian.Uint16(b[12:]) == uint16(pfc.EthernetTypeMACControl) {
 			var m pfc.MACControl
-			if err := m.DecodeFromBytes(b[14:], gopacket.NilDecodeFeedback); err != nil {
+			if err := m.Decode(b[14:]); err != nil {
 				fail(i, "PFC: %v", err)
 				continue
 			}

@@ -20,7 +20,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/google/gopacket"
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/ib"
@@ -174,7 +173,7 @@ func tsharkWant(b []byte) (fs []tsField, full bool, err error) {
 
 	if binary.BigEndian.Uint16(b[12:]) == uint16(pfc.EthernetTypeMACControl) {
 		var m pfc.MACControl
-		if err := m.DecodeFromBytes(b[14:], gopacket.NilDecodeFeedback); err != nil {
+		if err := m.Decode(b[14:]); err != nil {
 			return nil, false, err
 		}
 		num("eth.type", 0x8808)

@@ -1,11 +1,6 @@
 package pfc
 
-import (
-	"testing"
-
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-)
+import "testing"
 
 // BenchmarkCopy64 is the same-run baseline: copying 64 bytes.
 func BenchmarkCopy64(b *testing.B) {
@@ -20,27 +15,12 @@ func BenchmarkCopy64(b *testing.B) {
 
 func BenchmarkDecodePFC(b *testing.B) {
 	frame := unhex(b, vecPFC)
-	b.Run("DecodeFromBytes", func(b *testing.B) {
+	b.Run("Decode", func(b *testing.B) {
 		var m MACControl
 		b.ReportAllocs()
 		b.SetBytes(int64(len(frame)))
 		for b.Loop() {
-			if err := m.DecodeFromBytes(frame[EthernetHeaderLen:], nil); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("DecodingLayerParser", func(b *testing.B) {
-		var (
-			eth     layers.Ethernet
-			mc      MACControl
-			decoded = make([]gopacket.LayerType, 0, 4)
-		)
-		p := gopacket.NewDecodingLayerParser(layers.LayerTypeEthernet, &eth, &mc)
-		b.ReportAllocs()
-		b.SetBytes(int64(len(frame)))
-		for b.Loop() {
-			if err := p.DecodeLayers(frame, &decoded); err != nil {
+			if err := m.Decode(frame[EthernetHeaderLen:]); err != nil {
 				b.Fatal(err)
 			}
 		}

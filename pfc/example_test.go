@@ -30,13 +30,13 @@ func Example_pause() {
 
 // Decode a PFC frame and say which priorities it pauses, which it
 // resumes, and for how long at 100 Gb/s.
-func ExampleMACControl_DecodeFromBytes() {
+func ExampleMACControl_Decode() {
 	frame, _ := hex.DecodeString("0180c2000001020000000001" + "8808" +
 		"0101" + "008a" + // PFC, priorities 1, 3 and 7 enabled
 		"0000" + "0000" + "0000" + "ffff" + "0000" + "0000" + "0000" + "1234" +
 		"0000000000000000000000000000000000000000000000000000")
 	var m pfc.MACControl
-	if err := m.DecodeFromBytes(frame[pfc.EthernetHeaderLen:], nil); err != nil {
+	if err := m.Decode(frame[pfc.EthernetHeaderLen:]); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -58,7 +58,7 @@ func ExampleAppendPause() {
 	src := [6]byte{0x02, 0x00, 0x00, 0x00, 0x00, 0x01}
 	frame := pfc.AppendPause(nil, src, 0xffff)
 	var m pfc.MACControl
-	_ = m.DecodeFromBytes(frame[pfc.EthernetHeaderLen:], nil)
+	_ = m.Decode(frame[pfc.EthernetHeaderLen:])
 	fmt.Println(m.Opcode, m.PauseTime, "pauses", m.XOFF(), "for", pfc.Speed10G.Duration(m.PauseTime), "at", pfc.Speed10G)
 	// Output:
 	// PAUSE 65535 pauses [0 1 2 3 4 5 6 7] for 3.355392ms at 10Gb/s

@@ -5,16 +5,13 @@ import (
 	"math/bits"
 	"strconv"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/internal/hdr"
 )
 
 // EthernetTypeMACControl is the Ethertype of MAC Control frames (IEEE
 // 802.3 clause 31).
-const EthernetTypeMACControl layers.EthernetType = hdr.EtherTypeMACControl
+const EthernetTypeMACControl uint16 = hdr.EtherTypeMACControl
 
 // Sizes of MAC Control frames and of their parts, in bytes. The
 // MAC Control lengths count from the first byte after the Ethertype.
@@ -127,11 +124,9 @@ func hex4(v uint16) string {
 // Times count pause quanta of 512 bit times (see Speed); a time of 0
 // ends a pause (XON), any other value starts or extends one (XOFF).
 //
-// Contents holds the opcode and the fields the opcode defines (PauseLen
-// or PFCLen bytes, or only the opcode for other opcodes); Payload is
-// always empty, as nothing follows a MAC Control frame.
+// Nothing follows a MAC Control frame: the bytes after the opcode's
+// fields are Pad (PAUSE, PFC) or Body (any other opcode).
 type MACControl struct {
-	layers.BaseLayer
 	Opcode Opcode
 
 	// PauseTime is the pause_time of a PAUSE frame, in quanta.
@@ -167,34 +162,16 @@ var (
 func truncErrs(layer string, from, want int) []error {
 	t := make([]error, want)
 	for have := from; have < want; have++ {
-		t[have] = errs.New(layer, 0, want, have, ib.ErrTruncated)
+		t[have] = errs.New(layer, 0, want, have, errs.ErrTruncated)
 	}
 	return t
 }
 
-// LayerType returns LayerTypeMACControl.
-func (m *MACControl) LayerType() gopacket.LayerType { return LayerTypeMACControl }
-
-// CanDecode returns LayerTypeMACControl.
-func (m *MACControl) CanDecode() gopacket.LayerClass { return LayerTypeMACControl }
-
-// NextLayerType returns gopacket.LayerTypeZero: nothing follows.
-func (m *MACControl) NextLayerType() gopacket.LayerType { return gopacket.LayerTypeZero }
-
-// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
-// nil, is told of a truncation.
-func (m *MACControl) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	err := m.Decode(data)
-	if err != nil && df != nil {
-		df.SetTruncated() // Decode fails on a truncation only
-	}
-	return err
-}
-
-// Decode resets m and decodes data, the bytes after the Ethertype,
-// without gopacket. A PAUSE body needs PauseLen bytes and a PFC body
-// PFCLen; anything beyond them goes to Pad. Other opcodes need only the
-// opcode. A shorter body gives an *ib.Error wrapping ib.ErrTruncated.
+// Decode resets m and decodes data, the bytes after the Ethertype. A
+// PAUSE body needs PauseLen bytes and a PFC body PFCLen; anything beyond
+// them goes to Pad. Other opcodes need only the opcode. A shorter body
+// gives an *Error wrapping ErrTruncated (which matches
+// io.ErrUnexpectedEOF); nothing else fails.
 func (m *MACControl) Decode(data []byte) error {
 	*m = MACControl{}
 	if len(data) < OpcodeLen {
@@ -207,7 +184,7 @@ func (m *MACControl) Decode(data []byte) error {
 			return errPause[len(data)]
 		}
 		m.PauseTime = binary.BigEndian.Uint16(data[offPauseTime:])
-		m.Contents, m.Pad = data[:PauseLen], data[PauseLen:]
+		m.Pad = data[PauseLen:]
 	case OpcodePFC:
 		if len(data) < PFCLen {
 			return errPFC[len(data)]
@@ -217,15 +194,15 @@ func (m *MACControl) Decode(data []byte) error {
 		for i := range m.Time {
 			m.Time[i] = binary.BigEndian.Uint16(b[offTime+2*i:])
 		}
-		m.Contents, m.Pad = b, data[PFCLen:]
+		m.Pad = data[PFCLen:]
 	default:
-		m.Contents, m.Body = data[:OpcodeLen], data[OpcodeLen:]
+		m.Body = data[OpcodeLen:]
 	}
 	return nil
 }
 
-// Len returns the number of bytes AppendTo and SerializeTo write: the
-// opcode, the opcode's fields and Pad, or the opcode and Body.
+// Len returns the number of bytes AppendTo writes: the opcode, the
+// opcode's fields and Pad, or the opcode and Body.
 func (m *MACControl) Len() int {
 	switch m.Opcode {
 	case OpcodePause:
@@ -236,13 +213,35 @@ func (m *MACControl) Len() int {
 	return OpcodeLen + len(m.Body)
 }
 
+// Validate reports whether m can be encoded as it is: a PAUSE or PFC
+// frame carries no Body (what follows its fields is Pad) and any other
+// opcode no Pad (what follows it is Body). The error is a *FieldError
+// wrapping ErrBadValue that names the field.
+func (m *MACControl) Validate() error {
+	switch m.Opcode {
+	case OpcodePause, OpcodePFC:
+		if len(m.Body) != 0 {
+			return errs.Length("MACControl.Body", len(m.Body), m.Opcode.String()+" carries its trailing bytes in Pad", errs.ErrBadValue)
+		}
+	default:
+		if len(m.Pad) != 0 {
+			return errs.Length("MACControl.Pad", len(m.Pad), "opcode "+m.Opcode.String()+" carries its trailing bytes in Body", errs.ErrBadValue)
+		}
+	}
+	return nil
+}
+
 // AppendTo appends the encoded body (opcode, fields, then Pad or Body
-// unchanged) to b and returns the extended slice. It adds no padding of
-// its own: AppendPause and AppendPFC write whole padded frames.
-func (m *MACControl) AppendTo(b []byte) []byte {
+// unchanged) to b and returns the extended slice, or b and the error of
+// Validate. It adds no padding of its own: AppendPause and AppendPFC
+// write whole padded frames. It allocates only when b lacks the room.
+func (m *MACControl) AppendTo(b []byte) ([]byte, error) {
+	if err := m.Validate(); err != nil {
+		return b, err
+	}
 	b, out := grow(b, m.Len())
 	m.put(out)
-	return b
+	return b, nil
 }
 
 // put writes the body into b, which holds exactly m.Len() bytes.
@@ -261,23 +260,6 @@ func (m *MACControl) put(b []byte) {
 	default:
 		copy(b[OpcodeLen:], m.Body)
 	}
-}
-
-// Serialize prepends the encoded body, as AppendTo writes it, to b, the
-// SerializeBuffer of either gopacket module; the options change nothing.
-// layers.Ethernet pads a frame shorter than 60 bytes when it serializes.
-func (m *MACControl) Serialize(b ib.Buffer, _ ib.SerializeOptions) error {
-	out, err := b.PrependBytes(m.Len())
-	if err != nil {
-		return err
-	}
-	m.put(out)
-	return nil
-}
-
-// SerializeTo is Serialize as a gopacket.SerializableLayer.
-func (m *MACControl) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return m.Serialize(b, ib.SerializeOptions(opts))
 }
 
 // grow extends b by n zero bytes and returns the extended slice and its

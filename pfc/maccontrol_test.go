@@ -10,10 +10,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-
-	"github.com/roce-go/roce/ib"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -37,6 +33,16 @@ const (
 		"000000000000000000000000000000000000000000000000000000000000000000000000000000000000" // 42 bytes of padding
 )
 
+// mustAppend is m.AppendTo(b), failing the test on an error.
+func mustAppend(t testing.TB, m *MACControl, b []byte) []byte {
+	t.Helper()
+	b, err := m.AppendTo(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 var testSrc = [6]byte{0x02, 0, 0, 0, 0, 0x01}
 
 func unhex(t testing.TB, s string) []byte {
@@ -52,7 +58,7 @@ func unhex(t testing.TB, s string) []byte {
 // which the tests check separately.
 var ignoreSlices = cmp.FilterPath(func(p cmp.Path) bool {
 	switch p.Last().String() {
-	case ".BaseLayer", ".Pad", ".Body":
+	case ".Pad", ".Body":
 		return true
 	}
 	return false
@@ -98,7 +104,7 @@ func TestVectors(t *testing.T) {
 				t.Fatalf("vector is %d bytes, want %d", len(frame), MinFrameLen)
 			}
 			var m MACControl
-			if err := m.DecodeFromBytes(frame[EthernetHeaderLen:], gopacket.NilDecodeFeedback); err != nil {
+			if err := m.Decode(frame[EthernetHeaderLen:]); err != nil {
 				t.Fatal(err)
 			}
 			if d := cmp.Diff(tt.want, m, ignoreSlices); d != "" {
@@ -116,7 +122,7 @@ func TestVectors(t *testing.T) {
 			if got := m.XON(); got != tt.xon {
 				t.Errorf("XON = %v, want %v", got, tt.xon)
 			}
-			if got := m.AppendTo(append([]byte(nil), frame[:EthernetHeaderLen]...)); !bytes.Equal(got, frame) {
+			if got := mustAppend(t, &m, append([]byte(nil), frame[:EthernetHeaderLen]...)); !bytes.Equal(got, frame) {
 				t.Errorf("AppendTo:\n got %x\nwant %x", got, frame)
 			}
 			if got := tt.build(nil); !bytes.Equal(got, frame) {
@@ -132,7 +138,8 @@ func TestVectors(t *testing.T) {
 
 // TestLayouts decodes frames with and without padding and FCS, PAUSE,
 // PFC and opaque opcodes, checks every field and re-encodes them byte
-// for byte through AppendTo, SerializeTo and gopacket.SerializeLayers.
+// for byte through AppendTo (googlelayers.MACControl's tests take the
+// same frames through gopacket).
 func TestLayouts(t *testing.T) {
 	pfc := unhex(t, vecPFC)[EthernetHeaderLen:]
 	pause := unhex(t, vecPause)[EthernetHeaderLen:]
@@ -142,39 +149,35 @@ func TestLayouts(t *testing.T) {
 	pfcWant := MACControl{Opcode: OpcodePFC, PriorityEnableVector: 0x88, Time: [8]uint16{3: 0xffff, 7: 0x1234}}
 	pauseWant := MACControl{Opcode: OpcodePause, PauseTime: 0xffff}
 	tests := []struct {
-		name     string
-		body     []byte
-		want     MACControl
-		contents int // len(Contents)
-		rest     []byte
+		name string
+		body []byte
+		want MACControl
+		rest []byte
 	}{
-		{"PFC padded", pfc, pfcWant, PFCLen, pfc[PFCLen:]},
-		{"PFC unpadded", pfc[:PFCLen], pfcWant, PFCLen, nil},
-		{"PFC padded with FCS", cat(pfc, fcs), pfcWant, PFCLen, cat(pfc[PFCLen:], fcs)},
-		{"PFC unpadded with FCS", cat(pfc[:PFCLen], fcs), pfcWant, PFCLen, fcs},
+		{"PFC padded", pfc, pfcWant, pfc[PFCLen:]},
+		{"PFC unpadded", pfc[:PFCLen], pfcWant, nil},
+		{"PFC padded with FCS", cat(pfc, fcs), pfcWant, cat(pfc[PFCLen:], fcs)},
+		{"PFC unpadded with FCS", cat(pfc[:PFCLen], fcs), pfcWant, fcs},
 		{"PFC reserved bits and non-zero pad", unhex(t, "0101ff01000100020003000400050006000700087777"),
-			MACControl{Opcode: OpcodePFC, PriorityEnableVector: 0xff01, Time: [8]uint16{1, 2, 3, 4, 5, 6, 7, 8}}, PFCLen, []byte{0x77, 0x77}},
-		{"PAUSE padded", pause, pauseWant, PauseLen, pause[PauseLen:]},
-		{"PAUSE unpadded", pause[:PauseLen], pauseWant, PauseLen, nil},
-		{"PAUSE padded with FCS", cat(pause, fcs), pauseWant, PauseLen, cat(pause[PauseLen:], fcs)},
-		{"PAUSE unpadded with FCS", cat(pause[:PauseLen], fcs), pauseWant, PauseLen, fcs},
-		{"GATE opaque", mpcp, MACControl{Opcode: OpcodeGate}, OpcodeLen, mpcp[OpcodeLen:]},
-		{"unknown opcode", unhex(t, "abcd0102"), MACControl{Opcode: 0xabcd}, OpcodeLen, []byte{1, 2}},
-		{"opcode only", unhex(t, "0007"), MACControl{Opcode: 7}, OpcodeLen, nil},
+			MACControl{Opcode: OpcodePFC, PriorityEnableVector: 0xff01, Time: [8]uint16{1, 2, 3, 4, 5, 6, 7, 8}}, []byte{0x77, 0x77}},
+		{"PAUSE padded", pause, pauseWant, pause[PauseLen:]},
+		{"PAUSE unpadded", pause[:PauseLen], pauseWant, nil},
+		{"PAUSE padded with FCS", cat(pause, fcs), pauseWant, cat(pause[PauseLen:], fcs)},
+		{"PAUSE unpadded with FCS", cat(pause[:PauseLen], fcs), pauseWant, fcs},
+		{"GATE opaque", mpcp, MACControl{Opcode: OpcodeGate}, mpcp[OpcodeLen:]},
+		{"unknown opcode", unhex(t, "abcd0102"), MACControl{Opcode: 0xabcd}, []byte{1, 2}},
+		{"opcode only", unhex(t, "0007"), MACControl{Opcode: 7}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var m MACControl
 			// Leftovers from a previous decode must not survive.
 			m.Body, m.Pad, m.PauseTime, m.Time[0] = []byte{1}, []byte{2}, 3, 4
-			if err := m.DecodeFromBytes(tt.body, nil); err != nil {
+			if err := m.Decode(tt.body); err != nil {
 				t.Fatal(err)
 			}
 			if d := cmp.Diff(tt.want, m, ignoreSlices); d != "" {
 				t.Errorf("decode (-want +got):\n%s", d)
-			}
-			if !bytes.Equal(m.Contents, tt.body[:tt.contents]) {
-				t.Errorf("Contents = %x, want %x", m.Contents, tt.body[:tt.contents])
 			}
 			rest := m.Pad
 			if tt.want.Opcode != OpcodePause && tt.want.Opcode != OpcodePFC {
@@ -188,53 +191,11 @@ func TestLayouts(t *testing.T) {
 			if !bytes.Equal(rest, tt.rest) {
 				t.Errorf("rest = %x, want %x", rest, tt.rest)
 			}
-			if len(m.Payload) != 0 || m.LayerPayload() != nil {
-				t.Errorf("Payload = %x, want none", m.Payload)
-			}
-			if m.NextLayerType() != gopacket.LayerTypeZero {
-				t.Errorf("NextLayerType = %v", m.NextLayerType())
-			}
 			if m.Len() != len(tt.body) {
 				t.Errorf("Len = %d, want %d", m.Len(), len(tt.body))
 			}
-			if got := m.AppendTo(nil); !bytes.Equal(got, tt.body) {
+			if got := mustAppend(t, &m, nil); !bytes.Equal(got, tt.body) {
 				t.Errorf("AppendTo:\n got %x\nwant %x", got, tt.body)
-			}
-			buf := gopacket.NewSerializeBuffer()
-			if err := m.SerializeTo(buf, gopacket.SerializeOptions{}); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(buf.Bytes(), tt.body) {
-				t.Errorf("SerializeTo:\n got %x\nwant %x", buf.Bytes(), tt.body)
-			}
-			// A whole frame through gopacket: decode, then serialize
-			// Ethernet + MACControl; Ethernet pads short frames to 60.
-			frame := append(unhex(t, "0180c2000001020000000001"+"8808"), tt.body...)
-			pkt := gopacket.NewPacket(frame, layers.LayerTypeEthernet, gopacket.NoCopy)
-			if el := pkt.ErrorLayer(); el != nil {
-				t.Fatalf("gopacket: %v", el.Error())
-			}
-			mc, ok := pkt.Layer(LayerTypeMACControl).(*MACControl)
-			if !ok {
-				t.Fatalf("no MACControl layer in %v", pkt)
-			}
-			if d := cmp.Diff(tt.want, *mc, ignoreSlices); d != "" {
-				t.Errorf("gopacket decode (-want +got):\n%s", d)
-			}
-			if n := len(pkt.Layers()); n != 2 {
-				t.Errorf("gopacket found %d layers, want 2: %v", n, pkt)
-			}
-			buf = gopacket.NewSerializeBuffer()
-			eth := pkt.Layer(layers.LayerTypeEthernet).(*layers.Ethernet)
-			if err := gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true}, eth, mc); err != nil {
-				t.Fatal(err)
-			}
-			want := frame
-			if len(want) < MinFrameLen {
-				want = append(want, make([]byte, MinFrameLen-len(want))...)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("SerializeLayers:\n got %x\nwant %x", buf.Bytes(), want)
 			}
 		})
 	}
@@ -254,81 +215,35 @@ func TestTruncated(t *testing.T) {
 	} {
 		for n := 0; n < tc.need; n++ {
 			var m MACControl
-			var df truncFeedback
 			body := bytes.Clone(tc.body[:n])
-			err := m.DecodeFromBytes(body, &df)
-			if !errors.Is(err, ib.ErrTruncated) || !errors.Is(err, io.ErrUnexpectedEOF) {
-				t.Errorf("%s cut to %d bytes: err = %v, want ib.ErrTruncated", tc.name, n, err)
+			err := m.Decode(body)
+			if !errors.Is(err, ErrTruncated) || !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Errorf("%s cut to %d bytes: err = %v, want ErrTruncated", tc.name, n, err)
 				continue
 			}
-			if !df {
-				t.Errorf("%s cut to %d bytes: SetTruncated not called", tc.name, n)
-			}
-			var e *ib.Error
+			var e *Error
 			if !errors.As(err, &e) {
-				t.Fatalf("%T is not *ib.Error", err)
+				t.Fatalf("%T is not *Error", err)
 			}
-			want := &ib.Error{Layer: tc.layer, Want: tc.need, Have: n, Err: ib.ErrTruncated}
+			want := &Error{Layer: tc.layer, Want: tc.need, Have: n, Err: ErrTruncated}
 			if n < OpcodeLen {
 				want.Layer, want.Want = "MACControl", OpcodeLen
 			}
 			if *e != *want {
 				t.Errorf("%s cut to %d bytes: %+v, want %+v", tc.name, n, *e, *want)
 			}
-			// The same cut through gopacket gives a decode failure, not
-			// a panic. (gopacket stops quietly at an empty payload.)
-			if n == 0 {
-				continue
-			}
-			frame := append(unhex(t, "0180c2000001020000000001"+"8808"), body...)
-			pkt := gopacket.NewPacket(frame, layers.LayerTypeEthernet, gopacket.Default)
-			if pkt.ErrorLayer() == nil || !errors.Is(pkt.ErrorLayer().Error(), ib.ErrTruncated) {
-				t.Errorf("%s cut to %d bytes: gopacket error layer %v", tc.name, n, pkt.ErrorLayer())
-			}
 		}
 	}
 	// Opaque opcodes need the opcode only.
 	var m MACControl
-	if err := m.DecodeFromBytes([]byte{0}, nil); !errors.Is(err, ib.ErrTruncated) {
+	if err := m.Decode([]byte{0}); !errors.Is(err, ErrTruncated) {
 		t.Errorf("1 byte: %v", err)
 	}
-	if err := m.DecodeFromBytes([]byte{0, 2}, nil); err != nil {
+	if err := m.Decode([]byte{0, 2}); err != nil {
 		t.Errorf("GATE opcode only: %v", err)
 	}
 	assert.Equal(t, "roce: PFC at offset 0: truncated (want 20 bytes, have 5)", errPFC[5].Error())
 	assert.Equal(t, "roce: MACControl at offset 0: truncated (want 2 bytes, have 1)", errOpcode[1].Error())
-}
-
-type truncFeedback bool
-
-func (f *truncFeedback) SetTruncated() { *f = true }
-
-func TestDecodingLayerParser(t *testing.T) {
-	var (
-		eth     layers.Ethernet
-		mc      MACControl
-		decoded = make([]gopacket.LayerType, 0, 4)
-	)
-	p := gopacket.NewDecodingLayerParser(layers.LayerTypeEthernet, &eth, &mc)
-	for _, v := range []string{vecPFC, vecPause} {
-		frame := unhex(t, v)
-		if err := p.DecodeLayers(frame, &decoded); err != nil {
-			t.Fatal(err)
-		}
-		if d := cmp.Diff([]gopacket.LayerType{layers.LayerTypeEthernet, LayerTypeMACControl}, decoded); d != "" {
-			t.Errorf("decoded (-want +got):\n%s", d)
-		}
-		if got := mc.AppendTo(bytes.Clone(eth.Contents)); !bytes.Equal(got, frame) {
-			t.Errorf("re-encode:\n got %x\nwant %x", got, frame)
-		}
-	}
-	if mc.Opcode != OpcodePause || mc.PauseTime != 0xffff {
-		t.Errorf("last decode %+v", mc)
-	}
-	err := p.DecodeLayers(unhex(t, vecPFC)[:30], &decoded)
-	if !errors.Is(err, ib.ErrTruncated) || !p.Truncated {
-		t.Errorf("cut PFC: err %v, Truncated %v", err, p.Truncated)
-	}
 }
 
 func TestPriorities(t *testing.T) {
@@ -401,12 +316,10 @@ func TestOpcodeString(t *testing.T) {
 }
 
 // TestNoPanic decodes every slice of some odd bodies, with and without
-// feedback, and re-encodes what it decoded: nothing panics, every failure
-// is a truncation (*ib.Error wrapping ib.ErrTruncated, one "roce: "
-// prefix), and every success re-encodes to the bytes it came from.
+// and re-encodes what it decoded: nothing panics, every failure is a
+// truncation (*Error wrapping ErrTruncated, one "roce: " prefix), and every success re-encodes to the bytes it came from.
 func TestNoPanic(t *testing.T) {
 	var m MACControl
-	var df truncFeedback
 	bodies := [][]byte{
 		unhex(t, vecPFC)[EthernetHeaderLen:], unhex(t, vecPause)[EthernetHeaderLen:],
 		bytes.Repeat([]byte{0xff}, 70), bytes.Repeat([]byte{0x01}, 70),
@@ -416,14 +329,13 @@ func TestNoPanic(t *testing.T) {
 		for i := range b {
 			for j := i; j <= len(b); j++ {
 				in := bytes.Clone(b[i:j]) // exact capacity: a read past j faults
-				for _, fb := range []gopacket.DecodeFeedback{nil, &df} {
-					df = false
-					err := m.DecodeFromBytes(in, fb)
+				{
+					err := m.Decode(in)
 					if err != nil {
 						failed++
-						var e *ib.Error
+						var e *Error
 						require.ErrorAs(t, err, &e, "% x", in)
-						require.ErrorIs(t, err, ib.ErrTruncated, "% x", in)
+						require.ErrorIs(t, err, ErrTruncated, "% x", in)
 						require.Equal(t, 1, strings.Count(err.Error(), "roce: "), err.Error())
 						// Reset: at most the opcode of this body, nothing of the last.
 						want := MACControl{}
@@ -431,11 +343,10 @@ func TestNoPanic(t *testing.T) {
 							want.Opcode = Opcode(in[0])<<8 | Opcode(in[1])
 						}
 						require.Equal(t, want, m, "% x", in)
-						require.True(t, fb == nil || bool(df), "SetTruncated not called for % x", in)
 						continue
 					}
 					decoded++
-					require.Equal(t, in, m.AppendTo(nil), "re-encoding % x", in)
+					require.Equal(t, in, mustAppend(t, &m, nil), "re-encoding % x", in)
 					require.Equal(t, m.XOFF()|m.XON(), m.Enabled())
 				}
 			}
@@ -450,12 +361,12 @@ func TestNoPanic(t *testing.T) {
 // body into the same receiver: nothing of the earlier frame survives.
 func TestDecodeResets(t *testing.T) {
 	var m MACControl
-	require.NoError(t, m.DecodeFromBytes(unhex(t, vecPFC)[EthernetHeaderLen:], nil))
-	require.NoError(t, m.DecodeFromBytes(unhex(t, vecPause)[EthernetHeaderLen:], nil))
+	require.NoError(t, m.Decode(unhex(t, vecPFC)[EthernetHeaderLen:]))
+	require.NoError(t, m.Decode(unhex(t, vecPause)[EthernetHeaderLen:]))
 	assert.Zero(t, m.PriorityEnableVector)
 	assert.Equal(t, [NumPriorities]uint16{}, m.Time)
 	assert.Equal(t, uint16(0xffff), m.PauseTime)
-	require.ErrorIs(t, m.DecodeFromBytes([]byte{0x01}, nil), ib.ErrTruncated)
+	require.ErrorIs(t, m.Decode([]byte{0x01}), ErrTruncated)
 	assert.Equal(t, MACControl{}, m)
 }
 
@@ -477,5 +388,37 @@ func TestParseSpeed(t *testing.T) {
 		if assert.Error(t, err, in) {
 			assert.Equal(t, "roce: bad link speed "+strconv.Quote(in)+" (want 1M to 10T bits per second, as 100G or 25Gb/s)", err.Error())
 		}
+	}
+}
+
+// TestValidate checks that AppendTo refuses the bytes the opcode would
+// not write (a Body after PAUSE or PFC fields, a Pad after another
+// opcode) rather than drop them, naming the field, and that what
+// Decode makes always passes.
+func TestValidate(t *testing.T) {
+	for _, tc := range []struct {
+		m    MACControl
+		want string
+	}{
+		{MACControl{Opcode: OpcodePFC, Body: []byte{1}}, "roce: MACControl.Body of 1 bytes: PFC carries its trailing bytes in Pad"},
+		{MACControl{Opcode: OpcodePause, Body: []byte{1, 2}}, "roce: MACControl.Body of 2 bytes: PAUSE carries its trailing bytes in Pad"},
+		{MACControl{Opcode: OpcodeGate, Pad: []byte{0}}, "roce: MACControl.Pad of 1 bytes: opcode GATE carries its trailing bytes in Body"},
+	} {
+		b, err := tc.m.AppendTo([]byte{0xaa})
+		var fe *FieldError
+		if !errors.As(err, &fe) || !errors.Is(err, ErrBadValue) || err.Error() != tc.want {
+			t.Errorf("%+v: AppendTo error %v, want %q wrapping ErrBadValue", tc.m, err, tc.want)
+		}
+		if !bytes.Equal(b, []byte{0xaa}) {
+			t.Errorf("%+v: AppendTo returned %x after refusing, want the input", tc.m, b)
+		}
+		if tc.m.Validate() == nil {
+			t.Errorf("%+v: Validate passes", tc.m)
+		}
+	}
+	for _, v := range []string{vecPFC, vecPause, "0180c2000001020000000001" + "8808" + "00021234"} {
+		var m MACControl
+		require.NoError(t, m.Decode(unhex(t, v)[EthernetHeaderLen:]))
+		require.NoError(t, m.Validate())
 	}
 }

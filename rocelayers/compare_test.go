@@ -18,9 +18,9 @@ import (
 	"github.com/gopacket/gopacket/pcapgo"
 
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/ipoib"
-	"github.com/roce-go/roce/pfc"
 	"github.com/roce-go/roce/rocelayers"
 )
 
@@ -302,10 +302,10 @@ func tally(t *testing.T, count map[string]int, ipoibs int) string {
 
 // googleParser is the DecodingLayerParser of Google's gopacket this
 // test compares with: roce.Layers (the MAD layers included),
-// pfc.MACControl and the IPoIB layers.
+// googlelayers.MACControl and the IPoIB layers.
 type googleParser struct {
 	l     roce.Layers
-	mac   pfc.MACControl
+	mac   googlelayers.MACControl
 	ipoib ipoib.Header
 	link  ipoib.LinkHeader
 	p     *ggopacket.DecodingLayerParser

@@ -9,10 +9,10 @@ import (
 	ggopacket "github.com/google/gopacket"
 	"github.com/gopacket/gopacket"
 
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/ipoib"
 	"github.com/roce-go/roce/mad"
-	"github.com/roce-go/roce/pfc"
 	"github.com/roce-go/roce/rocelayers"
 )
 
@@ -65,7 +65,7 @@ func FuzzSameAsGoogle(f *testing.F) {
 		{ib.LayerTypeLRH, rocelayers.LayerTypeLRH},
 		{ib.LayerTypeGRH, rocelayers.LayerTypeGRH},
 		{ib.LayerTypeBTH, rocelayers.LayerTypeBTH},
-		{pfc.LayerTypeMACControl, rocelayers.LayerTypeMACControl},
+		{googlelayers.LayerTypeMACControl, rocelayers.LayerTypeMACControl},
 		{mad.LayerTypeMAD, rocelayers.LayerTypeMAD},
 		{ipoib.LayerTypeLinkHeader, rocelayers.LayerTypeIPoIBLinkHeader},
 		{ipoib.LayerTypeIPoIB, rocelayers.LayerTypeIPoIB},

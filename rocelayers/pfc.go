@@ -2,14 +2,21 @@ package rocelayers
 
 import (
 	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
 
-	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/pfc"
 )
 
 // MACControl is pfc.MACControl, the body of an 802.3x PAUSE or 802.1Qbb
-// PFC frame (Ethertype 0x8808), as a layer.
-type MACControl struct{ pfc.MACControl }
+// PFC frame (Ethertype 0x8808), as a layer: a DecodingLayer and a
+// SerializableLayer. Contents holds the opcode and the fields the opcode
+// defines (pfc.PauseLen or pfc.PFCLen bytes, or only the opcode for other
+// opcodes); Payload is always empty, as nothing follows a MAC Control
+// frame (the padding is Pad, another opcode's bytes Body).
+type MACControl struct {
+	layers.BaseLayer
+	pfc.MACControl
+}
 
 // LayerType returns LayerTypeMACControl.
 func (m *MACControl) LayerType() gopacket.LayerType { return LayerTypeMACControl }
@@ -20,12 +27,31 @@ func (m *MACControl) CanDecode() gopacket.LayerClass { return LayerTypeMACContro
 // NextLayerType returns gopacket.LayerTypeZero: nothing follows.
 func (m *MACControl) NextLayerType() gopacket.LayerType { return gopacket.LayerTypeZero }
 
-// DecodeFromBytes is pfc.MACControl.Decode; df may be nil.
+// DecodeFromBytes is pfc.MACControl.Decode; df, which may be nil, is
+// told of a truncation (the only way Decode fails).
 func (m *MACControl) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, m.Decode(data))
+	m.BaseLayer = layers.BaseLayer{}
+	if err := m.Decode(data); err != nil {
+		if df != nil {
+			df.SetTruncated()
+		}
+		return err
+	}
+	m.Contents = data[:len(data)-len(m.Pad)-len(m.Body)]
+	return nil
 }
 
-// SerializeTo is pfc.MACControl.Serialize.
-func (m *MACControl) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return m.Serialize(b, ib.SerializeOptions(opts))
+// SerializeTo prepends the body as pfc.MACControl.AppendTo writes it;
+// the options change nothing (layers.Ethernet pads a frame shorter than
+// 60 bytes when it serializes).
+func (m *MACControl) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	out, err := b.PrependBytes(m.Len())
+	if err != nil {
+		return err
+	}
+	_, err = m.AppendTo(out[:0])
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/gopacket/gopacket/layers"
 
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/ipoib"
 	"github.com/roce-go/roce/mad"
@@ -14,8 +15,8 @@ import (
 )
 
 // The layer types of this package, registered with gopacket under the
-// numbers their packages register with github.com/google/gopacket (ib
-// 1790-1802, pfc 1810, mad 1820-1823 and 1835-1837, ipoib 1850-1851), so that a layer type of one module converts to
+// numbers their packages (or package googlelayers, for pfc) register
+// with github.com/google/gopacket (ib 1790-1802, pfc 1810, mad 1820-1823 and 1835-1837, ipoib 1850-1851), so that a layer type of one module converts to
 // the other's by number: gopacket.LayerType(ib.LayerTypeBTH) is
 // LayerTypeBTH. The community gopacket registers only 1010 (GTPv2) in
 // the range 1000-1999 it leaves to applications.
@@ -33,7 +34,7 @@ var (
 	LayerTypeImmDt        = register(ib.LayerTypeImmDt, decode[ImmDt])
 	LayerTypeIETH         = register(ib.LayerTypeIETH, decode[IETH])
 	LayerTypeFETH         = register(ib.LayerTypeFETH, decode[FETH])
-	LayerTypeMACControl   = register(pfc.LayerTypeMACControl, decodeMACControl)
+	LayerTypeMACControl   = register(googlelayers.LayerTypeMACControl, decodeMACControl)
 
 	LayerTypeMAD  = register(mad.LayerTypeMAD, decodeMAD)
 	LayerTypeRMPP = register(mad.LayerTypeRMPP, decode[RMPP])
@@ -72,7 +73,7 @@ func init() {
 	layers.EthernetTypeMetadata[rocev1.EtherType] = layers.EnumMetadata{
 		DecodeWith: LayerTypeGRH, Name: "RoCEv1", LayerType: LayerTypeGRH,
 	}
-	layers.EthernetTypeMetadata[pfc.EthernetTypeMACControl] = layers.EnumMetadata{
+	layers.EthernetTypeMetadata[layers.EthernetType(pfc.EthernetTypeMACControl)] = layers.EnumMetadata{
 		DecodeWith: LayerTypeMACControl, Name: "MACControl", LayerType: LayerTypeMACControl,
 	}
 	layers.RegisterUDPPortLayerType(layers.UDPPort(rocev2.Port), LayerTypeBTH)

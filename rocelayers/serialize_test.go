@@ -10,6 +10,7 @@ import (
 	"github.com/gopacket/gopacket/layers"
 
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/ipoib"
 	"github.com/roce-go/roce/mad"
@@ -125,7 +126,7 @@ func TestBuildSameAsGoogle(t *testing.T) {
 	}
 
 	gpfc := []ggopacket.SerializableLayer{&glayers.Ethernet{SrcMAC: mac[:], DstMAC: pfc.MulticastAddr[:],
-		EthernetType: pfc.EthernetTypeMACControl}, &mc}
+		EthernetType: glayers.EthernetType(pfc.EthernetTypeMACControl)}, &googlelayers.MACControl{MACControl: mc}}
 	fpfc := []gopacket.SerializableLayer{&layers.Ethernet{SrcMAC: mac[:], DstMAC: pfc.MulticastAddr[:],
 		EthernetType: layers.EthernetType(pfc.EthernetTypeMACControl)}, &rocelayers.MACControl{MACControl: mc}}
 	if err := ggopacket.SerializeLayers(gbuf, ggopacket.SerializeOptions(opts), gpfc...); err != nil {
