@@ -6,6 +6,58 @@ import (
 	"testing"
 )
 
+// codecPackages are the codec packages: each builds on the standard
+// library and the module's internal floor alone, so that a user of the
+// codecs compiles no gopacket module (googlelayers and rocelayers are the
+// adapters).
+var codecPackages = []string{"./ib", "./rocev1", "./rocev2", "./pfc", "./cnp", "./ecn", "./mad", "./ipoib", "./dcbx", "."}
+
+// notYetPure are the codec packages that still import a gopacket module,
+// with what holds them there. A package leaves the list in the change
+// that makes it pure; TestCodecsWithoutGopacket fails for one that is
+// pure and still listed.
+var notYetPure = map[string]string{
+	"./ib":     "its gopacket layers",
+	"./rocev1": "its gopacket layers",
+	"./rocev2": "its gopacket layers",
+	"./pfc":    "its gopacket layers",
+	"./cnp":    "imports ib",
+	"./ecn":    "imports ib",
+	"./mad":    "its gopacket layers",
+	"./ipoib":  "its gopacket layers",
+	"./dcbx":   "its gopacket layers",
+	".":        "its gopacket layers",
+}
+
+// TestCodecsWithoutGopacket checks that no codec package depends on a
+// gopacket module (github.com/google/gopacket, github.com/gopacket/gopacket).
+func TestCodecsWithoutGopacket(t *testing.T) {
+	for _, p := range codecPackages {
+		out, err := exec.Command("go", "list", "-deps", p).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", p, err)
+		}
+		var bad []string
+		for _, d := range strings.Fields(string(out)) {
+			if strings.Contains(d, "gopacket") {
+				bad = append(bad, d)
+			}
+		}
+		why, listed := notYetPure[p]
+		switch {
+		case len(bad) > 0 && !listed:
+			t.Errorf("%s depends on %s", p, strings.Join(bad, ", "))
+		case len(bad) == 0 && listed:
+			t.Errorf("%s is pure now (it was listed for %s): take it off notYetPure", p, why)
+		}
+	}
+	// The check can fail: the adapter does depend on gopacket.
+	out, err := exec.Command("go", "list", "-deps", "./dump").Output()
+	if err != nil || !strings.Contains(string(out), "github.com/google/gopacket\n") {
+		t.Errorf("go list -deps ./dump lists no github.com/google/gopacket: %v", err)
+	}
+}
+
 // TestLibrariesWithoutParquet checks that the library packages do not
 // depend on the Parquet library: only cmd/rocedump and dump/parquetrows
 // import it, so that a user of ib or rocev2 does not compile it.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/internal/hdr"
@@ -58,27 +57,39 @@ func IsCNP(frame []byte) bool {
 	return l.End-l.BTH == PacketLen && ib.Opcode(frame[l.BTH]) == ib.OpCNP
 }
 
-// Decode decodes frame into f as roce.Frame.Decode does, then checks that
-// it is a RoCEv2 CNP of the right length. A RoCE frame of another opcode,
-// or a RoCEv1 frame, gives an *ib.FieldError wrapping ErrNotCNP; a CNP
-// the capture cut short (roce.Frame.Truncated) an error wrapping
+// Decode decodes the transport packet of frame (Ethernet first, with up
+// to wire.MaxTags VLAN tags: roce.MaxVLANs) into p, as roce.Frame.Decode
+// does, then checks that it is a RoCEv2 CNP of the right length. A RoCE
+// frame of another opcode, or a RoCEv1 frame, gives an *ib.FieldError
+// wrapping ErrNotCNP; a CNP the capture cut short an error wrapping
 // ib.ErrTruncated; a CNP whose transport packet is not 32 bytes an error
-// wrapping ib.ErrBadLength. It does not check the other CNP fields (see Check) nor
-// the ICRC (see roce.Frame.VerifyICRC).
-func Decode(f *roce.Frame, frame []byte) error {
-	if err := f.Decode(frame); err != nil {
+// wrapping ib.ErrBadLength; a frame roce.Frame.Decode refuses the same
+// error. It does not check the other CNP fields (see Check) nor the ICRC
+// (see roce.VerifyFrame). A CNP decodes without allocating.
+func Decode(p *ib.Packet, frame []byte) error {
+	var l wire.Layout
+	if err := wire.LocateCut(frame, &l); err != nil {
+		*p = ib.Packet{}
 		return err
 	}
-	if f.Truncated { // a CNP is whole or nothing: its reserved bytes and ICRC are the point
-		return errs.Truncated("CNP", 0, f.WireLen, len(frame))
+	if l.Enc == ib.RoCEv2IPv4 && l.UDP-l.Net != hdr.IPv4MinLen {
+		*p = ib.Packet{}
+		return errs.New("IPv4", l.Net, 0, 0, ib.ErrUnsupported) // options
 	}
-	if f.Encap == ib.RoCEv1 {
-		return errs.Field("Encap", uint64(f.Encap), "is RoCEv1; a CNP is RoCEv2", ErrNotCNP)
+	end := min(l.End, len(frame))
+	if err := p.DecodeTruncated(frame[min(l.BTH, end):end], l.End-l.BTH); err != nil {
+		return err
 	}
-	if op := f.Packet.BTH.OpCode; op != ib.OpCNP {
+	if p.BTH.Truncated { // a CNP is whole or nothing: its reserved bytes and ICRC are the point
+		return errs.Truncated("CNP", 0, l.End, len(frame))
+	}
+	if l.Enc == ib.RoCEv1 {
+		return errs.Field("Encap", uint64(l.Enc), "is RoCEv1; a CNP is RoCEv2", ErrNotCNP)
+	}
+	if op := p.BTH.OpCode; op != ib.OpCNP {
 		return errs.Field("BTH.OpCode", uint64(op), "("+op.String()+") is not the CNP opcode 0x81", ErrNotCNP)
 	}
-	if n := int(f.GRH.PayLen); n != PacketLen {
+	if n := l.End - l.BTH; n != PacketLen {
 		return errs.New("CNP", 0, PacketLen, n, ib.ErrBadLength)
 	}
 	return nil
@@ -92,7 +103,7 @@ func Decode(f *roce.Frame, frame []byte) error {
 // not 16 bytes an *ib.Error wrapping ib.ErrBadLength. Receivers should
 // accept such CNPs anyway; Check is for senders and tests. The P_Key is
 // not checked. It allocates only on failure; Checker.Check does not.
-func Check(f *roce.Frame) error { return check(f, nil, nil) }
+func Check(p *ib.Packet) error { return check(p, nil, nil) }
 
 // Checker is Check without allocating, for a caller that checks CNP
 // after CNP: the error of a nonconforming CNP is held in the Checker,
@@ -103,7 +114,7 @@ type Checker struct {
 }
 
 // Check is the package's Check, its error held in c.
-func (c *Checker) Check(f *roce.Frame) error { return check(f, &c.field, &c.err) }
+func (c *Checker) Check(p *ib.Packet) error { return check(p, &c.field, &c.err) }
 
 // The reasons and names check gives, made once.
 var (
@@ -123,8 +134,8 @@ var (
 )
 
 // check is Check with its errors held in fs and s (allocated when nil).
-func check(f *roce.Frame, fs *errs.FieldSlot, s *errs.Slot) error {
-	h := &f.Packet.BTH
+func check(pk *ib.Packet, fs *errs.FieldSlot, s *errs.Slot) error {
+	h := &pk.BTH
 	if h.OpCode != ib.OpCNP {
 		return fs.Field("BTH.OpCode", uint64(h.OpCode), notCNPOpcode[h.OpCode], ErrNotCNP)
 	}
@@ -142,7 +153,7 @@ func check(f *roce.Frame, fs *errs.FieldSlot, s *errs.Slot) error {
 			return fs.Field(c.field, c.v, mustBe[c.want], ErrBadField)
 		}
 	}
-	p := f.Packet.Payload
+	p := pk.Payload
 	if len(p)+len(h.Pad) != ReservedLen {
 		return s.New("CNP", ib.BTHLen, ReservedLen, len(p)+len(h.Pad), ib.ErrBadLength)
 	}
@@ -168,8 +179,8 @@ var reserved [ReservedLen]byte
 // 0x81, P_Key 0xFFFF, BECN set, PSN 0, every other BTH field zero, and the
 // 16 reserved bytes as payload. p.Payload then points at a shared array of
 // zeros: read it, do not write to it. Set the addresses of the roce.Frame
-// holding p and call its AppendTo to encode the CNP with its ICRC;
-// AppendTo refuses a destQP that does not fit 24 bits.
+// holding p and call its AppendTo to encode the CNP with its ICRC (Reply
+// does it all); AppendTo refuses a destQP that does not fit 24 bits.
 func FillPacket(p *ib.Packet, destQP uint32) {
 	*p = ib.Packet{
 		BTH: ib.BTH{

@@ -77,13 +77,17 @@ func TestVectorV4(t *testing.T) {
 		t.Fatal("IsCNP(V4) = false")
 	}
 	var f roce.Frame
-	if err := cnp.Decode(&f, v4); err != nil {
+	if err := cnp.Decode(&f.Packet, v4); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.VerifyICRC(); err != nil {
+	if err := roce.VerifyFrame(v4); err != nil {
 		t.Fatal(err)
 	}
-	if err := cnp.Check(&f); err != nil {
+	if err := f.Decode(v4); err != nil { // the addresses
+
+		t.Fatal(err)
+	}
+	if err := cnp.Check(&f.Packet); err != nil {
 		t.Fatalf("Check: %v", err)
 	}
 	h := f.Packet.BTH
@@ -126,13 +130,13 @@ func TestVectorV4(t *testing.T) {
 
 func TestDecodeErrors(t *testing.T) {
 	var f roce.Frame
-	if err := cnp.Decode(&f, corpus.Hex(t, hexV1)); !errors.Is(err, cnp.ErrNotCNP) {
+	if err := cnp.Decode(&f.Packet, corpus.Hex(t, hexV1)); !errors.Is(err, cnp.ErrNotCNP) {
 		t.Errorf("SEND Only: %v, want ErrNotCNP", err)
 	}
-	if err := cnp.Decode(&f, corpus.Hex(t, hexV3)); !errors.Is(err, cnp.ErrNotCNP) {
+	if err := cnp.Decode(&f.Packet, corpus.Hex(t, hexV3)); !errors.Is(err, cnp.ErrNotCNP) {
 		t.Errorf("RoCEv1: %v, want ErrNotCNP", err)
 	}
-	if err := cnp.Decode(&f, corpus.Hex(t, hexARP)); !errors.Is(err, ib.ErrNotRoCE) {
+	if err := cnp.Decode(&f.Packet, corpus.Hex(t, hexARP)); !errors.Is(err, ib.ErrNotRoCE) {
 		t.Errorf("ARP: %v, want ib.ErrNotRoCE", err)
 	}
 	// A CNP with four more reserved bytes: IP length 64, UDP length 44.
@@ -140,7 +144,7 @@ func TestDecodeErrors(t *testing.T) {
 	long = append(long[:len(long)-4], 0, 0, 0, 0, 0, 0, 0, 0)
 	binary.BigEndian.PutUint16(long[16:], 64)
 	binary.BigEndian.PutUint16(long[38:], 44)
-	if err := cnp.Decode(&f, long); !errors.Is(err, ib.ErrBadLength) {
+	if err := cnp.Decode(&f.Packet, long); !errors.Is(err, ib.ErrBadLength) {
 		t.Errorf("long CNP: %v, want ib.ErrBadLength", err)
 	}
 	if cnp.IsCNP(long) {
@@ -162,14 +166,14 @@ func TestDecodeErrors(t *testing.T) {
 	} {
 		b := corpus.Hex(t, hexV4)
 		b[tc.off] = tc.val
-		if err := cnp.Decode(&f, b); err != nil {
+		if err := cnp.Decode(&f.Packet, b); err != nil {
 			if tc.name == "PadCnt 1" {
 				continue // the core may reject it already
 			}
 			t.Errorf("%s: Decode: %v", tc.name, err)
 			continue
 		}
-		err := cnp.Check(&f)
+		err := cnp.Check(&f.Packet)
 		if !errors.Is(err, cnp.ErrBadField) && !errors.Is(err, ib.ErrBadLength) {
 			t.Errorf("%s: Check = %v, want ErrBadField", tc.name, err)
 		}
@@ -177,7 +181,7 @@ func TestDecodeErrors(t *testing.T) {
 		c := new(cnp.Checker)
 		checkerSink = c // on the heap, where its error stays put
 		var cerr error
-		allocs := testing.AllocsPerRun(10, func() { cerr = c.Check(&f) })
+		allocs := testing.AllocsPerRun(10, func() { cerr = c.Check(&f.Packet) })
 		var fe *ib.FieldError
 		if cerr == nil || cerr.Error() != err.Error() || errors.As(err, &fe) != errors.As(cerr, &fe) || allocs != 0 {
 			t.Errorf("%s: Checker.Check = %v (%v allocations), Check %v", tc.name, cerr, allocs, err)
@@ -206,7 +210,7 @@ func checkReply(t *testing.T, what string, rx *roce.Frame, reply []byte, o cnp.O
 	if err := f.Decode(reply); err != nil {
 		t.Fatalf("%s: decoding the reply: %v", what, err)
 	}
-	if err := cnp.Check(&f); err != nil {
+	if err := cnp.Check(&f.Packet); err != nil {
 		t.Fatalf("%s: Check(reply): %v", what, err)
 	}
 	h := f.Packet.BTH
@@ -526,7 +530,7 @@ func TestReplyRefusals(t *testing.T) {
 				t.Errorf("%s cut at %d: IsCNP = true", name, n)
 			}
 			var fr roce.Frame
-			if cnp.Decode(&fr, f) == nil {
+			if cnp.Decode(&fr.Packet, f) == nil {
 				t.Errorf("%s cut at %d: Decode succeeded", name, n)
 			}
 		}
@@ -580,9 +584,9 @@ func TestNoAllocs(t *testing.T) {
 			if err := f.Decode(v4); err != nil {
 				return err
 			}
-			return cnp.Check(&f)
+			return cnp.Check(&f.Packet)
 		},
-		"Decode(CNP)": func() error { return cnp.Decode(&f, v4) },
+		"Decode(CNP)": func() error { return cnp.Decode(&f.Packet, v4) },
 		"FillPacket+AppendTo": func() error {
 			cnp.FillPacket(&g.Packet, 0x34)
 			out, err := g.AppendTo(buf[:0])
@@ -626,20 +630,20 @@ func TestMessages(t *testing.T) {
 		if tc.mutate != nil {
 			tc.mutate(b)
 		}
-		require.NoError(t, cnp.Decode(&f, b), tc.name)
+		require.NoError(t, cnp.Decode(&f.Packet, b), tc.name)
 		if tc.fix != nil {
 			tc.fix(&f)
 		}
-		err := cnp.Check(&f)
+		err := cnp.Check(&f.Packet)
 		require.ErrorIs(t, err, tc.is, tc.name)
 		var fe *ib.FieldError
 		require.ErrorAs(t, err, &fe, tc.name)
 		assert.Equal(t, tc.want, err.Error(), tc.name)
 	}
-	err := cnp.Decode(&f, corpus.Hex(t, hexV1))
+	err := cnp.Decode(&f.Packet, corpus.Hex(t, hexV1))
 	require.ErrorIs(t, err, cnp.ErrNotCNP)
 	assert.Equal(t, "roce: BTH.OpCode 0x4 (RC SEND Only) is not the CNP opcode 0x81", err.Error())
-	err = cnp.Decode(&f, corpus.Hex(t, hexV3))
+	err = cnp.Decode(&f.Packet, corpus.Hex(t, hexV3))
 	require.ErrorIs(t, err, cnp.ErrNotCNP)
 	assert.Equal(t, "roce: Encap 0x1 is RoCEv1; a CNP is RoCEv2", err.Error())
 	_, err = cnp.Reply(nil, corpus.Hex(t, hexV1)[:20], 1, nil)

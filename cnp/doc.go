@@ -10,10 +10,11 @@
 // Over IPv4 without VLAN tags that is a 74-byte frame (UDP length 40, IP
 // total length 60).
 //
-// The core package already decodes a CNP as a roce.Frame whose BTH opcode
-// is ib.OpCNP and whose payload is the 16 reserved bytes; Decode adds the
-// CNP's length rules, Check its field rules, and FillPacket sets a Packet
-// up for roce.Frame.AppendTo. IsCNP is a cheap predicate on raw frames.
+// A CNP is an ib.Packet whose BTH opcode is ib.OpCNP and whose payload is
+// the 16 reserved bytes: Decode finds it in a frame (as roce.Frame.Decode
+// does) and adds the CNP's length rules, Check its field rules, and
+// FillPacket sets a Packet up for roce.Frame.AppendTo. The package builds
+// on ib and the module's internal floor alone, not on package roce. IsCNP is a cheap predicate on raw frames.
 // Reply builds, straight into a caller's buffer, the CNP that answers a
 // received CE-marked frame. Pacer limits CNPs to one per queue pair per
 // interval, as NICs do with min_time_between_cnps.

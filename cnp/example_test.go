@@ -30,14 +30,17 @@ func ExampleReply() {
 			panic(err)
 		}
 		var f roce.Frame
-		if err := cnp.Decode(&f, reply); err != nil {
+		if err := cnp.Decode(&f.Packet, reply); err != nil {
+			panic(err)
+		}
+		if err := f.Decode(reply); err != nil { // the addresses
 			panic(err)
 		}
 		fmt.Printf("%d-byte CNP %v -> %v, DSCP %d\n", len(reply),
 			f.GRH.SrcGID().Unmap(), f.GRH.DstGID().Unmap(), f.GRH.TClass>>2)
 		fmt.Printf("opcode %#x, BECN %v, DestQP %#x, UDP %d -> %d\n", uint8(f.Packet.BTH.OpCode),
 			f.Packet.BTH.BECN, f.Packet.BTH.DestQP, f.SrcPort, f.DstPort)
-		fmt.Println("ICRC valid:", f.VerifyICRC() == nil, "conforming:", cnp.Check(&f) == nil)
+		fmt.Println("ICRC valid:", f.VerifyICRC() == nil, "conforming:", cnp.Check(&f.Packet) == nil)
 	}
 	fmt.Println("again 1 µs later:", pacer.Allow(senderQP, now+1000))
 	fmt.Println("again 4 µs later:", pacer.Allow(senderQP, now+4000))

@@ -1,7 +1,8 @@
 package cnp
 
 import (
-	"github.com/roce-go/roce"
+	"slices"
+
 	"github.com/roce-go/roce/ecn"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/errs"
@@ -98,30 +99,47 @@ func Reply(dst, rx []byte, destQP uint32, o *Options) ([]byte, error) {
 	if destQP > 0xffffff || o.DSCP > ecn.MaxDSCP || o.ECN > ecn.CE || o.Priority > hdr.MaxPCP || o.Priority < KeepPriority {
 		return dst, ErrRange
 	}
-	var f roce.Frame
-	if err := replyFrame(&f, rx, destQP, o); err != nil {
+	var r reply
+	if err := r.fill(rx, destQP, o); err != nil {
 		return dst, err
 	}
-	return f.AppendTo(dst)
+	return r.appendTo(dst)
 }
 
-// replyFrame fills f with the CNP that answers rx, or says why there is
-// none. The options are in range.
-func replyFrame(f *roce.Frame, rx []byte, destQP uint32, o *Options) error {
-	var l wire.Layout
-	if err := wire.Locate(rx, &l); err != nil {
+// reply is the CNP that answers a received frame: the received frame's
+// layout, with the CNP's network header as the GRH it maps to and its
+// transport packet.
+type reply struct {
+	l       wire.Layout
+	rx      []byte
+	grh     ib.GRH
+	pkt     ib.Packet
+	sport   uint16
+	pcp     int // o.Priority
+	netLen  int // IP header and UDP header
+	etherTy uint16
+}
+
+// fill sets r to the CNP that answers rx, or says why there is none. The
+// options are in range.
+func (r *reply) fill(rx []byte, destQP uint32, o *Options) error {
+	l := &r.l
+	if err := wire.Locate(rx, l); err != nil {
 		return err
 	}
+	r.rx, r.pcp = rx, o.Priority
 	// The received network header as the GRH it maps to.
-	g := &f.GRH
+	g := &r.grh
 	switch l.Enc {
 	case ib.RoCEv2IPv4:
 		if l.UDP-l.Net != hdr.IPv4MinLen {
 			return errs.New("IPv4", l.Net, 0, 0, ib.ErrUnsupported) // options
 		}
 		rocev2.GRHFromIPv4Header(g, rx[l.Net:])
+		r.netLen, r.etherTy = hdr.IPv4MinLen+hdr.UDPLen, hdr.EtherTypeIPv4
 	case ib.RoCEv2IPv6:
 		rocev2.GRHFromIPv6Header(g, rx[l.Net:])
+		r.netLen, r.etherTy = hdr.IPv6Len+hdr.UDPLen, hdr.EtherTypeIPv6
 	default:
 		return errs.New("Reply", l.EtherType, 0, 0, ib.ErrUnsupported) // RoCEv1
 	}
@@ -134,35 +152,62 @@ func replyFrame(f *roce.Frame, rx []byte, destQP uint32, o *Options) error {
 	if !o.AnyECN && ecn.Codepoint(g.TClass&3) != ecn.CE {
 		return ErrNotCE
 	}
-	sport := o.SrcPort
-	if sport == 0 {
+	r.sport = o.SrcPort
+	if r.sport == 0 {
 		if g.FlowLabel != 0 {
-			sport = rocev2.FlowLabelToUDPSrcPort(g.FlowLabel)
+			r.sport = rocev2.FlowLabelToUDPSrcPort(g.FlowLabel)
 		} else {
-			sport = hdr.UDP(rx[l.UDP:]).SrcPort()
+			r.sport = hdr.UDP(rx[l.UDP:]).SrcPort()
 		}
 	}
-
-	// Back to the sender: addresses swapped, the same tags and flow label.
-	eth := hdr.Ethernet(rx)
-	f.Dst, f.Src = eth.Src(), eth.Dst()
-	f.NumVLANs = l.Tags
-	for i := range l.Tags {
-		t := hdr.VLANTag(rx[hdr.TagOffset(i):])
-		pcp := t.PCP()
-		if o.Priority != KeepPriority {
-			pcp = uint8(o.Priority)
-		}
-		f.VLANs[i] = roce.VLAN{TPID: t.TPID(), PCP: pcp, DEI: t.DEI(), ID: t.VID()}
-	}
-	f.Encap = l.Enc
+	// Back to the sender: addresses swapped, the same flow label.
 	g.SGID, g.DGID = g.DGID, g.SGID
 	g.TClass = o.DSCP<<2 | uint8(o.ECN)
 	g.HopLmt = o.HopLimit
-	f.IPv4Flags = hdr.IPv4FlagDF // and ID 0
-	f.SrcPort, f.DstPort = sport, hdr.RoCEv2Port
-	f.UDPChecksum = l.Enc == ib.RoCEv2IPv6
-	FillPacket(&f.Packet, destQP)
-	f.Packet.BTH.PKey = o.PKey
+	g.PayLen = PacketLen
+	FillPacket(&r.pkt, destQP)
+	r.pkt.BTH.PKey = o.PKey
 	return nil
+}
+
+// appendTo appends the CNP to b: Ethernet with the received frame's
+// addresses swapped and its tags (the priority as the options say), the
+// IP header (IPv4: ID 0, DF, its checksum), UDP to port 4791 (over IPv6
+// with its checksum), the transport packet and its ICRC.
+func (r *reply) appendTo(b []byte) ([]byte, error) {
+	netOff := hdr.NetOffset(r.l.Tags)
+	bth := netOff + r.netLen
+	n := bth + PacketLen
+	start := len(b)
+	b = slices.Grow(b, n)
+	out := b[start : start+n]
+	if _, err := r.pkt.AppendTo(out[:bth]); err != nil {
+		return b[:start], err // not met: Reply checked the QP number
+	}
+	eth := hdr.Ethernet(r.rx)
+	hdr.Ethernet(out).SetAddresses(eth.Src(), eth.Dst())
+	for i := range r.l.Tags {
+		t := hdr.VLANTag(r.rx[hdr.TagOffset(i):])
+		pcp := t.PCP()
+		if r.pcp != KeepPriority {
+			pcp = uint8(r.pcp)
+		}
+		hdr.VLANTag(out[hdr.TagOffset(i):]).Set(t.TPID(), pcp, t.DEI(), t.VID())
+	}
+	hdr.PutEtherType(out, r.l.Tags, r.etherTy)
+	net := out[netOff:]
+	if r.l.Enc == ib.RoCEv2IPv4 {
+		rocev2.PutIPv4Header(net, &r.grh, 0, hdr.IPv4FlagDF)
+	} else {
+		rocev2.PutIPv6Header(net, &r.grh)
+	}
+	udp := hdr.UDP(out[bth-hdr.UDPLen:])
+	rocev2.PutUDPHeader(udp, r.sport, hdr.RoCEv2Port, PacketLen)
+	if err := ib.PutICRC(r.l.Enc, net); err != nil {
+		return b[:start], err // not met: the headers were written for it
+	}
+	if r.l.Enc == ib.RoCEv2IPv6 {
+		udp.FixChecksum(net) // RFC 8200 forbids a zero one
+	}
+	return b[:start+n], nil
 }

@@ -415,7 +415,7 @@ func (r *Record) decodeEthernet(e []byte) {
 		_, _, ok, icrcErr := ib.CheckICRC(r.RoCE.Encap, r.RoCE.Raw)
 		r.ICRCGood = ok && icrcErr == nil
 		if r.RoCE.Packet.BTH.OpCode == ib.OpCNP && r.RoCE.Encap != ib.RoCEv1 {
-			r.CNPErr = r.cnp.Check(&r.RoCE)
+			r.CNPErr = r.cnp.Check(&r.RoCE.Packet)
 		}
 	case err == ib.ErrNotRoCE:
 		r.Kind = KindNotRoCE

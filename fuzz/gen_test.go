@@ -77,7 +77,7 @@ func FuzzGenerate(f *testing.F) {
 					}
 					continue
 				case cnp.IsCNP(b):
-					if err := cnp.Decode(&fr, b); err != nil || g.Kind() != gen.KindCNP {
+					if err := cnp.Decode(&fr.Packet, b); err != nil || g.Kind() != gen.KindCNP {
 						t.Fatalf("frame %d: CNP of kind %v: %v", n, g.Kind(), err)
 					}
 				default:

@@ -116,7 +116,7 @@ func FuzzCNP(f *testing.F) {
 		b := fzExact(data)
 		is := cnp.IsCNP(b)
 		var fr roce.Frame
-		err := cnp.Decode(&fr, b)
+		err := cnp.Decode(&fr.Packet, b)
 		fzCheckErr(t, "cnp.Decode", err, fzCNPErrs...)
 		if err == nil && !is {
 			t.Fatal("cnp.Decode decoded a frame IsCNP refuses")
@@ -125,7 +125,7 @@ func FuzzCNP(f *testing.F) {
 			t.Fatalf("IsCNP, but cnp.Decode: %v", err)
 		}
 		if err == nil {
-			cerr := cnp.Check(&fr)
+			cerr := cnp.Check(&fr.Packet)
 			fzCheckErr(t, "cnp.Check", cerr, fzCNPErrs...)
 		}
 
@@ -145,10 +145,13 @@ func FuzzCNP(f *testing.F) {
 		}
 		reply := fzExact(out[6:])
 		var c, rx roce.Frame
-		if err := cnp.Decode(&c, reply); err != nil {
+		if err := cnp.Decode(&c.Packet, reply); err != nil {
 			t.Fatalf("the reply is no CNP: %v\n%x", err, reply)
 		}
-		if err := cnp.Check(&c); err != nil {
+		if err := c.Decode(reply); err != nil { // the addresses
+			t.Fatalf("the reply does not decode: %v\n%x", err, reply)
+		}
+		if err := cnp.Check(&c.Packet); err != nil {
 			t.Fatalf("the reply breaks the CNP rules: %v", err)
 		}
 		if !cnp.IsCNP(reply) || roce.VerifyFrame(reply) != nil {

@@ -149,9 +149,9 @@ func TestTruncationSweepAll(t *testing.T) {
 				t.Fatalf("frame %d cut at %d: IsCNP", i, n)
 			}
 			var c roce.Frame
-			cerr := cnp.Decode(&c, b)
+			cerr := cnp.Decode(&c.Packet, b)
 			fzCheckErr(t, "cnp.Decode", cerr, fzCNPErrs...)
-			if cerr == nil && !is && !c.Truncated { // cnp.Decode takes a CNP cut by the capture, IsCNP does not
+			if cerr == nil && !is && !c.Packet.BTH.Truncated { // cnp.Decode takes a CNP cut by the capture, IsCNP does not
 				t.Fatalf("frame %d cut at %d: cnp.Decode without IsCNP", i, n)
 			}
 			o := cnp.DefaultOptions()

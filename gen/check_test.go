@@ -148,11 +148,11 @@ func check(t *testing.T, c gen.Config, frames []genFrame) result {
 		}
 		var f roce.Frame
 		if cnp.IsCNP(b) {
-			if err := cnp.Decode(&f, b); err != nil {
+			if err := cnp.Decode(&f.Packet, b); err != nil {
 				fail(i, "CNP: %v", err)
 				continue
 			}
-			if err := cnp.Check(&f); err != nil {
+			if err := cnp.Check(&f.Packet); err != nil {
 				fail(i, "CNP: %v", err)
 			}
 			r.cnps++

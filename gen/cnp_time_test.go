@@ -60,7 +60,10 @@ func TestCNPAfterDelay(t *testing.T) {
 				b := g.Frame()
 				cfg := tc.phases[0]
 				if cnp.IsCNP(b) {
-					if err := cnp.Decode(&f, b); err != nil {
+					if err := cnp.Decode(&f.Packet, b); err != nil {
+						t.Fatal(err)
+					}
+					if err := f.Decode(b); err != nil { // the addresses
 						t.Fatal(err)
 					}
 					k := key(f.GRH.SGID, f.Packet.BTH.DestQP)

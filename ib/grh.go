@@ -8,13 +8,14 @@ import (
 	"github.com/google/gopacket/layers"
 
 	"github.com/roce-go/roce/internal/errs"
+	"github.com/roce-go/roce/internal/hdr"
 )
 
 // GRHLen is the size of the Global Route Header.
-const GRHLen = 40
+const GRHLen = hdr.GRHLen
 
 // NxtHdrBTH is the GRH NxtHdr value that announces a BTH (IBTA Vol 1, 8.3.1).
-const NxtHdrBTH = 0x1b
+const NxtHdrBTH = hdr.NxtHdrBTH
 
 // GRH is the Global Route Header (IBTA Vol 1, 8.3), shaped like an IPv6
 // header. RoCEv1 frames start with it; in RoCEv2 the IP header plays its

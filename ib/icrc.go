@@ -9,19 +9,14 @@ import (
 
 // Encapsulation names the network header in front of the BTH, which
 // decides which of its fields the ICRC masks.
-type Encapsulation uint8
+type Encapsulation = hdr.Encapsulation
 
 // The encapsulations of RoCE.
 const (
-	RoCEv1     Encapsulation = 1 // Ethertype 0x8915: GRH, BTH
-	RoCEv2IPv4 Encapsulation = 2 // UDP/4791 over IPv4 (20-byte header): IPv4, UDP, BTH
-	RoCEv2IPv6 Encapsulation = 3 // UDP/4791 over IPv6: IPv6, UDP, BTH
+	RoCEv1     = hdr.RoCEv1     // Ethertype 0x8915: GRH, BTH
+	RoCEv2IPv4 = hdr.RoCEv2IPv4 // UDP/4791 over IPv4 (20-byte header): IPv4, UDP, BTH
+	RoCEv2IPv6 = hdr.RoCEv2IPv6 // UDP/4791 over IPv6: IPv6, UDP, BTH
 )
-
-var encNames = [4]string{"?", "RoCEv1", "RoCEv2/IPv4", "RoCEv2/IPv6"}
-
-// String returns "RoCEv1", "RoCEv2/IPv4" or "RoCEv2/IPv6".
-func (e Encapsulation) String() string { return encNames[e&3] }
 
 // variantByte is a byte of the covered headers that holds variant bits:
 // the ICRC is computed as if the bits of mask were ones.

@@ -1,24 +1,23 @@
 package wire
 
 import (
-	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/internal/hdr"
 )
 
 // ErrNotRoCE is ib.ErrNotRoCE.
-var ErrNotRoCE = ib.ErrNotRoCE
+var ErrNotRoCE error = errs.ErrNotRoCE
 
 // Layout says where the parts of a RoCE frame are. Offsets count from the
 // first byte of the frame.
 type Layout struct {
-	Tags      int              // VLAN tags
-	EtherType int              // offset of the final Ethertype
-	Net       int              // first byte of the GRH or IP header
-	UDP       int              // first byte of the UDP header; 0 for RoCEv1
-	BTH       int              // first byte of the BTH
-	End       int              // one past the last byte of the ICRC
-	Enc       ib.Encapsulation // which encapsulation
+	Tags      int               // VLAN tags
+	EtherType int               // offset of the final Ethertype
+	Net       int               // first byte of the GRH or IP header
+	UDP       int               // first byte of the UDP header; 0 for RoCEv1
+	BTH       int               // first byte of the BTH
+	End       int               // one past the last byte of the ICRC
+	Enc       hdr.Encapsulation // which encapsulation
 }
 
 // Locate finds the parts of a RoCE frame. The transport packet's length
@@ -61,20 +60,20 @@ func locate(b []byte, l *Layout, cut bool, s *errs.Slot) error {
 	case hdr.EtherTypeRoCE:
 		return locateGRH(b, off, l, cut, s)
 	case hdr.EtherTypeIPv4:
-		l.Enc = ib.RoCEv2IPv4
+		l.Enc = hdr.RoCEv2IPv4
 		if len(b) < off+hdr.IPv4MinLen {
 			return s.Truncated("IPv4", off, off+hdr.IPv4MinLen, len(b))
 		}
 		ip := hdr.IPv4(b[off:])
 		if ip.Version() != 4 {
-			return s.New("IPv4", off, 0, 0, ib.ErrBadVersion)
+			return s.New("IPv4", off, 0, 0, errs.ErrBadVersion)
 		}
 		ihl, total := ip.HeaderLen(), int(ip.TotalLen())
 		if ip.Protocol() != hdr.IPProtocolUDP || ip.IsFragment() {
 			return ErrNotRoCE // not UDP, or a fragment
 		}
 		if ihl < hdr.IPv4MinLen || total < ihl+hdr.UDPLen {
-			return s.New("IPv4", off, ihl+hdr.UDPLen, total, ib.ErrBadLength)
+			return s.New("IPv4", off, ihl+hdr.UDPLen, total, errs.ErrBadLength)
 		}
 		ipEnd = off + total
 		if ipEnd > len(b) && !cut {
@@ -82,13 +81,13 @@ func locate(b []byte, l *Layout, cut bool, s *errs.Slot) error {
 		}
 		l.UDP = off + ihl
 	case hdr.EtherTypeIPv6:
-		l.Enc = ib.RoCEv2IPv6
+		l.Enc = hdr.RoCEv2IPv6
 		if len(b) < off+hdr.IPv6Len {
 			return s.Truncated("IPv6", off, off+hdr.IPv6Len, len(b))
 		}
 		ip := hdr.IPv6(b[off:])
 		if ip.Version() != 6 {
-			return s.New("IPv6", off, 0, 0, ib.ErrBadVersion)
+			return s.New("IPv6", off, 0, 0, errs.ErrBadVersion)
 		}
 		if ip.NextHeader() != hdr.IPProtocolUDP {
 			return ErrNotRoCE // extension headers are not RoCEv2
@@ -113,7 +112,7 @@ func locate(b []byte, l *Layout, cut bool, s *errs.Slot) error {
 	}
 	n := int(u.Length())
 	if n < hdr.UDPLen || l.UDP+n > ipEnd {
-		return s.New("UDP", l.UDP+hdr.UDPLength, ipEnd-l.UDP, n, ib.ErrBadLength)
+		return s.New("UDP", l.UDP+hdr.UDPLength, ipEnd-l.UDP, n, errs.ErrBadLength)
 	}
 	l.BTH, l.End = l.UDP+hdr.UDPLen, l.UDP+n
 	return nil
@@ -121,19 +120,19 @@ func locate(b []byte, l *Layout, cut bool, s *errs.Slot) error {
 
 // locateGRH is Locate for RoCEv1, whose GRH starts at off.
 func locateGRH(b []byte, off int, l *Layout, cut bool, s *errs.Slot) error {
-	l.Enc, l.UDP = ib.RoCEv1, 0
-	if len(b) < off+ib.GRHLen {
-		return s.Truncated("GRH", off, off+ib.GRHLen, len(b))
+	l.Enc, l.UDP = hdr.RoCEv1, 0
+	if len(b) < off+hdr.GRHLen {
+		return s.Truncated("GRH", off, off+hdr.GRHLen, len(b))
 	}
 	// The GRH is laid out as an IPv6 header (IBTA Vol 1, 8.3).
 	g := hdr.IPv6(b[off:])
 	if g.Version() != 6 {
-		return s.New("GRH", off, 0, 0, ib.ErrBadVersion)
+		return s.New("GRH", off, 0, 0, errs.ErrBadVersion)
 	}
-	if g.NextHeader() != ib.NxtHdrBTH {
+	if g.NextHeader() != hdr.NxtHdrBTH {
 		return ErrNotRoCE
 	}
-	l.BTH = off + ib.GRHLen
+	l.BTH = off + hdr.GRHLen
 	l.End = l.BTH + int(g.PayloadLen())
 	if l.End > len(b) && !cut {
 		return s.Truncated("GRH", off+hdr.IPv6PayLen, l.End, len(b))

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/errs"
+	"github.com/roce-go/roce/internal/hdr"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -51,25 +51,25 @@ func TestLocate(t *testing.T) {
 		want Layout
 	}{
 		{"IPv4", frame(t, macs, ipv4, udp, transport),
-			Layout{Tags: 0, EtherType: 12, Net: 14, UDP: 34, BTH: 42, End: 74, Enc: ib.RoCEv2IPv4}},
+			Layout{Tags: 0, EtherType: 12, Net: 14, UDP: 34, BTH: 42, End: 74, Enc: hdr.RoCEv2IPv4}},
 		{"IPv4 trailer", frame(t, macs, ipv4, udp, transport, trailer),
-			Layout{Tags: 0, EtherType: 12, Net: 14, UDP: 34, BTH: 42, End: 74, Enc: ib.RoCEv2IPv4}},
+			Layout{Tags: 0, EtherType: 12, Net: 14, UDP: 34, BTH: 42, End: 74, Enc: hdr.RoCEv2IPv4}},
 		{"IPv4 802.1Q", frame(t, macs, tagQ, ipv4, udp, transport),
-			Layout{Tags: 1, EtherType: 16, Net: 18, UDP: 38, BTH: 46, End: 78, Enc: ib.RoCEv2IPv4}},
+			Layout{Tags: 1, EtherType: 16, Net: 18, UDP: 38, BTH: 46, End: 78, Enc: hdr.RoCEv2IPv4}},
 		{"IPv6 QinQ", frame(t, macs, tagS, tagQ, ipv6, udp, transport),
-			Layout{Tags: 2, EtherType: 20, Net: 22, UDP: 62, BTH: 70, End: 102, Enc: ib.RoCEv2IPv6}},
+			Layout{Tags: 2, EtherType: 20, Net: 22, UDP: 62, BTH: 70, End: 102, Enc: hdr.RoCEv2IPv6}},
 		{"RoCEv1", frame(t, macs, grh, transport, trailer),
-			Layout{Tags: 0, EtherType: 12, Net: 14, UDP: 0, BTH: 54, End: 86, Enc: ib.RoCEv1}},
+			Layout{Tags: 0, EtherType: 12, Net: 14, UDP: 0, BTH: 54, End: 86, Enc: hdr.RoCEv1}},
 		{"RoCEv1 802.1Q", frame(t, macs, tagQ, grh, transport),
-			Layout{Tags: 1, EtherType: 16, Net: 18, UDP: 0, BTH: 58, End: 90, Enc: ib.RoCEv1}},
+			Layout{Tags: 1, EtherType: 16, Net: 18, UDP: 0, BTH: 58, End: 90, Enc: hdr.RoCEv1}},
 		{"IPv4 0x9100", frame(t, macs, tag9, ipv4, udp, transport),
-			Layout{Tags: 1, EtherType: 16, Net: 18, UDP: 38, BTH: 46, End: 78, Enc: ib.RoCEv2IPv4}},
+			Layout{Tags: 1, EtherType: 16, Net: 18, UDP: 38, BTH: 46, End: 78, Enc: hdr.RoCEv2IPv4}},
 		{"IPv4 three tags", frame(t, macs, tagS, tagQ, tagQ, ipv4, udp, transport),
-			Layout{Tags: 3, EtherType: 24, Net: 26, UDP: 46, BTH: 54, End: 86, Enc: ib.RoCEv2IPv4}},
+			Layout{Tags: 3, EtherType: 24, Net: 26, UDP: 46, BTH: 54, End: 86, Enc: hdr.RoCEv2IPv4}},
 		{"IPv6 0x9100 in 802.1ad", frame(t, macs, tagS, tag9, tagQ, ipv6, udp, transport),
-			Layout{Tags: 3, EtherType: 24, Net: 26, UDP: 66, BTH: 74, End: 106, Enc: ib.RoCEv2IPv6}},
+			Layout{Tags: 3, EtherType: 24, Net: 26, UDP: 66, BTH: 74, End: 106, Enc: hdr.RoCEv2IPv6}},
 		{"RoCEv1 eight tags", frame(t, macs, strings.Repeat(tagS, 3)+strings.Repeat(tag9, 2)+strings.Repeat(tagQ, 3), grh, transport),
-			Layout{Tags: 8, EtherType: 44, Net: 46, UDP: 0, BTH: 86, End: 118, Enc: ib.RoCEv1}},
+			Layout{Tags: 8, EtherType: 44, Net: 46, UDP: 0, BTH: 86, End: 118, Enc: hdr.RoCEv1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := Layout{UDP: -1} // stale values must not survive
