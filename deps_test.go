@@ -20,7 +20,6 @@ var notYetPure = map[string]string{
 	"./ib":     "its gopacket layers",
 	"./rocev1": "its gopacket layers",
 	"./rocev2": "its gopacket layers",
-	"./pfc":    "its gopacket layers",
 	"./cnp":    "imports ib",
 	"./ecn":    "imports ib",
 	"./mad":    "its gopacket layers",

@@ -91,11 +91,9 @@ func allowedOutside(r int, path string) bool {
 var knownViolations = map[string]bool{
 	"github.com/roce-go/roce -> github.com/google/gopacket":                   true,
 	"github.com/roce-go/roce -> github.com/google/gopacket/layers":            true,
-	"github.com/roce-go/roce/cnp -> github.com/roce-go/roce":                  true,
 	"github.com/roce-go/roce/dcbx -> github.com/google/gopacket/layers":       true,
 	"github.com/roce-go/roce/ib -> github.com/google/gopacket":                true,
 	"github.com/roce-go/roce/ib -> github.com/google/gopacket/layers":         true,
-	"github.com/roce-go/roce/internal/wire -> github.com/roce-go/roce/ib":     true,
 	"github.com/roce-go/roce/ipoib -> github.com/google/gopacket":             true,
 	"github.com/roce-go/roce/ipoib -> github.com/google/gopacket/layers":      true,
 	"github.com/roce-go/roce/ipoib -> github.com/roce-go/roce/internal/gpbuf": true,
