@@ -54,16 +54,16 @@ type AppEntry struct {
 // AppPriority is the Application Priority TLV (subtype 12, IEEE
 // 802.1Qaz D.2.12): a reserved byte, then a table of 3-byte entries
 // mapping applications to priorities. Table holds the entries as sent;
-// Len and Entry read them.
+// Entries and Entry read them.
 type AppPriority struct {
 	Reserved uint8
 	Table    []byte // the entries; aliases the input
 }
 
-// Len returns the number of entries.
-func (a *AppPriority) Len() int { return len(a.Table) / appEntryLen }
+// Entries returns the number of entries.
+func (a *AppPriority) Entries() int { return len(a.Table) / appEntryLen }
 
-// Entry returns entry i (0 <= i < Len()).
+// Entry returns entry i (0 <= i < Entries()).
 func (a *AppPriority) Entry(i int) AppEntry {
 	e := a.Table[i*appEntryLen:]
 	return AppEntry{Priority: e[0] >> 5, Reserved: e[0] >> 3 & 3, Sel: Selector(e[0] & 7), Protocol: binary.BigEndian.Uint16(e[1:])}
@@ -87,15 +87,28 @@ func (a *AppPriority) decode(info []byte, s *errs.Slot) error {
 	return nil
 }
 
-// AppendTo appends the whole TLV to b, its table as a.Table holds it. It
-// refuses, appending nothing, a table that is not a whole number of
-// entries or holds more than MaxAppEntries.
-func (a *AppPriority) AppendTo(b []byte) ([]byte, error) {
+// Len returns the number of bytes AppendTo writes: the whole TLV, its
+// headers, the reserved byte and the table.
+func (a *AppPriority) Len() int { return tlvHeaderLen + orgHeaderLen + 1 + len(a.Table) }
+
+// Validate reports whether AppendTo can encode a: a *FieldError wrapping
+// ErrBadLength names a table that is not a whole number of entries or
+// holds more than MaxAppEntries.
+func (a *AppPriority) Validate() error {
 	if len(a.Table)%appEntryLen != 0 {
-		return b, errs.Length("AppPriority.Table", len(a.Table), "is not a whole number of 3-byte entries", errs.ErrBadLength)
+		return errs.Length("AppPriority.Table", len(a.Table), "is not a whole number of 3-byte entries", errs.ErrBadLength)
 	}
-	if a.Len() > MaxAppEntries {
-		return b, errs.Length("AppPriority.Table", len(a.Table), "holds more entries than a TLV can (168)", errs.ErrBadLength)
+	if a.Entries() > MaxAppEntries {
+		return errs.Length("AppPriority.Table", len(a.Table), "holds more entries than a TLV can (168)", errs.ErrBadLength)
+	}
+	return nil
+}
+
+// AppendTo appends the whole TLV to b, its table as a.Table holds it. It
+// refuses, appending nothing, what Validate refuses.
+func (a *AppPriority) AppendTo(b []byte) ([]byte, error) {
+	if err := a.Validate(); err != nil {
+		return b, err
 	}
 	b = appendHeader(b, SubtypeAppPriority, 1+len(a.Table))
 	return append(append(b, a.Reserved), a.Table...), nil

@@ -3,34 +3,18 @@ package dcbx_test
 import (
 	"testing"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-
 	"github.com/roce-go/roce/dcbx"
 )
 
-// The baseline: gopacket.NewPacket decoding the same frame (golden frame
-// 1) into Ethernet and its LLDP layers, which is how a gopacket user gets
-// the TLVs that DecodeValue takes.
-func BenchmarkBaselineGopacketLLDP(b *testing.B) {
-	frame := goldenFrames()[0]
-	opts := gopacket.DecodeOptions{NoCopy: true}
-	b.ReportAllocs()
-	for b.Loop() {
-		p := gopacket.NewPacket(frame, layers.LayerTypeEthernet, opts)
-		if p.Layer(layers.LayerTypeLinkLayerDiscoveryInfo) == nil {
-			b.Fatal(p.ErrorLayer())
-		}
-	}
-}
-
-// DecodeLLDPDU walks the TLVs itself and decodes the four DCBX TLVs.
+// TLVs.Decode walks the TLVs itself and decodes the four DCBX TLVs; its
+// baseline, gopacket.NewPacket decoding the frame into its LLDP layers,
+// is googlelayers' BenchmarkBaselineGopacketLLDP.
 func BenchmarkDecodeLLDPDU(b *testing.B) {
 	pdu := lldpdu(goldenFrames()[0])
 	var d dcbx.TLVs
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := d.DecodeLLDPDU(pdu); err != nil || !d.HasAppPriority {
+		if err := d.Decode(pdu); err != nil || !d.HasAppPriority {
 			b.Fatal(err)
 		}
 	}
@@ -39,7 +23,7 @@ func BenchmarkDecodeLLDPDU(b *testing.B) {
 // Building the four DCBX TLVs of that frame.
 func BenchmarkAppend(b *testing.B) {
 	var d dcbx.TLVs
-	if err := d.DecodeLLDPDU(lldpdu(goldenFrames()[0])); err != nil {
+	if err := d.Decode(lldpdu(goldenFrames()[0])); err != nil {
 		b.Fatal(err)
 	}
 	buf := make([]byte, 0, 128)

@@ -3,8 +3,6 @@ package dcbx
 import (
 	"encoding/binary"
 
-	"github.com/google/gopacket/layers"
-
 	"github.com/roce-go/roce/internal/errs"
 )
 
@@ -54,22 +52,9 @@ func (t *TLVs) Any() bool {
 	return t.HasETSConfig || t.HasETSRecommendation || t.HasPFCConfig || t.HasAppPriority
 }
 
-// DecodeOrg decodes o when it is a DCBX TLV (OUI 00-80-C2, subtype 9 to
-// 12) and reports whether it was; another organizationally specific TLV
-// is left alone (false, nil).
-func (t *TLVs) DecodeOrg(o layers.LLDPOrgSpecificTLV) (bool, error) {
-	return t.DecodeInfo(uint32(o.OUI), o.SubType, o.Info)
-}
-
-// DecodeValue decodes v, one TLV of gopacket's layers.LinkLayerDiscovery,
-// when it is a DCBX TLV, and reports whether it was.
-func (t *TLVs) DecodeValue(v layers.LinkLayerDiscoveryValue) (bool, error) {
-	return t.DecodeTLV(uint8(v.Type), v.Value)
-}
-
-// DecodeTLV is DecodeValue without gopacket: it decodes the value of an
-// LLDP TLV of type typ (its bytes after the 2-byte TLV header) when it is
-// a DCBX TLV, and reports whether it was.
+// DecodeTLV decodes the value of one LLDP TLV of type typ (its bytes
+// after the 2-byte TLV header) when it is a DCBX TLV, and reports whether
+// it was; any other TLV is left alone (false, nil).
 func (t *TLVs) DecodeTLV(typ uint8, value []byte) (bool, error) {
 	if typ != TLVTypeOrg {
 		return false, nil
@@ -81,9 +66,10 @@ func (t *TLVs) DecodeTLV(typ uint8, value []byte) (bool, error) {
 	return t.DecodeInfo(oui, value[3], value[orgHeaderLen:])
 }
 
-// DecodeInfo is DecodeOrg without gopacket: it decodes info, the
-// information string of an organizationally specific TLV of oui and
-// subtype, when it is a DCBX TLV, and reports whether it was.
+// DecodeInfo decodes info, the information string of an
+// organizationally specific TLV of oui and subtype, when it is a DCBX TLV
+// (OUI 00-80-C2, subtype 9 to 12), and reports whether it was; another
+// organizationally specific TLV is left alone (false, nil).
 func (t *TLVs) DecodeInfo(oui uint32, subtype uint8, info []byte) (bool, error) {
 	if oui != OUI {
 		return false, nil
@@ -108,7 +94,7 @@ func (t *TLVs) DecodeInfo(oui uint32, subtype uint8, info []byte) (bool, error) 
 	return true, err
 }
 
-// DecodeLLDPDU decodes the DCBX TLVs of an LLDPDU, b being the bytes
+// Decode decodes the DCBX TLVs of an LLDPDU, b being the bytes
 // after the Ethertype 0x88CC: it walks the TLVs up to the End of LLDPDU
 // TLV (type 0) or the end of b, resetting t first. Bytes after the End
 // TLV (Ethernet padding) are ignored. It stops at the first TLV whose
@@ -116,7 +102,7 @@ func (t *TLVs) DecodeInfo(oui uint32, subtype uint8, info []byte) (bool, error) 
 //
 // The TLVs methods allocate nothing: the error of a TLV that does not
 // decode is held in t, valid until t meets the next one.
-func (t *TLVs) DecodeLLDPDU(b []byte) error {
+func (t *TLVs) Decode(b []byte) error {
 	held := t.err
 	*t = TLVs{}
 	t.err = held
@@ -133,7 +119,7 @@ func (t *TLVs) DecodeLLDPDU(b []byte) error {
 		if len(v) < n {
 			return t.err.Truncated("LLDP TLV", off, tlvHeaderLen+n, len(b)-off)
 		}
-		if _, err := t.DecodeValue(layers.LinkLayerDiscoveryValue{Type: layers.LLDPTLVType(typ), Length: uint16(n), Value: v[:n]}); err != nil {
+		if _, err := t.DecodeTLV(uint8(typ), v[:n]); err != nil {
 			return err
 		}
 		off += tlvHeaderLen + n
@@ -141,27 +127,70 @@ func (t *TLVs) DecodeLLDPDU(b []byte) error {
 	return nil
 }
 
+// tlv is what each DCBX TLV type is.
+type tlv interface {
+	AppendTo([]byte) ([]byte, error)
+	Len() int
+	Validate() error
+}
+
+// held returns the TLVs t holds (its Has field set), in the order of
+// their subtypes.
+func (t *TLVs) held() (out [4]tlv, n int) {
+	for _, a := range [...]struct {
+		has bool
+		tlv tlv
+	}{
+		{t.HasETSConfig, &t.ETSConfig},
+		{t.HasETSRecommendation, &t.ETSRecommendation},
+		{t.HasPFCConfig, &t.PFCConfig},
+		{t.HasAppPriority, &t.AppPriority},
+	} {
+		if a.has {
+			out[n] = a.tlv
+			n++
+		}
+	}
+	return out, n
+}
+
+// Len returns the number of bytes AppendTo writes: the whole TLVs t
+// holds.
+func (t *TLVs) Len() int {
+	ts, n := t.held()
+	l := 0
+	for _, x := range ts[:n] {
+		l += x.Len()
+	}
+	return l
+}
+
+// Validate reports whether AppendTo can encode every TLV t holds: the
+// first refusal of their Validate methods.
+func (t *TLVs) Validate() error {
+	ts, n := t.held()
+	for _, x := range ts[:n] {
+		if err := x.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // AppendTo appends to b each TLV that t holds (its Has field set), in the
 // order of their subtypes: ETS Configuration, ETS Recommendation, PFC
-// Configuration, Application Priority. It refuses, appending nothing, a
-// value one of them refuses.
+// Configuration, Application Priority. It refuses, appending nothing,
+// what Validate refuses.
 func (t *TLVs) AppendTo(b []byte) ([]byte, error) {
-	n := len(b)
-	var err error
-	for _, a := range [...]struct {
-		has    bool
-		append func([]byte) ([]byte, error)
-	}{
-		{t.HasETSConfig, t.ETSConfig.AppendTo},
-		{t.HasETSRecommendation, t.ETSRecommendation.AppendTo},
-		{t.HasPFCConfig, t.PFCConfig.AppendTo},
-		{t.HasAppPriority, t.AppPriority.AppendTo},
-	} {
-		if !a.has {
-			continue
-		}
-		if b, err = a.append(b); err != nil {
-			return b[:n], err
+	if err := t.Validate(); err != nil {
+		return b, err
+	}
+	start := len(b)
+	ts, n := t.held()
+	for _, x := range ts[:n] {
+		var err error
+		if b, err = x.AppendTo(b); err != nil {
+			return b[:start], err
 		}
 	}
 	return b, nil

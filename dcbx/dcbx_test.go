@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
 	"github.com/stretchr/testify/assert"
@@ -52,7 +51,7 @@ func lldpdu(f []byte) []byte { return f[14:] }
 func TestDecodeGolden(t *testing.T) {
 	frames := goldenFrames()
 	var d dcbx.TLVs
-	require.NoError(t, d.DecodeLLDPDU(lldpdu(frames[0])))
+	require.NoError(t, d.Decode(lldpdu(frames[0])))
 	tables := dcbx.ETSTables{PriorityTC: [8]uint8{3: 3}, Bandwidth: [8]uint8{50, 0, 0, 50},
 		TSA: [8]dcbx.TSA{2, 2, 2, 2, 2, 2, 2, 2}}
 	assert.Equal(t, dcbx.TLVs{
@@ -66,7 +65,7 @@ func TestDecodeGolden(t *testing.T) {
 	assert.Equal(t, dcbx.AppEntry{Priority: 3, Sel: dcbx.SelUDP, Protocol: 4791}, d.AppPriority.Entry(0))
 	assert.Equal(t, dcbx.AppEntry{Priority: 3, Sel: dcbx.SelDSCP, Protocol: 26}, d.AppPriority.Entry(1))
 
-	require.NoError(t, d.DecodeLLDPDU(lldpdu(frames[1])))
+	require.NoError(t, d.Decode(lldpdu(frames[1])))
 	assert.False(t, d.HasETSRecommendation)
 	assert.Equal(t, dcbx.ETSConfig{Willing: true, CBS: true, MaxTCs: 3, ETSTables: dcbx.ETSTables{
 		PriorityTC: [8]uint8{0, 1, 2, 3, 4, 5, 6, 7}, Bandwidth: [8]uint8{10, 20, 30, 40},
@@ -77,19 +76,19 @@ func TestDecodeGolden(t *testing.T) {
 	assert.Equal(t, []dcbx.AppEntry{{Priority: 3, Sel: dcbx.SelEthertype, Protocol: 0x8915},
 		{Priority: 4, Reserved: 3, Sel: dcbx.SelPort, Protocol: 3260}, {Priority: 7, Sel: dcbx.SelTCP, Protocol: 22}}, entries(&d.AppPriority))
 
-	require.NoError(t, d.DecodeLLDPDU(lldpdu(frames[2])))
+	require.NoError(t, d.Decode(lldpdu(frames[2])))
 	assert.Equal(t, dcbx.PFCConfig{MBC: true}, d.PFCConfig)
 	assert.True(t, d.HasAppPriority)
-	assert.Zero(t, d.AppPriority.Len())
+	assert.Zero(t, d.AppPriority.Entries())
 	assert.Equal(t, dcbx.ETSRecommendation{Reserved: 0xff, ETSTables: dcbx.ETSTables{PriorityTC: [8]uint8{15}, Bandwidth: [8]uint8{100}}}, d.ETSRecommendation)
 
-	require.NoError(t, d.DecodeLLDPDU(lldpdu(frames[3])))
+	require.NoError(t, d.Decode(lldpdu(frames[3])))
 	assert.False(t, d.Any())
 }
 
 func entries(a *dcbx.AppPriority) []dcbx.AppEntry {
 	var out []dcbx.AppEntry
-	for i := 0; i < a.Len(); i++ {
+	for i := 0; i < a.Entries(); i++ {
 		out = append(out, a.Entry(i))
 	}
 	return out
@@ -112,7 +111,7 @@ func TestBuildGolden(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, frames[0][14+9+9+4:len(frames[0])-2], b)
 	var all dcbx.TLVs
-	require.NoError(t, all.DecodeLLDPDU(lldpdu(frames[0])))
+	require.NoError(t, all.Decode(lldpdu(frames[0])))
 	again, err := all.AppendTo(nil)
 	require.NoError(t, err)
 	assert.Equal(t, b, again, "TLVs.AppendTo")
@@ -124,7 +123,7 @@ func TestBuildGolden(t *testing.T) {
 	for i, f := range frames {
 		for _, v := range tlvs(t, lldpdu(f)) {
 			var d dcbx.TLVs
-			ok, err := d.DecodeValue(layers.LinkLayerDiscoveryValue{Type: layers.LLDPTLVType(v[0] >> 1), Value: v[2:]})
+			ok, err := d.DecodeTLV(v[0]>>1, v[2:])
 			require.NoError(t, err)
 			if !ok {
 				continue
@@ -132,7 +131,7 @@ func TestBuildGolden(t *testing.T) {
 			out, err := d.AppendTo(nil)
 			if d.HasAppPriority {
 				var entries []dcbx.AppEntry
-				for j := 0; j < d.AppPriority.Len(); j++ {
+				for j := 0; j < d.AppPriority.Entries(); j++ {
 					entries = append(entries, d.AppPriority.Entry(j))
 				}
 				again, err2 := dcbx.AppendAppPriority(nil, d.AppPriority.Reserved, entries)
@@ -156,30 +155,6 @@ func tlvs(t *testing.T, b []byte) [][]byte {
 		b = b[n:]
 	}
 	return out
-}
-
-// TestGopacket decodes the golden frames with gopacket's LLDP layers and
-// hands their TLVs to DecodeValue and DecodeOrg: the same TLVs as
-// DecodeLLDPDU.
-func TestGopacket(t *testing.T) {
-	for i, f := range goldenFrames() {
-		p := gopacket.NewPacket(f, layers.LayerTypeEthernet, gopacket.Default)
-		var want dcbx.TLVs
-		require.NoError(t, want.DecodeLLDPDU(lldpdu(f)))
-		l := p.Layer(layers.LayerTypeLinkLayerDiscovery).(*layers.LinkLayerDiscovery)
-		var byValue, byOrg dcbx.TLVs
-		for _, v := range l.Values {
-			_, err := byValue.DecodeValue(v)
-			require.NoError(t, err)
-		}
-		info := p.Layer(layers.LayerTypeLinkLayerDiscoveryInfo).(*layers.LinkLayerDiscoveryInfo)
-		for _, o := range info.OrgTLVs {
-			_, err := byOrg.DecodeOrg(o)
-			require.NoError(t, err)
-		}
-		assert.Equal(t, want, byValue, "frame %d", i+1)
-		assert.Equal(t, want, byOrg, "frame %d", i+1)
-	}
 }
 
 // TestRefuse checks that every builder refuses, naming the field and
@@ -216,8 +191,8 @@ func TestRefuse(t *testing.T) {
 	out, err := dcbx.AppendAppPriority(nil, 0, make([]dcbx.AppEntry, dcbx.MaxAppEntries))
 	require.NoError(t, err)
 	var d dcbx.TLVs
-	require.NoError(t, d.DecodeLLDPDU(out))
-	assert.Equal(t, dcbx.MaxAppEntries, d.AppPriority.Len())
+	require.NoError(t, d.Decode(out))
+	assert.Equal(t, dcbx.MaxAppEntries, d.AppPriority.Entries())
 }
 
 // TestBadLength: fixed-size TLVs longer than their layout and tables of
@@ -232,8 +207,8 @@ func TestBadLength(t *testing.T) {
 	var a dcbx.AppPriority
 	assert.ErrorIs(t, a.Decode(make([]byte, 5)), ib.ErrBadLength)
 	var d dcbx.TLVs
-	assert.ErrorIs(t, d.DecodeLLDPDU([]byte{0xfe, 0x07, 0x00, 0x80, 0xc2, 0x0b, 0, 0, 0}), ib.ErrBadLength)
-	assert.ErrorIs(t, d.DecodeLLDPDU([]byte{0xfe, 0x02, 0x00, 0x80}), ib.ErrTruncated)
+	assert.ErrorIs(t, d.Decode([]byte{0xfe, 0x07, 0x00, 0x80, 0xc2, 0x0b, 0, 0, 0}), ib.ErrBadLength)
+	assert.ErrorIs(t, d.Decode([]byte{0xfe, 0x02, 0x00, 0x80}), ib.ErrTruncated)
 	assert.False(t, d.Any())
 }
 
@@ -252,7 +227,7 @@ func TestTruncation(t *testing.T) {
 		}
 		for cut := 0; cut < n; cut++ {
 			var d dcbx.TLVs
-			err := d.DecodeLLDPDU(bytes.Clone(pdu[:cut]))
+			err := d.Decode(bytes.Clone(pdu[:cut]))
 			if bounds[cut] {
 				assert.NoError(t, err, "frame %d cut %d", i+1, cut)
 			} else {
@@ -281,26 +256,26 @@ func TestNoAllocs(t *testing.T) {
 	var d dcbx.TLVs
 	buf := make([]byte, 0, 512)
 	entries := []dcbx.AppEntry{{Priority: 3, Sel: dcbx.SelUDP, Protocol: 4791}}
-	require.NoError(t, d.DecodeLLDPDU(lldpdu(frames[1])))
+	require.NoError(t, d.Decode(lldpdu(frames[1])))
 	src := d
-	v := layers.LinkLayerDiscoveryValue{Type: 127, Value: lldpdu(frames[0])[24:49]}
-	o := layers.LLDPOrgSpecificTLV{OUI: dcbx.OUI, SubType: 11, Info: []byte{0x08, 0x08}}
+	v := lldpdu(frames[0])[22:49] // the ETS Configuration TLV
+	o := []byte{0x08, 0x08}       // a PFC Configuration TLV's information string
 	for name, f := range map[string]func() error{
-		"DecodeLLDPDU": func() error {
-			if err := d.DecodeLLDPDU(lldpdu(frames[1])); err != nil || !d.HasPFCConfig {
+		"Decode": func() error {
+			if err := d.Decode(lldpdu(frames[1])); err != nil || !d.HasPFCConfig {
 				return errors.New("no PFC")
 			}
 			return nil
 		},
-		"DecodeValue": func() error {
-			ok, err := d.DecodeValue(v)
+		"DecodeTLV": func() error {
+			ok, err := d.DecodeTLV(v[0]>>1, v[2:])
 			if !ok {
 				return errors.New("not DCBX")
 			}
 			return err
 		},
-		"DecodeOrg": func() error {
-			ok, err := d.DecodeOrg(o)
+		"DecodeInfo": func() error {
+			ok, err := d.DecodeInfo(dcbx.OUI, 11, o)
 			if !ok {
 				return errors.New("not DCBX")
 			}
@@ -323,4 +298,42 @@ func TestNoAllocs(t *testing.T) {
 			}
 		}), name)
 	}
+}
+
+// TestLenValidate checks that each TLV's Len is what its AppendTo writes
+// and that Validate refuses what AppendTo refuses, with the same error.
+func TestLenValidate(t *testing.T) {
+	var all dcbx.TLVs
+	require.NoError(t, all.Decode(lldpdu(goldenFrames()[0])))
+	require.True(t, all.HasAppPriority && all.HasPFCConfig && all.HasETSConfig && all.HasETSRecommendation)
+	type tlv interface {
+		AppendTo([]byte) ([]byte, error)
+		Len() int
+		Validate() error
+	}
+	for name, x := range map[string]tlv{
+		"ETSConfig": &all.ETSConfig, "ETSRecommendation": &all.ETSRecommendation,
+		"PFCConfig": &all.PFCConfig, "AppPriority": &all.AppPriority, "TLVs": &all,
+		"AppPriority of 2 entries": &dcbx.AppPriority{Table: make([]byte, 6)},
+		"empty TLVs":               &dcbx.TLVs{},
+		"bad ETSConfig":            &dcbx.ETSConfig{MaxTCs: 8},
+		"bad ETSRecommendation":    &dcbx.ETSRecommendation{ETSTables: dcbx.ETSTables{PriorityTC: [8]uint8{2: 16}}},
+		"bad PFCConfig":            &dcbx.PFCConfig{Cap: 16},
+		"bad AppPriority":          &dcbx.AppPriority{Table: make([]byte, 4)},
+		"bad TLVs":                 &dcbx.TLVs{HasPFCConfig: true, PFCConfig: dcbx.PFCConfig{Reserved: 4}},
+	} {
+		b, err := x.AppendTo(nil)
+		if verr := x.Validate(); (verr == nil) != (err == nil) || err != nil && verr.Error() != err.Error() {
+			t.Errorf("%s: Validate %v, AppendTo %v", name, verr, err)
+		}
+		if err == nil && len(b) != x.Len() {
+			t.Errorf("%s: Len %d, AppendTo wrote %d bytes", name, x.Len(), len(b))
+		}
+	}
+	// The sizes the standard gives: 2 bytes of LLDP TLV header, 4 of OUI
+	// and subtype, then 25 (ETS), 2 (PFC), 1+3n (Application Priority).
+	assert.Equal(t, 2+4+25, all.ETSConfig.Len())
+	assert.Equal(t, 2+4+25, all.ETSRecommendation.Len())
+	assert.Equal(t, 2+4+2, all.PFCConfig.Len())
+	assert.Equal(t, 7+3*all.AppPriority.Entries(), all.AppPriority.Len())
 }

@@ -13,34 +13,37 @@
 // that tells the link partner how pausing is set up. They share no byte
 // layout, and a reader of pause frames needs no LLDP.
 //
-// With gopacket. gopacket's layers.LinkLayerDiscovery splits an LLDPDU
-// into its TLVs (Values, each a layers.LinkLayerDiscoveryValue), and
-// layers.LinkLayerDiscoveryInfo gathers the organizationally specific
-// ones (OrgTLVs, each a layers.LLDPOrgSpecificTLV); TLVs.DecodeValue and
-// TLVs.DecodeOrg take one of either and decode it when it is DCBX.
-// Without gopacket, TLVs.DecodeLLDPDU walks the TLVs of an LLDPDU itself.
-// The package registers no gopacket layer type (DCBX is a part of the
-// LLDP layer, not a layer) and uses none of the numbers 1850-1859.
+// TLVs.Decode walks the TLVs of an LLDPDU itself; TLVs.DecodeTLV takes
+// one LLDP TLV and TLVs.DecodeInfo one organizationally specific TLV's
+// information string, as an LLDP decoder hands them on. The package
+// imports the standard library only: gopacket's LLDP layers hand their
+// TLVs over through googlelayers.DCBX (package
+// github.com/roce-go/roce/googlelayers, for github.com/google/gopacket)
+// and rocelayers.DCBX (for github.com/gopacket/gopacket), whose
+// DecodeValue and DecodeOrg take gopacket's types. DCBX is a part of the
+// LLDP layer, not a layer: no gopacket layer type is registered for it.
 //
 // Each TLV has a type with Decode, which reads the information string
-// after the subtype, and AppendTo, which appends the whole TLV (LLDP TLV
-// header, OUI, subtype, information) to a caller's buffer. AppendTo
-// refuses, with an *ib.FieldError naming the field, a value wider than
-// its field, and an Application Priority table longer than an LLDP TLV
-// can hold.
+// after the subtype, AppendTo, which appends the whole TLV (LLDP TLV
+// header, OUI, subtype, information) to a caller's buffer, Len, the
+// bytes AppendTo writes, and Validate. AppendTo refuses what Validate
+// refuses, with a *FieldError naming the field: a value wider than its
+// field (ErrBadValue), an Application Priority table longer than an LLDP
+// TLV can hold or not a whole number of entries (ErrBadLength). TLVs
+// has the same methods over the TLVs it holds.
 //
 // Decoding checks lengths only: a TLV shorter than its layout (or whose
-// LLDP length runs past the LLDPDU) gives an *ib.Error wrapping
-// ib.ErrTruncated, one longer than its fixed layout (ETS 25 bytes, PFC 6)
+// LLDP length runs past the LLDPDU) gives an *Error wrapping
+// ErrTruncated, one longer than its fixed layout (ETS 25 bytes, PFC 6)
 // or an Application Priority table not a whole number of 3-byte entries
-// one wrapping ib.ErrBadLength. Values are kept as sent, reserved bits
+// one wrapping ErrBadLength. Values are kept as sent, reserved bits
 // and reserved values (a TSA of 3, a Max TCs of 0, which means 8)
 // included, so every TLV re-encodes byte for byte.
 //
 // Aliasing: AppPriority.Table points into the input; it is valid until
 // the input is reused.
 //
-// Allocation contract: decoding (Decode, DecodeLLDPDU, DecodeValue,
-// DecodeOrg) and building into a buffer with room (AppendTo,
+// Allocation contract: decoding (Decode, DecodeTLV, DecodeInfo) and
+// building into a buffer with room (AppendTo,
 // AppendAppPriority) allocate nothing; only errors do.
 package dcbx

@@ -122,16 +122,26 @@ func (e *ETSConfig) decode(info []byte, s *errs.Slot) error {
 	return nil
 }
 
-// AppendTo appends the whole TLV (25 bytes of LLDP length, 27 in all) to
-// b. It refuses, appending nothing, a field wider than its field.
-func (e *ETSConfig) AppendTo(b []byte) ([]byte, error) {
+// Len returns the number of bytes AppendTo writes: the whole TLV, 27
+// (25 of LLDP length).
+func (e *ETSConfig) Len() int { return etsTLVLen }
+
+// Validate reports whether AppendTo can encode e: a *FieldError wrapping
+// ErrBadValue names a field wider than its field.
+func (e *ETSConfig) Validate() error {
 	if err := fit("ETSConfig.Reserved", e.Reserved, 3); err != nil {
-		return b, err
+		return err
 	}
 	if err := fit("ETSConfig.MaxTCs", e.MaxTCs, 3); err != nil {
-		return b, err
+		return err
 	}
-	if err := e.check(); err != nil {
+	return e.check()
+}
+
+// AppendTo appends the whole TLV (25 bytes of LLDP length, 27 in all) to
+// b. It refuses, appending nothing, what Validate refuses.
+func (e *ETSConfig) AppendTo(b []byte) ([]byte, error) {
+	if err := e.Validate(); err != nil {
 		return b, err
 	}
 	b = appendHeader(b, SubtypeETSConfig, etsInfoLen)
@@ -162,15 +172,25 @@ func (e *ETSRecommendation) decode(info []byte, s *errs.Slot) error {
 	return nil
 }
 
-// AppendTo appends the whole TLV to b. It refuses, appending nothing, a
-// priority's traffic class wider than 4 bits.
+// Len returns the number of bytes AppendTo writes: the whole TLV, 27.
+func (e *ETSRecommendation) Len() int { return etsTLVLen }
+
+// Validate reports whether AppendTo can encode e: a *FieldError wrapping
+// ErrBadValue names a priority's traffic class wider than 4 bits.
+func (e *ETSRecommendation) Validate() error { return e.check() }
+
+// AppendTo appends the whole TLV to b. It refuses, appending nothing,
+// what Validate refuses.
 func (e *ETSRecommendation) AppendTo(b []byte) ([]byte, error) {
-	if err := e.check(); err != nil {
+	if err := e.Validate(); err != nil {
 		return b, err
 	}
 	b = appendHeader(b, SubtypeETSRecommendation, etsInfoLen)
 	return e.put(append(b, e.Reserved)), nil
 }
+
+// etsTLVLen is the size of a whole ETS TLV.
+const etsTLVLen = tlvHeaderLen + orgHeaderLen + etsInfoLen
 
 // checkLen checks the length of a fixed-size information string; its
 // errors are held in s.

@@ -18,7 +18,7 @@ func Example() {
 	pdu = append(pdu, 0, 0) // End of LLDPDU
 
 	var d dcbx.TLVs
-	if err := d.DecodeLLDPDU(pdu); err != nil {
+	if err := d.Decode(pdu); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -27,7 +27,7 @@ func Example() {
 			fmt.Println("PFC on priority", prio)
 		}
 	}
-	for i := 0; i < d.AppPriority.Len(); i++ {
+	for i := 0; i < d.AppPriority.Entries(); i++ {
 		e := d.AppPriority.Entry(i)
 		fmt.Printf("%v %#x priority %d\n", e.Sel, e.Protocol, e.Priority)
 	}

@@ -44,13 +44,22 @@ func (p *PFCConfig) decode(info []byte, s *errs.Slot) error {
 	return nil
 }
 
-// AppendTo appends the whole TLV (8 bytes) to b. It refuses, appending
-// nothing, a field wider than its field.
-func (p *PFCConfig) AppendTo(b []byte) ([]byte, error) {
+// Len returns the number of bytes AppendTo writes: the whole TLV, 8.
+func (p *PFCConfig) Len() int { return tlvHeaderLen + orgHeaderLen + pfcInfoLen }
+
+// Validate reports whether AppendTo can encode p: a *FieldError wrapping
+// ErrBadValue names a field wider than its field.
+func (p *PFCConfig) Validate() error {
 	if err := fit("PFCConfig.Reserved", p.Reserved, 2); err != nil {
-		return b, err
+		return err
 	}
-	if err := fit("PFCConfig.Cap", p.Cap, 4); err != nil {
+	return fit("PFCConfig.Cap", p.Cap, 4)
+}
+
+// AppendTo appends the whole TLV (8 bytes) to b. It refuses, appending
+// nothing, what Validate refuses.
+func (p *PFCConfig) AppendTo(b []byte) ([]byte, error) {
+	if err := p.Validate(); err != nil {
 		return b, err
 	}
 	b = appendHeader(b, SubtypePFCConfig, pfcInfoLen)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/gopacket/layers"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -51,7 +50,7 @@ func expectFields(t *testing.T, pdu []byte) fieldList {
 			f.add("lldp.ieee.802_1.subtype", uint64(v[5]))
 		}
 		var d dcbx.TLVs
-		ok, err := d.DecodeValue(layers.LinkLayerDiscoveryValue{Type: layers.LLDPTLVType(v[0] >> 1), Value: v[2:]})
+		ok, err := d.DecodeTLV(v[0]>>1, v[2:])
 		require.NoError(t, err)
 		switch {
 		case !ok:
@@ -75,7 +74,7 @@ func expectFields(t *testing.T, pdu []byte) fieldList {
 		case d.HasAppPriority:
 			a := &d.AppPriority
 			f.add("lldp.dcbx.ieee.app.reserved", uint64(a.Reserved))
-			for i := 0; i < a.Len(); i++ {
+			for i := 0; i < a.Entries(); i++ {
 				e := a.Entry(i)
 				f.add("lldp.dcbx.ieee.app.prio", uint64(e.Priority))
 				f.add("lldp.dcbx.iee.app.sf", uint64(e.Sel)) // tshark 4.0 spells it "iee"

@@ -9,7 +9,7 @@ import (
 
 // decodeDCBX decodes the DCBX TLVs of an LLDPDU.
 func (r *Record) decodeDCBX(pdu []byte) {
-	r.DCBXErr = r.DCBX.DecodeLLDPDU(pdu)
+	r.DCBXErr = r.DCBX.Decode(pdu)
 	r.HasDCBX = r.DCBXErr != nil || r.DCBX.Any()
 }
 
@@ -91,7 +91,7 @@ func appendETSTables(b []byte, t *dcbx.ETSTables) []byte {
 // Ethertypes in hex, ports and DSCPs in decimal.
 func appendDCBXApp(b []byte, a *dcbx.AppPriority) []byte {
 	b = append(b, "APP ["...)
-	for i := 0; i < a.Len(); i++ {
+	for i := 0; i < a.Entries(); i++ {
 		if i > 0 {
 			b = append(b, ", "...)
 		}

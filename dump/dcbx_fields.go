@@ -27,7 +27,7 @@ var dcbxFields = cat([]Field{
 }, etsTableFields(false), etsTableFields(true), []Field{
 	numeric("lldp.dcbx.ieee.app.entries", FieldUint, 16, false, func(r *Record) (uint64, bool) {
 		if d := r.dcbx(); d != nil && d.HasAppPriority {
-			return uint64(d.AppPriority.Len()), true
+			return uint64(d.AppPriority.Entries()), true
 		}
 		return 0, false
 	}),

@@ -37,8 +37,8 @@
 //   - FuzzIPoIB: an IPoIB packet (ipoib.Header, ipoib.ARP, ipoib.Match)
 //     and, behind a 40-byte link header, a link type 242 record through
 //     ipoib.LinkHeader, gopacket.NewPacket and dump.Record.
-//   - FuzzDCBX: an LLDPDU through dcbx.TLVs.DecodeLLDPDU, each DCBX TLV
-//     re-encoded, and gopacket's LLDP layer through DecodeValue.
+//   - FuzzDCBX: an LLDPDU through dcbx.TLVs.Decode, each DCBX TLV
+//     re-encoded, and gopacket's LLDP layer through googlelayers.DCBX.
 //   - FuzzMAD: arbitrary bytes as a management datagram through a
 //     DecodingLayerParser over mad.Layers and gopacket.NewPacket from
 //     mad.LayerTypeMAD (the class table's dispatch to RMPP, CM, SA, SMP,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/roce-go/roce/dcbx"
 	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/ipoib"
 )
@@ -110,10 +111,10 @@ func FuzzIPoIB(f *testing.F) {
 	})
 }
 
-// FuzzDCBX decodes the input as an LLDPDU with dcbx.TLVs.DecodeLLDPDU and
+// FuzzDCBX decodes the input as an LLDPDU with dcbx.TLVs.Decode and
 // checks the errors, that each DCBX TLV decoded on its own re-encodes to
 // its bytes, and that gopacket's LLDP layer, when it decodes the frame,
-// hands DecodeValue the same TLVs.
+// hands googlelayers.DCBX.DecodeValue the same TLVs.
 func FuzzDCBX(f *testing.F) {
 	for _, b := range fzLLDPDUs(f) {
 		f.Add(b)
@@ -122,8 +123,8 @@ func FuzzDCBX(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := fzExact(data)
 		var d dcbx.TLVs
-		err := d.DecodeLLDPDU(b)
-		fzCheckErr(t, "DecodeLLDPDU", err, ib.ErrTruncated, ib.ErrBadLength)
+		err := d.Decode(b)
+		fzCheckErr(t, "Decode", err, ib.ErrTruncated, ib.ErrBadLength)
 		if d.AppPriority.Table != nil {
 			fzWithin(t, b, d.AppPriority.Table, "AppPriority.Table")
 		}
@@ -144,14 +145,14 @@ func FuzzDCBX(f *testing.F) {
 		if !ok || pk.ErrorLayer() != nil {
 			return // gopacket wants the mandatory TLVs first
 		}
-		var byValue dcbx.TLVs
+		var byValue googlelayers.DCBX
 		for _, v := range l.Values {
 			if _, err := byValue.DecodeValue(v); err != nil {
-				t.Fatalf("DecodeValue %v after DecodeLLDPDU accepted", err)
+				t.Fatalf("DecodeValue %v after Decode accepted", err)
 			}
 		}
 		if byValue.Any() != d.Any() || byValue.PFCConfig != d.PFCConfig || byValue.ETSConfig != d.ETSConfig {
-			t.Fatalf("gopacket's TLVs decode to %+v, DecodeLLDPDU to %+v", byValue, d)
+			t.Fatalf("gopacket's TLVs decode to %+v, Decode to %+v", byValue, d)
 		}
 	})
 }
@@ -160,8 +161,8 @@ func FuzzDCBX(f *testing.F) {
 // DCBX TLV that decodes, checks that AppendTo gives it back.
 func fzDCBXRoundTrip(t *testing.T, tlv []byte) {
 	var d dcbx.TLVs
-	ok, err := d.DecodeValue(layers.LinkLayerDiscoveryValue{Type: layers.LLDPTLVType(tlv[0] >> 1), Value: tlv[2:]})
-	fzCheckErr(t, "DecodeValue", err, ib.ErrTruncated, ib.ErrBadLength)
+	ok, err := d.DecodeTLV(tlv[0]>>1, tlv[2:])
+	fzCheckErr(t, "DecodeTLV", err, ib.ErrTruncated, ib.ErrBadLength)
 	if !ok || err != nil {
 		return
 	}
@@ -208,8 +209,8 @@ func TestTruncationIPoIBDCBX(t *testing.T) {
 		for n := 0; n < len(whole); n++ {
 			cuts++
 			var d dcbx.TLVs
-			err := d.DecodeLLDPDU(whole[:n:n])
-			fzCheckErr(t, "DecodeLLDPDU", err, ib.ErrTruncated)
+			err := d.Decode(whole[:n:n])
+			fzCheckErr(t, "Decode", err, ib.ErrTruncated)
 		}
 	}
 	if cuts < 1000 {

@@ -9,7 +9,7 @@ import (
 // DCBX is dcbx.TLVs, the DCBX TLVs of one LLDPDU, with its two gopacket
 // entry points taking the fork's LLDP types: DCBX is no layer but a part
 // of gopacket's LLDP layers (layers.LinkLayerDiscovery and
-// layers.LinkLayerDiscoveryInfo). DecodeLLDPDU (from the bytes after
+// layers.LinkLayerDiscoveryInfo). Decode (from the bytes after
 // Ethertype 0x88CC), AppendTo and the TLVs' fields are dcbx.TLVs'.
 type DCBX struct{ dcbx.TLVs }
 

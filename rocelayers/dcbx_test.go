@@ -11,6 +11,7 @@ import (
 	"github.com/gopacket/gopacket/layers"
 
 	"github.com/roce-go/roce/dcbx"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/rocelayers"
 )
 
@@ -18,7 +19,7 @@ import (
 // with each module's NewPacket and the DCBX TLVs from the LLDP layers of
 // each, TLV by TLV (DecodeValue) and organizationally specific TLV by TLV
 // (DecodeOrg): the fork's DCBX must hold what dcbx.TLVs holds, the same
-// verdicts, and what DecodeLLDPDU reads from the bytes.
+// verdicts, and what dcbx.TLVs.Decode reads from the bytes.
 func TestDCBXSameAsGoogle(t *testing.T) {
 	frames, tlvs := 0, 0
 	for _, c := range captures(t) {
@@ -35,7 +36,7 @@ func TestDCBXSameAsGoogle(t *testing.T) {
 			if !gok || !fok || gi == nil || fi == nil || len(gl.Values) != len(fl.Values) || len(gi.OrgTLVs) != len(fi.OrgTLVs) {
 				t.Fatalf("frame %d: the LLDP layers differ: %v\n%v", i+1, gp, fp)
 			}
-			var g, byOrg dcbx.TLVs
+			var g, byOrg googlelayers.DCBX
 			var f, fOrg rocelayers.DCBX
 			for j := range gl.Values {
 				gdone, gerr := g.DecodeValue(gl.Values[j])
@@ -55,11 +56,11 @@ func TestDCBXSameAsGoogle(t *testing.T) {
 				}
 			}
 			var raw dcbx.TLVs
-			if err := raw.DecodeLLDPDU(data[14:]); err != nil {
+			if err := raw.Decode(data[14:]); err != nil {
 				t.Fatalf("frame %d: %v", i+1, err)
 			}
-			for name, d := range map[string]dcbx.TLVs{"DecodeValue": f.TLVs, "DecodeOrg": fOrg.TLVs, "Google's DecodeOrg": byOrg, "DecodeLLDPDU": raw} {
-				if diff := cmp.Diff(g, d, cmpopts.IgnoreUnexported(dcbx.TLVs{})); diff != "" { // the error each holds
+			for name, d := range map[string]dcbx.TLVs{"DecodeValue": f.TLVs, "DecodeOrg": fOrg.TLVs, "Google's DecodeOrg": byOrg.TLVs, "Decode": raw} {
+				if diff := cmp.Diff(g.TLVs, d, cmpopts.IgnoreUnexported(dcbx.TLVs{})); diff != "" { // the error each holds
 					t.Fatalf("frame %d: Google's DecodeValue and %s differ (-google +other):\n%s", i+1, name, diff)
 				}
 			}
