@@ -3,9 +3,9 @@ package roce
 import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
+	_ "github.com/roce-go/roce/googlelayers" // registers IPoIB after native InfiniBand transport headers, link type 242 and MAC Control
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
-	_ "github.com/roce-go/roce/ipoib"  // registers IPoIB after native InfiniBand transport headers, and link type 242
 	"github.com/roce-go/roce/mad"      // registers the MAD layers with ib
 	_ "github.com/roce-go/roce/rocev1" // registers Ethertype 0x8915
 	"github.com/roce-go/roce/rocev2"

@@ -15,11 +15,11 @@ func (r *Record) decodeIPoIB() {
 	if !ipoib.Match(p.BTH.OpCode, p.BTH.DestQP, p.Payload) {
 		return
 	}
-	if r.IPoIB.DecodeFromBytes(p.Payload, nil) != nil {
+	if r.IPoIB.Decode(p.Payload) != nil {
 		return // Match saw four bytes: cannot fail
 	}
 	r.HasIPoIB = true
-	r.net.peekL3(uint16(r.IPoIB.Type), r.IPoIB.Payload)
+	r.net.peekL3(r.IPoIB.Type, p.Payload[ipoib.HeaderLen:])
 }
 
 // decodeLinkIPoIB decodes a frame of LINKTYPE_IPOIB (242): the 40-byte
@@ -27,17 +27,17 @@ func (r *Record) decodeIPoIB() {
 // carry as the Ethernet frame it stands for, both MAC addresses unknown
 // (zero) and the Ethertype of the IPoIB header.
 func (r *Record) decodeLinkIPoIB(data []byte) {
-	if err := r.IPoIBLink.DecodeFromBytes(data, nil); err != nil {
+	if err := r.IPoIBLink.Decode(data); err != nil {
 		r.Kind, r.Err = KindMalformed, err
 		return
 	}
-	if err := r.IPoIB.DecodeFromBytes(r.IPoIBLink.Payload, nil); err != nil {
+	if err := r.IPoIB.Decode(data[ipoib.LinkHeaderLen:]); err != nil {
 		r.Kind, r.Err = KindMalformed, r.err.Truncated("IPoIB", ipoib.LinkHeaderLen, ipoib.LinkHeaderLen+ipoib.HeaderLen, len(data))
 		return
 	}
-	et := uint16(r.IPoIB.Type)
+	et := r.IPoIB.Type
 	b := append(r.scratch[:0], 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, byte(et>>8), byte(et))
-	b = append(b, r.IPoIB.Payload...)
+	b = append(b, data[ipoib.LinkHeaderLen+ipoib.HeaderLen:]...)
 	r.scratch = b
 	r.decodeEthernet(b)
 	r.HasIPoIB = r.Kind == KindNotRoCE

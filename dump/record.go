@@ -120,9 +120,9 @@ type Record struct {
 
 	// HasIPoIB says that the frame carries IPoIB: a native InfiniBand
 	// packet whose payload ipoib.Match takes for IPoIB, or a record of
-	// LinkTypeIPoIB. IPoIB is then its IPoIB header (its Payload is the
-	// packet carried), and IPoIBLink the link header of a LinkTypeIPoIB
-	// record.
+	// LinkTypeIPoIB. IPoIB is then its IPoIB header (the packet it
+	// carries follows its ipoib.HeaderLen bytes), and IPoIBLink the link
+	// header of a LinkTypeIPoIB record.
 	HasIPoIB  bool
 	IPoIB     ipoib.Header
 	IPoIBLink ipoib.LinkHeader

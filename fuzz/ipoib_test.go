@@ -60,13 +60,20 @@ func FuzzIPoIB(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := fzExact(data)
 		var h ipoib.Header
-		err := h.DecodeFromBytes(b, nil)
+		err := h.Decode(b)
 		fzCheckErr(t, "Header", err, ib.ErrTruncated)
+		var gh googlelayers.IPoIB
+		if gerr := gh.DecodeFromBytes(b, gopacket.NilDecodeFeedback); (gerr == nil) != (err == nil) || gh.Header != h {
+			t.Fatalf("layer %+v %v, codec %+v %v", gh.Header, gerr, h, err)
+		}
 		if err == nil {
-			fzWithin(t, b, h.Contents, "Header contents")
-			fzWithin(t, b, h.Payload, "Header payload")
-			if out := h.AppendTo(nil); !bytes.Equal(out, b[:ipoib.HeaderLen]) {
-				t.Fatalf("AppendTo %x, want %x", out, b[:4])
+			fzWithin(t, b, gh.Contents, "Header contents")
+			fzWithin(t, b, gh.Payload, "Header payload")
+			if len(gh.Contents)+len(gh.Payload) != len(b) {
+				t.Fatalf("contents %d, payload %d of %d bytes", len(gh.Contents), len(gh.Payload), len(b))
+			}
+			if out, err := h.AppendTo(nil); err != nil || !bytes.Equal(out, b[:ipoib.HeaderLen]) {
+				t.Fatalf("AppendTo %x %v, want %x", out, err, b[:4])
 			}
 			match := ipoib.Match(ib.OpUDSendOnly, 2, b)
 			want := h.Reserved == 0 && (h.Type == ipoib.TypeIPv4 || h.Type == ipoib.TypeIPv6 || h.Type == ipoib.TypeARP)
@@ -74,12 +81,13 @@ func FuzzIPoIB(f *testing.F) {
 				t.Fatalf("Match %v for type %#x reserved %#x", match, uint16(h.Type), h.Reserved)
 			}
 			var a ipoib.ARP
-			if err := a.Decode(h.Payload); err == nil {
+			payload := b[ipoib.HeaderLen:]
+			if err := a.Decode(payload); err == nil {
 				for _, s := range [][]byte{a.SenderHW, a.SenderIP, a.TargetHW, a.TargetIP, a.Remainder} {
 					fzWithin(t, b, s, "ARP")
 				}
-				if n := 8 + 2*int(a.HWLen) + 2*int(a.ProtoLen) + len(a.Remainder); n != len(h.Payload) {
-					t.Fatalf("ARP parts %d of %d bytes", n, len(h.Payload))
+				if n := 8 + 2*int(a.HWLen) + 2*int(a.ProtoLen) + len(a.Remainder); n != len(payload) {
+					t.Fatalf("ARP parts %d of %d bytes", n, len(payload))
 				}
 			} else {
 				fzCheckErr(t, "ARP", err, ib.ErrTruncated)
@@ -90,7 +98,7 @@ func FuzzIPoIB(f *testing.F) {
 		if len(b) > 0 && b[0]&1 == 0 {
 			copy(rec, make([]byte, 4)) // a sent packet's link header
 		}
-		if err := lh.DecodeFromBytes(rec, nil); err != nil {
+		if err := lh.Decode(rec); err != nil {
 			t.Fatal(err)
 		}
 		if out, err := lh.AppendTo(nil); err != nil || !bytes.Equal(out, rec[:ipoib.LinkHeaderLen]) {
@@ -181,15 +189,15 @@ func TestTruncationIPoIBDCBX(t *testing.T) {
 	cuts := 0
 	for _, whole := range fzIPoIBSeeds(t) {
 		var h ipoib.Header
-		if err := h.DecodeFromBytes(whole, nil); err != nil {
+		if err := h.Decode(whole); err != nil {
 			t.Fatal(err)
 		}
 		var full ipoib.ARP
-		arpErr := full.Decode(h.Payload)
+		arpErr := full.Decode(whole[ipoib.HeaderLen:])
 		for n := 0; n < len(whole); n++ {
 			cuts++
 			b := whole[:n:n]
-			err := h.DecodeFromBytes(b, nil)
+			err := h.Decode(b)
 			if n < ipoib.HeaderLen {
 				if !errorsIsTruncated(err) {
 					t.Fatalf("cut %d: %v", n, err)
@@ -198,7 +206,7 @@ func TestTruncationIPoIBDCBX(t *testing.T) {
 			}
 			if h.Type == ipoib.TypeARP && arpErr == nil {
 				var a ipoib.ARP
-				aerr := a.Decode(h.Payload)
+				aerr := a.Decode(b[ipoib.HeaderLen:])
 				if (n < ipoib.HeaderLen+ipoib.ARPLen) != errorsIsTruncated(aerr) {
 					t.Fatalf("ARP cut %d: %v", n, aerr)
 				}

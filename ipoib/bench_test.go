@@ -20,7 +20,7 @@ func BenchmarkBaselineIBPacketDecode(b *testing.B) {
 	}
 }
 
-// Match and Header.DecodeFromBytes on that packet's payload: what
+// Match and Header.Decode on that packet's payload: what
 // dump adds per native packet that carries IPoIB.
 func BenchmarkMatchAndDecode(b *testing.B) {
 	body := ibBody(nil, goldenRCIPv4)
@@ -30,7 +30,7 @@ func BenchmarkMatchAndDecode(b *testing.B) {
 		if !ipoib.Match(ib.OpRCSendOnly, 0xfc0407, body) {
 			b.Fatal("no match")
 		}
-		if err := h.DecodeFromBytes(body, nil); err != nil {
+		if err := h.Decode(body); err != nil {
 			b.Fatal(err)
 		}
 	}

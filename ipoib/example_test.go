@@ -3,17 +3,13 @@ package ipoib_test
 import (
 	"fmt"
 	"net/netip"
-	"strings"
-
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
 
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/ipoib"
 )
 
-// Build a link type 242 record holding an IPoIB ARP request and decode it
-// with gopacket, which the package has taught link type 242.
+// Build a link type 242 record holding an IPoIB ARP request and decode
+// it again: the link header, the IPoIB header, the ARP packet.
 func Example() {
 	gid := netip.MustParseAddr("fe80::2:c902:24:f636").As16()
 	lh := ipoib.LinkHeader{IPVer: 6, SrcQP: 0x405, SGID: gid, DGID: netip.MustParseAddr("ff12:401b:ffff::ffff:ffff").As16()}
@@ -22,30 +18,34 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	rec = (&ipoib.Header{Type: ipoib.TypeARP}).AppendTo(rec)
+	rec, _ = (&ipoib.Header{Type: ipoib.TypeARP}).AppendTo(rec)
 	me, _ := ipoib.MakeHWAddr(ipoib.FlagConnected, 0x405, gid)
 	rec, _ = ipoib.AppendARP(rec, ipoib.ARPRequest, me, netip.MustParseAddr("10.0.1.34"), ipoib.HWAddr{}, netip.MustParseAddr("10.0.0.58"))
 
-	p := gopacket.NewPacket(rec, layers.LinkType(ipoib.LinkType), gopacket.Default)
-	var names []string
-	for _, l := range p.Layers() {
-		names = append(names, l.LayerType().String())
-	}
-	fmt.Println(strings.Join(names, " "))
-	arp := p.Layer(layers.LayerTypeARP).(*layers.ARP)
-	fmt.Println("hardware type", uint8(arp.AddrType), "size", arp.HwAddressSize, netip.AddrFrom4([4]byte(arp.DstProtAddress)))
-
-	var a ipoib.ARP
-	if err := a.Decode(p.Layer(ipoib.LayerTypeIPoIB).LayerPayload()); err != nil {
+	var (
+		l ipoib.LinkHeader
+		h ipoib.Header
+		a ipoib.ARP
+	)
+	if err := l.Decode(rec); err != nil {
 		fmt.Println(err)
 		return
 	}
+	if err := h.Decode(rec[ipoib.LinkHeaderLen:]); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := a.Decode(rec[ipoib.LinkHeaderLen+ipoib.HeaderLen:]); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("from qpn %#x, type %#04x\n", l.SrcQP, h.Type)
 	sender, _ := a.Sender()
-	fmt.Printf("qpn %#x gid %v\n", sender.QPN(), sender.GID())
+	target, _ := a.TargetAddr()
+	fmt.Printf("who has %v, tell qpn %#x gid %v\n", target, sender.QPN(), sender.GID())
 	// Output:
-	// IPoIBLinkHeader IPoIB ARP
-	// hardware type 32 size 20 10.0.0.58
-	// qpn 0x405 gid fe80::2:c902:24:f636
+	// from qpn 0x405, type 0x0806
+	// who has 10.0.0.58, tell qpn 0x405 gid fe80::2:c902:24:f636
 }
 
 // The rule that takes a native InfiniBand payload for IPoIB.

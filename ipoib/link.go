@@ -4,9 +4,6 @@ import (
 	"encoding/binary"
 	"net/netip"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-
 	"github.com/roce-go/roce/internal/errs"
 )
 
@@ -38,10 +35,9 @@ const LinkHeaderLen = 40
 // hardware address (a sent packet; DstAddr), and tshark shows nothing of
 // bytes 4-19. The fields below hold the 40 bytes in the first form
 // either way, so that every record re-encodes byte for byte; Sent tells
-// the forms apart. The record goes on with the 4-byte Header and the
-// packet it carries; a LinkHeader's payload is that Header.
+// the forms apart. The record goes on, after LinkHeaderLen bytes, with
+// the 4-byte Header and the packet it carries.
 type LinkHeader struct {
-	layers.BaseLayer
 	IPVer     uint8    // 4 bits; 6 for a received packet's GRH
 	TClass    uint8    // traffic class
 	FlowLabel uint32   // 20 bits
@@ -73,33 +69,18 @@ func (h *LinkHeader) SetDstAddr(a HWAddr) {
 	copy(h.DGID[:], a[4:])
 }
 
-// LayerType returns LayerTypeLinkHeader.
-func (h *LinkHeader) LayerType() gopacket.LayerType { return LayerTypeLinkHeader }
-
-// CanDecode returns LayerTypeLinkHeader.
-func (h *LinkHeader) CanDecode() gopacket.LayerClass { return LayerTypeLinkHeader }
-
-// NextLayerType returns LayerTypeIPoIB, or gopacket.LayerTypeZero when
-// nothing follows.
-func (h *LinkHeader) NextLayerType() gopacket.LayerType {
-	if len(h.Payload) == 0 {
-		return gopacket.LayerTypeZero
-	}
-	return LayerTypeIPoIB
-}
-
 // SrcGID returns SGID as an address.
 func (h *LinkHeader) SrcGID() netip.Addr { return netip.AddrFrom16(h.SGID) }
 
 // DstGID returns DGID as an address.
 func (h *LinkHeader) DstGID() netip.Addr { return netip.AddrFrom16(h.DGID) }
 
-// DecodeFromBytes decodes the 40 bytes at the start of data, resetting h
-// first; df may be nil.
-func (h *LinkHeader) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
+// Decode decodes the LinkHeaderLen bytes at the start of data,
+// resetting h first; the Header follows at data[LinkHeaderLen:]. A
+// shorter input gives an *Error wrapping ErrTruncated.
+func (h *LinkHeader) Decode(data []byte) error {
 	*h = LinkHeader{}
 	if len(data) < LinkHeaderLen {
-		setTruncated(df)
 		return errLinkCut[len(data)]
 	}
 	w := binary.BigEndian.Uint32(data)
@@ -108,7 +89,6 @@ func (h *LinkHeader) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) er
 	h.Resv8, h.SrcQP = uint8(w>>24), w&0xffffff
 	h.SGID = [16]byte(data[8:24])
 	h.DGID = [16]byte(data[24:40])
-	h.Contents, h.Payload = data[:LinkHeaderLen], data[LinkHeaderLen:]
 	return nil
 }
 
@@ -116,8 +96,12 @@ func (h *LinkHeader) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) er
 // has, made once: decoding allocates nothing.
 var errLinkCut = errs.TruncatedTable("IPoIB link header", 0, LinkHeaderLen)
 
-// check reports a field that does not fit, as an *ib.FieldError.
-func (h *LinkHeader) check() error {
+// Len returns LinkHeaderLen, the bytes AppendTo writes.
+func (h *LinkHeader) Len() int { return LinkHeaderLen }
+
+// Validate reports a field value that does not fit its field, as a
+// *FieldError wrapping ErrBadValue.
+func (h *LinkHeader) Validate() error {
 	if err := errs.Fit("LinkHeader.IPVer", uint64(h.IPVer), 4); err != nil {
 		return err
 	}
@@ -127,45 +111,14 @@ func (h *LinkHeader) check() error {
 	return errs.Fit("LinkHeader.SrcQP", uint64(h.SrcQP), 24)
 }
 
-// AppendTo appends the 40 bytes to b. It refuses, appending nothing, a
-// field value that does not fit its field.
+// AppendTo appends the 40 bytes to b. It refuses, appending nothing,
+// what Validate refuses.
 func (h *LinkHeader) AppendTo(b []byte) ([]byte, error) {
-	if err := h.check(); err != nil {
+	if err := h.Validate(); err != nil {
 		return b, err
 	}
-	return h.put(b), nil
-}
-
-func (h *LinkHeader) put(b []byte) []byte {
 	b = binary.BigEndian.AppendUint32(b, uint32(h.IPVer)<<28|uint32(h.TClass)<<20|h.FlowLabel)
 	b = binary.BigEndian.AppendUint32(b, uint32(h.Resv8)<<24|h.SrcQP)
 	b = append(b, h.SGID[:]...)
-	return append(b, h.DGID[:]...)
-}
-
-// SerializeTo prepends the 40 bytes. It refuses, writing nothing, a field
-// value that does not fit its field.
-func (h *LinkHeader) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
-	if err := h.check(); err != nil {
-		return err
-	}
-	p, err := b.PrependBytes(LinkHeaderLen)
-	if err != nil {
-		return err
-	}
-	h.put(p[:0])
-	return nil
-}
-
-// decodeLinkHeader is the gopacket decoder of link type 242.
-func decodeLinkHeader(data []byte, p gopacket.PacketBuilder) error {
-	h := &LinkHeader{}
-	if err := h.DecodeFromBytes(data, p); err != nil {
-		return err
-	}
-	p.AddLayer(h)
-	if len(h.Payload) == 0 {
-		return nil
-	}
-	return p.NextDecoder(LayerTypeIPoIB)
+	return append(b, h.DGID[:]...), nil
 }

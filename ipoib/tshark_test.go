@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -42,10 +40,9 @@ func TestTsharkLinkType242(t *testing.T) {
 	require.Len(t, got, len(frames))
 	compared := 0
 	for i, fr := range frames {
-		p := gopacket.NewPacket(fr, layers.LinkType(ipoib.LinkType), gopacket.Default)
-		require.Nil(t, p.ErrorLayer(), "frame %d", i)
-		lh := p.Layer(ipoib.LayerTypeLinkHeader).(*ipoib.LinkHeader)
-		h := p.Layer(ipoib.LayerTypeIPoIB).(*ipoib.Header)
+		lh, h := &ipoib.LinkHeader{}, &ipoib.Header{}
+		require.NoError(t, lh.Decode(fr), "frame %d", i)
+		require.NoError(t, h.Decode(fr[ipoib.LinkHeaderLen:]), "frame %d", i)
 		want := map[string]string{
 			"ipoib.grh.ipver":     strconv.Itoa(int(lh.IPVer)),
 			"ipoib.grh.tclass":    strconv.Itoa(int(lh.TClass)),
@@ -65,19 +62,19 @@ func TestTsharkLinkType242(t *testing.T) {
 			want["ipoib.daddr.qpn"] = strconv.Itoa(int(lh.DstAddr().QPN()))
 			want["ipoib.dgid"] = lh.DstAddr().GID().String()
 		}
-		addInner(t, want, h)
+		addInner(t, want, h, fr[ipoib.LinkHeaderLen+ipoib.HeaderLen:])
 		compared += compareFields(t, i, got[i], want)
 	}
 	t.Logf("%d fields compared with tshark over %d link type 242 frames", compared, len(frames))
 }
 
 // addInner adds what tshark shows of the packet the IPoIB header carries:
-// ARP's fields, or IP's addresses.
-func addInner(t *testing.T, want map[string]string, h *ipoib.Header) {
+// ARP's fields, or IP's addresses; payload is that packet.
+func addInner(t *testing.T, want map[string]string, h *ipoib.Header, payload []byte) {
 	switch h.Type {
 	case ipoib.TypeARP:
 		var a ipoib.ARP
-		require.NoError(t, a.Decode(h.Payload))
+		require.NoError(t, a.Decode(payload))
 		sip, _ := a.SenderAddr()
 		tip, _ := a.TargetAddr()
 		want["arp.hw.type"] = strconv.Itoa(int(a.HWType))
@@ -90,11 +87,11 @@ func addInner(t *testing.T, want map[string]string, h *ipoib.Header) {
 		want["arp.src.proto_ipv4"] = sip.String()
 		want["arp.dst.proto_ipv4"] = tip.String()
 	case ipoib.TypeIPv4:
-		want["ip.src"] = netip.AddrFrom4([4]byte(h.Payload[12:16])).String()
-		want["ip.dst"] = netip.AddrFrom4([4]byte(h.Payload[16:20])).String()
+		want["ip.src"] = netip.AddrFrom4([4]byte(payload[12:16])).String()
+		want["ip.dst"] = netip.AddrFrom4([4]byte(payload[16:20])).String()
 	case ipoib.TypeIPv6:
-		want["ipv6.src"] = netip.AddrFrom16([16]byte(h.Payload[8:24])).String()
-		want["ipv6.dst"] = netip.AddrFrom16([16]byte(h.Payload[24:40])).String()
+		want["ipv6.src"] = netip.AddrFrom16([16]byte(payload[8:24])).String()
+		want["ipv6.dst"] = netip.AddrFrom16([16]byte(payload[24:40])).String()
 	}
 }
 
@@ -115,25 +112,33 @@ func compareFields(t *testing.T, frame int, got oracle.Fields, want map[string]s
 
 // TestTsharkNativeIPoIB compares, over every frame of the ERF capture,
 // which payloads tshark 4.0 takes for Ethertype-encapsulated (IPoIB) and
-// with which Type, with our rule (Match, through gopacket.NewPacket), and
-// the fields of what they carry.
+// with which Type, with our rule (Match, on the transport packet
+// ib.Packet decodes after the LRH and any GRH), and the fields of what
+// they carry. googlelayers' tests check gopacket.NewPacket finds the
+// same IPoIB packets.
 func TestTsharkNativeIPoIB(t *testing.T) {
 	got := oracle.Tshark(t, corpus.Path("captures", "ib_native_erf_dag_smp_ipoib_cm.pcap"))
 	pkts := erfPackets(t)
 	require.Len(t, got, len(pkts))
 	n, matched, compared := 0, 0, 0
 	for _, pkt := range pkts {
-		p := gopacket.NewPacket(pkt, ib.LayerTypeLRH, gopacket.Default)
 		_, tsharkIPoIB := got[n].First("infiniband.rwh.etype")
 		n++
-		l := p.Layer(ipoib.LayerTypeIPoIB)
-		if !assert.Equal(t, tsharkIPoIB, l != nil, "frame %d: tshark IPoIB %v", n, tsharkIPoIB) || l == nil {
+		var p ib.Packet
+		off := ib.LRHLen
+		if pkt[1]&3 == ib.LNHIBAGlobal {
+			off += ib.GRHLen
+		}
+		isIPoIB := pkt[1]&3 >= ib.LNHIBALocal && p.Decode(pkt[off:len(pkt)-2]) == nil && // the VCRC after the ICRC
+			ipoib.Match(p.BTH.OpCode, p.BTH.DestQP, p.Payload)
+		if !assert.Equal(t, tsharkIPoIB, isIPoIB, "frame %d: tshark IPoIB %v", n, tsharkIPoIB) || !isIPoIB {
 			continue
 		}
-		h := l.(*ipoib.Header)
+		h := &ipoib.Header{}
+		require.NoError(t, h.Decode(p.Payload))
 		matched++
-		want := map[string]string{"infiniband.rwh.etype": strconv.Itoa(int(h.Type)), "infiniband.reserved": oracle.Hex(h.Contents[2:4])}
-		addInner(t, want, h)
+		want := map[string]string{"infiniband.rwh.etype": strconv.Itoa(int(h.Type)), "infiniband.reserved": oracle.Hex(p.Payload[2:4])}
+		addInner(t, want, h, p.Payload[ipoib.HeaderLen:])
 		// infiniband.reserved repeats for the BTH's reserved bytes; the
 		// IPoIB header's is the last.
 		r := got[n-1]["infiniband.reserved"]

@@ -10,6 +10,7 @@ import (
 	"github.com/gopacket/gopacket/layers"
 
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/ipoib"
 	"github.com/roce-go/roce/mad"
@@ -74,7 +75,8 @@ func TestBuildIPoIBSameAsGoogle(t *testing.T) {
 	h := ipoib.Header{Type: ipoib.TypeIPv4}
 	body := []byte{0x45, 0, 0, 20, 0, 0, 0x40, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2}
 	gbuf, fbuf := ggopacket.NewSerializeBuffer(), gopacket.NewSerializeBuffer()
-	if err := ggopacket.SerializeLayers(gbuf, ggopacket.SerializeOptions{}, &lh, &h, ggopacket.Payload(body)); err != nil {
+	if err := ggopacket.SerializeLayers(gbuf, ggopacket.SerializeOptions{},
+		&googlelayers.IPoIBLinkHeader{LinkHeader: lh}, &googlelayers.IPoIB{Header: h}, ggopacket.Payload(body)); err != nil {
 		t.Fatal(err)
 	}
 	if err := gopacket.SerializeLayers(fbuf, gopacket.SerializeOptions{},

@@ -46,7 +46,7 @@ func (c capture) starts() (ggopacket.LayerType, gopacket.LayerType) {
 	case c.native:
 		return ib.LayerTypeLRH, rocelayers.LayerTypeLRH
 	case c.ipoib:
-		return ipoib.LayerTypeLinkHeader, rocelayers.LayerTypeIPoIBLinkHeader
+		return googlelayers.LayerTypeIPoIBLinkHeader, rocelayers.LayerTypeIPoIBLinkHeader
 	}
 	return ggopacket.LayerType(glayers.LayerTypeEthernet), gopacket.LayerType(layers.LayerTypeEthernet)
 }
@@ -128,7 +128,7 @@ func linkRecords(c capture) capture {
 	out := capture{name: c.name + " as link type 242", ipoib: true}
 	for _, data := range c.frames {
 		p := ggopacket.NewPacket(data, ib.LayerTypeLRH, ggopacket.Default)
-		h, ok := p.Layer(ipoib.LayerTypeIPoIB).(*ipoib.Header)
+		h, ok := p.Layer(googlelayers.LayerTypeIPoIB).(*googlelayers.IPoIB)
 		if !ok {
 			continue
 		}
@@ -306,8 +306,8 @@ func tally(t *testing.T, count map[string]int, ipoibs int) string {
 type googleParser struct {
 	l     roce.Layers
 	mac   googlelayers.MACControl
-	ipoib ipoib.Header
-	link  ipoib.LinkHeader
+	ipoib googlelayers.IPoIB
+	link  googlelayers.IPoIBLinkHeader
 	p     *ggopacket.DecodingLayerParser
 }
 

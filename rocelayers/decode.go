@@ -53,7 +53,7 @@ func decode[L any, P interface {
 	case *BTH:
 		l.pk, bth = pk, &l.BTH
 	case *IPoIB:
-		if err := l.CheckNext(); err != nil {
+		if err := l.checkNext(); err != nil {
 			p.SetTruncated()
 			return err
 		}

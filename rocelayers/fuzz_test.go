@@ -11,7 +11,6 @@ import (
 
 	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/ipoib"
 	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/rocelayers"
 )
@@ -67,8 +66,8 @@ func FuzzSameAsGoogle(f *testing.F) {
 		{ib.LayerTypeBTH, rocelayers.LayerTypeBTH},
 		{googlelayers.LayerTypeMACControl, rocelayers.LayerTypeMACControl},
 		{mad.LayerTypeMAD, rocelayers.LayerTypeMAD},
-		{ipoib.LayerTypeLinkHeader, rocelayers.LayerTypeIPoIBLinkHeader},
-		{ipoib.LayerTypeIPoIB, rocelayers.LayerTypeIPoIB},
+		{googlelayers.LayerTypeIPoIBLinkHeader, rocelayers.LayerTypeIPoIBLinkHeader},
+		{googlelayers.LayerTypeIPoIB, rocelayers.LayerTypeIPoIB},
 	}
 	type pair struct {
 		g *googleParser
@@ -98,7 +97,7 @@ func FuzzSameAsGoogle(f *testing.F) {
 		// the layers are compared through IPoIB, the flag only where this
 		// module's layers decided.
 		theirs := gerr != nil && !strings.HasPrefix(gerr.Error(), "roce: ")
-		if k := slices.Index(gd, ipoib.LayerTypeIPoIB); k >= 0 && k < len(fd) && fd[k] == rocelayers.LayerTypeIPoIB {
+		if k := slices.Index(gd, googlelayers.LayerTypeIPoIB); k >= 0 && k < len(fd) && fd[k] == rocelayers.LayerTypeIPoIB {
 			gd, fd, gerr, ferr, theirs = gd[:k+1], fd[:k+1], nil, nil, true
 		}
 		gtrunc, ftrunc := pp.g.p.Truncated, pp.p.Truncated

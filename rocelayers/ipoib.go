@@ -2,20 +2,21 @@ package rocelayers
 
 import (
 	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
 
-	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/ipoib"
 )
 
-// The IP over InfiniBand layers of package ipoib, each embedding ipoib's
-// layer, with its fields and methods, and passing the fork's
-// DecodeFeedback to ipoib's DecodeFromBytes.
-
-// IPoIB is ipoib.Header, the IPoIB encapsulation header, as a layer.
-// gopacket.NewPacket decodes it after the transport headers of a native
-// InfiniBand packet that ipoib.Match takes for IPoIB, and after an
-// IPoIBLinkHeader; IPv4, IPv6 and ARP follow as gopacket's layers.
-type IPoIB struct{ ipoib.Header }
+// IPoIB is ipoib.Header, the IPoIB encapsulation header, as a layer: a
+// DecodingLayer and a SerializableLayer. Contents is its four bytes,
+// Payload the packet it carries, which gopacket decodes with its own
+// IPv4, IPv6 and ARP layers. gopacket.NewPacket decodes it after the
+// transport headers of a native InfiniBand packet that ipoib.Match takes
+// for IPoIB, and after an IPoIBLinkHeader.
+type IPoIB struct {
+	layers.BaseLayer
+	ipoib.Header
+}
 
 // LayerType returns LayerTypeIPoIB.
 func (h *IPoIB) LayerType() gopacket.LayerType { return LayerTypeIPoIB }
@@ -23,25 +24,63 @@ func (h *IPoIB) LayerType() gopacket.LayerType { return LayerTypeIPoIB }
 // CanDecode returns LayerTypeIPoIB.
 func (h *IPoIB) CanDecode() gopacket.LayerClass { return LayerTypeIPoIB }
 
-// NextLayerType returns gopacket's layer type for Type, as
-// ipoib.Header.NextLayerType does.
+// NextLayerType returns gopacket's layer type for Type (layers.LayerTypeIPv4,
+// ...), gopacket.LayerTypePayload for an Ethertype gopacket does not know,
+// gopacket.LayerTypeZero when nothing follows.
 func (h *IPoIB) NextLayerType() gopacket.LayerType {
-	return gopacket.LayerType(h.Header.NextLayerType())
+	if len(h.Payload) == 0 {
+		return gopacket.LayerTypeZero
+	}
+	if lt := layers.EthernetType(h.Type).LayerType(); lt != gopacket.LayerTypeZero {
+		return lt
+	}
+	return gopacket.LayerTypePayload
 }
 
-// DecodeFromBytes is ipoib.Header.DecodeFromBytes; df may be nil.
+// DecodeFromBytes is ipoib.Header.Decode; df, which may be nil, is told
+// of a truncation.
 func (h *IPoIB) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return h.Header.DecodeFromBytes(data, df)
+	h.BaseLayer = layers.BaseLayer{}
+	if err := h.Decode(data); err != nil {
+		if df != nil {
+			df.SetTruncated()
+		}
+		return err
+	}
+	h.Contents, h.Payload = data[:ipoib.HeaderLen], data[ipoib.HeaderLen:]
+	return nil
 }
 
-// SerializeTo is ipoib.Header.Serialize.
-func (h *IPoIB) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return h.Serialize(b, ib.SerializeOptions(opts))
+// SerializeTo prepends the header. It has no length to fix.
+func (h *IPoIB) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	p, err := b.PrependBytes(ipoib.HeaderLen)
+	if err != nil {
+		return err
+	}
+	_, err = h.AppendTo(p[:0])
+	return err
+}
+
+// checkNext returns the error of the packet the header carries that the
+// gopacket decoder must stop at: an ARP packet whose lengths
+// ipoib.ARP.Decode refuses (gopacket's layers.ARP, v1.1.19, sums the
+// address sizes in a byte and panics when the sum wraps). The error
+// wraps ipoib.ErrTruncated.
+func (h *IPoIB) checkNext() error {
+	if h.Type != ipoib.TypeARP || len(h.Payload) == 0 {
+		return nil
+	}
+	var a ipoib.ARP
+	return a.Decode(h.Payload)
 }
 
 // IPoIBLinkHeader is ipoib.LinkHeader, the 40 bytes a link type 242
 // record starts with, as a layer: gopacket decodes link type 242 as it.
-type IPoIBLinkHeader struct{ ipoib.LinkHeader }
+// Contents is the 40 bytes, Payload the IPoIB header and what follows.
+type IPoIBLinkHeader struct {
+	layers.BaseLayer
+	ipoib.LinkHeader
+}
 
 // LayerType returns LayerTypeIPoIBLinkHeader.
 func (h *IPoIBLinkHeader) LayerType() gopacket.LayerType { return LayerTypeIPoIBLinkHeader }
@@ -52,15 +91,36 @@ func (h *IPoIBLinkHeader) CanDecode() gopacket.LayerClass { return LayerTypeIPoI
 // NextLayerType returns LayerTypeIPoIB, or gopacket.LayerTypeZero when
 // nothing follows.
 func (h *IPoIBLinkHeader) NextLayerType() gopacket.LayerType {
-	return gopacket.LayerType(h.LinkHeader.NextLayerType())
+	if len(h.Payload) == 0 {
+		return gopacket.LayerTypeZero
+	}
+	return LayerTypeIPoIB
 }
 
-// DecodeFromBytes is ipoib.LinkHeader.DecodeFromBytes; df may be nil.
+// DecodeFromBytes is ipoib.LinkHeader.Decode; df, which may be nil, is
+// told of a truncation.
 func (h *IPoIBLinkHeader) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return h.LinkHeader.DecodeFromBytes(data, df)
+	h.BaseLayer = layers.BaseLayer{}
+	if err := h.Decode(data); err != nil {
+		if df != nil {
+			df.SetTruncated()
+		}
+		return err
+	}
+	h.Contents, h.Payload = data[:ipoib.LinkHeaderLen], data[ipoib.LinkHeaderLen:]
+	return nil
 }
 
-// SerializeTo is ipoib.LinkHeader.Serialize.
-func (h *IPoIBLinkHeader) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return h.Serialize(b, ib.SerializeOptions(opts))
+// SerializeTo prepends the 40 bytes. It refuses, writing nothing, what
+// ipoib.LinkHeader.Validate refuses.
+func (h *IPoIBLinkHeader) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+	if err := h.Validate(); err != nil {
+		return err
+	}
+	p, err := b.PrependBytes(ipoib.LinkHeaderLen)
+	if err != nil {
+		return err
+	}
+	_, err = h.AppendTo(p[:0])
+	return err
 }

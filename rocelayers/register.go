@@ -45,8 +45,8 @@ var (
 	LayerTypeSMPDirected = register(mad.LayerTypeSMPDirected, decode[SMPDirected])
 	LayerTypePerfMgt     = register(mad.LayerTypePerfMgt, decode[PerfMgt])
 
-	LayerTypeIPoIB           = register(ipoib.LayerTypeIPoIB, decode[IPoIB])
-	LayerTypeIPoIBLinkHeader = register(ipoib.LayerTypeLinkHeader, decode[IPoIBLinkHeader])
+	LayerTypeIPoIB           = register(googlelayers.LayerTypeIPoIB, decode[IPoIB])
+	LayerTypeIPoIBLinkHeader = register(googlelayers.LayerTypeIPoIBLinkHeader, decode[IPoIBLinkHeader])
 )
 
 // googleLayerType is a layer type of github.com/google/gopacket, which

@@ -12,7 +12,6 @@ import (
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/ipoib"
 	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/pfc"
 	"github.com/roce-go/roce/rocelayers"
@@ -64,7 +63,7 @@ func TestSerializeSameAsGoogle(t *testing.T) {
 			if gp.Layer(mad.LayerTypeMAD) != nil {
 				mads++
 			}
-			if gp.Layer(ipoib.LayerTypeIPoIB) != nil {
+			if gp.Layer(googlelayers.LayerTypeIPoIB) != nil {
 				ipoibs++
 			}
 		}

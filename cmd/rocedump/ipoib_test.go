@@ -24,7 +24,7 @@ func TestLinkTypeIPoIB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec = (&ipoib.Header{Type: ipoib.TypeIPv4}).AppendTo(rec)
+	rec, _ = (&ipoib.Header{Type: ipoib.TypeIPv4}).AppendTo(rec) // a Header always encodes
 	rec = append(rec, 0x45, 0, 0, 28, 0, 0, 0x40, 0, 64, 1, 0, 0, 10, 0, 1, 34, 10, 0, 0, 58, 8, 0, 0xf7, 0xff, 0, 0, 0, 0)
 	var buf bytes.Buffer
 	w := pcapgo.NewWriter(&buf)

@@ -73,7 +73,7 @@ func IPoIBNative(t testing.TB) [][]byte {
 		return b
 	}
 	type carried struct {
-		typ  layers.EthernetType
+		typ  uint16
 		body []byte
 	}
 	bodies := []carried{
@@ -89,7 +89,8 @@ func IPoIBNative(t testing.TB) [][]byte {
 	var out [][]byte
 	for i, c := range bodies {
 		h := ipoib.Header{Type: c.typ}
-		payload := append(h.AppendTo(nil), c.body...)
+		hb, _ := h.AppendTo(nil) // a Header always encodes
+		payload := append(hb, c.body...)
 		ud := i%2 == 0
 		out = append(out, erfIB(t, nativeIB(t, ud, uint32(100+i), payload), uint64(1700000000+i)<<32))
 	}
