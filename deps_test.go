@@ -23,8 +23,7 @@ var notYetPure = map[string]string{
 	"./cnp":    "imports ib",
 	"./ecn":    "imports ib",
 	"./mad":    "its gopacket layers",
-	"./ipoib":  "its gopacket layers",
-	"./dcbx":   "its gopacket layers",
+	"./ipoib":  "imports ib",
 	".":        "its gopacket layers",
 }
 

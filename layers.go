@@ -3,7 +3,6 @@ package roce
 import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
-	_ "github.com/roce-go/roce/googlelayers" // registers IPoIB after native InfiniBand transport headers, link type 242 and MAC Control
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
 	"github.com/roce-go/roce/mad"      // registers the MAD layers with ib
