@@ -42,7 +42,7 @@ func Merge(in []MergeInput, workers, count int, fn func(i int, r *Record) error)
 	for i := range in {
 		m := &ms[i]
 		m.idx, m.opt = i, in[i].Options
-		m.p = startPipeline(in[i].Source, &m.opt, per, false, nil)
+		m.p = startPipelineRecs(in[i].Source, &m.opt, per, false, nil, true)
 		defer m.p.stop()
 		if m.advance(); !m.done {
 			h.push(m)

@@ -3,6 +3,7 @@ package dump
 import (
 	"io"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -10,20 +11,29 @@ import (
 )
 
 // The pipeline of Scan and Dump when Options.Workers is not 1: a reader
-// goroutine copies records into batches, worker goroutines decode each
+// goroutine walks the records into batches, worker goroutines decode each
 // batch (and for Dump format its matching lines into the batch's
 // output), and the calling goroutine takes the batches in capture order
 // to count, call the callbacks and fn, and write. A fixed pool of batches
 // is recycled, so memory is bounded and nothing is allocated per frame
 // once every batch has been used.
+//
+// A capture held whole in memory (NewSourceBytes, NewSourceMapped; not
+// under gzip) is read in place: a slot's bytes are a view of the file's
+// mapping, not a copy, and the consumer releases the pages of a mapped
+// file (NewSourceMapped) only behind the batches it has finished with,
+// and checks the file's size once per batch, after the workers have read
+// it, so that a file that shrinks ends with ErrShrank after its last whole
+// record as a copy would. Other captures are copied into the batch's data.
 const (
-	batchFrames = 256       // records per batch at most
-	batchBytes  = 256 << 10 // captured bytes per batch before it is handed on
+	batchFrames       = 256       // records per batch at most
+	batchBytes        = 256 << 10 // captured bytes copied per batch before it is handed on
+	batchBytesInPlace = 4 << 20   // the same read in place: what the batches in flight keep resident
 )
 
 // slot is one record of a batch, as the reader left it: a frame read
-// (its bytes in the batch's data) or a record that could not be read
-// (rerr). Record.Decode uses only the timestamp and the length of the
+// (its bytes in data) or a record that could not be read (rerr).
+// Record.Decode uses only the timestamp and the length of the
 // CaptureInfo.
 type slot struct {
 	ts     time.Time
@@ -31,7 +41,7 @@ type slot struct {
 	off    int64 // Source.Offset after the record was read
 	length int   // CaptureInfo.Length
 	rerr   *ReadError
-	lo, hi int32 // the captured bytes: data[lo:hi]
+	data   []byte // the captured bytes: a view of the mapping, or of the batch's data
 	lt     uint16
 }
 
@@ -49,10 +59,12 @@ type batch struct {
 	slots []slot
 	res   []result // the workers' side of each slot
 	data  []byte   // the records' captured bytes
-	recs  []Record // Scan: the decoded record of each slot
+	recs  []Record // Merge: the decoded record of each slot
 	out   []byte   // Dump: the lines of the matching frames, in order
 	err   error    // what ended reading after the slots (io.EOF or a read error), nil if reading goes on
 	pan   any      // a worker's panic, raised again by the consumer
+	end   int64    // the Source's input read up to here (input.end) once the batch was filled
+	off   int64    // the Source's offset once the batch was filled: the records end there
 	part  Part     // ScanParts: the matching frames, added by the worker
 	done  chan struct{}
 }
@@ -65,9 +77,16 @@ type pipeline struct {
 	// stamp: the lines' times are deltas, which the consumer, in
 	// capture order, puts before the lines the workers formatted
 	// without them, in lines.
-	stamp   bool
-	lines   []byte
-	ref     timeRef
+	stamp bool
+	lines []byte
+	ref   timeRef
+	// inPlace: the slots are views of the Source's whole input; recs:
+	// each slot keeps its decoded Record (Merge); rec: Scan's Record on
+	// the consumer, which decodes a matching frame again for fn (the
+	// workers' ICRC result given, not computed again).
+	inPlace bool
+	recs    bool
+	rec     Record
 	free    chan *batch
 	work    chan *batch
 	order   chan *batch
@@ -103,11 +122,18 @@ func runPipelineParts(p *pipeline, w io.Writer, fn func(r *Record) error, partFn
 	opt := p.opt
 	p.partFn = partFn
 	defer p.stop()
+	// In place, fn's Records and the parts' frames are views of the
+	// mapping: a fault on it (the file cut shorter) is ErrShrank here
+	// too. The deferred stop runs after: the goroutines end either way.
+	defer p.src.unguardConsumer(p.src.guard(), &err)
 	for {
 		b := <-p.order // the reader sends every batch up to the last
 		<-b.done
 		if b.pan != nil {
 			panic(b.pan)
+		}
+		if p.inPlace {
+			p.src.checkShrunk(b, false) // after the workers read the batch, before anything of it is handed on
 		}
 		before := st
 		out, last, stop, ferr := p.take(b, &st, fn)
@@ -142,6 +168,9 @@ func runPipelineParts(p *pipeline, w io.Writer, fn func(r *Record) error, partFn
 			}
 			return st, b.err
 		}
+		if p.inPlace {
+			p.src.releaseTo(b.off) // every batch before the next is done with
+		}
 		p.free <- b
 	}
 }
@@ -175,8 +204,12 @@ func (p *pipeline) take(b *batch, st *Stats, fn func(r *Record) error) (out []by
 			continue // ScanParts: the part has the frame
 		}
 		if !p.format {
-			b.recs[i].TimeRef = ref
-			if ferr = fn(&b.recs[i]); ferr != nil {
+			r := &p.rec
+			s := &b.slots[i]
+			r.icrcKnown, r.icrcWas = true, res.icrcGood
+			r.Decode(s.number, gopacket.CaptureInfo{Timestamp: s.ts, Length: s.length, CaptureLength: len(s.data)}, s.lt, s.data)
+			r.TimeRef = ref
+			if ferr = fn(r); ferr != nil {
 				return out, last, false, ferr
 			}
 			continue
@@ -196,7 +229,16 @@ func (p *pipeline) take(b *batch, st *Stats, fn func(r *Record) error) (out []by
 // src; format says the workers format lines (Dump) rather than keep
 // Records (Scan).
 func startPipeline(src *Source, opt *Options, workers int, format bool, newPart func() Part) *pipeline {
-	p := &pipeline{src: src, opt: opt, format: format, pool: 2*workers + 2, newPart: newPart}
+	return startPipelineRecs(src, opt, workers, format, newPart, false)
+}
+
+// startPipelineRecs is startPipeline, with recs asking for a decoded
+// Record kept in each slot (Merge, which takes frames of several
+// pipelines in its own order), read from copies.
+func startPipelineRecs(src *Source, opt *Options, workers int, format bool, newPart func() Part, recs bool) *pipeline {
+	p := &pipeline{src: src, opt: opt, format: format, pool: 2*workers + 2, newPart: newPart, recs: recs}
+	p.inPlace = !recs && src.inPlace()
+	p.rec.Location, p.rec.Speed, p.rec.Text, p.rec.File = opt.Location, opt.Speed, opt.Text, opt.File
 	p.stamp = format && !opt.JSON && opt.Text.Time.delta()
 	p.free = make(chan *batch, p.pool)
 	p.work = make(chan *batch, p.pool)
@@ -289,8 +331,9 @@ func countKind(st *Stats, k Kind, lt uint16, icrcGood, unchecked bool) {
 // the end of the capture, a read error, or quit.
 func (p *pipeline) read() {
 	defer p.wg.Done()
-	p.src.batched = true // fillGuarded checks a mapped file's size per batch
-	defer func() { p.src.batched = false }()
+	p.src.batched = true // a mapped file's size is checked per batch (checkShrunk)
+	p.src.lazyRelease = p.inPlace
+	defer func() { p.src.batched, p.src.lazyRelease = false, false }()
 	for {
 		var b *batch
 		select {
@@ -310,10 +353,11 @@ func (p *pipeline) read() {
 			}
 		}
 		p.fillGuarded(b)
+		last := b.err != nil // b is the consumer's once sent
 		// order and work hold the whole pool: these never block.
 		p.order <- b
 		p.work <- b
-		if b.err != nil {
+		if last {
 			return
 		}
 	}
@@ -324,7 +368,9 @@ func (p *pipeline) read() {
 // records past its new end (NewSourceMapped: the batch is checked
 // against the file's size once it is filled, its bytes copied).
 func (p *pipeline) fillGuarded(b *batch) {
-	defer p.src.checkShrunk(b)
+	if !p.inPlace {
+		defer p.src.checkShrunk(b, true)
+	}
 	defer p.src.unguard(p.src.guard(), &b.err)
 	p.fill(b)
 }
@@ -332,6 +378,38 @@ func (p *pipeline) fillGuarded(b *batch) {
 // fill reads records into b until it is full or reading ends.
 func (p *pipeline) fill(b *batch) {
 	b.slots, b.data, b.err, b.pan = b.slots[:0], b.data[:0], nil, nil
+	defer func() {
+		if b.off = p.src.Offset(); p.src.whole != nil {
+			b.end = p.src.whole.end()
+		}
+	}()
+	if p.inPlace {
+		for n := 0; len(b.slots) < batchFrames && n < batchBytesInPlace; {
+			data, ci, lt, err := p.src.Next()
+			if err != nil {
+				if re, ok := err.(*ReadError); ok && !re.Fatal {
+					b.slots = append(b.slots, slot{rerr: re, off: p.src.Offset()})
+					continue
+				}
+				b.err = err
+				return
+			}
+			n += len(data)
+			b.slots = append(b.slots, slot{ts: ci.Timestamp, number: p.src.Number(), off: p.src.Offset(), length: ci.Length,
+				data: data[:len(data):len(data)], lt: lt})
+		}
+		return
+	}
+	defer func() { // the views of the copies, once they have stopped moving
+		lo := 0
+		for i := range b.slots {
+			if s := &b.slots[i]; s.rerr == nil {
+				n := len(s.data)
+				s.data = b.data[lo : lo+n : lo+n]
+				lo += n
+			}
+		}
+	}()
 	for len(b.slots) < batchFrames && len(b.data) < batchBytes {
 		data, ci, lt, err := p.src.Next()
 		if err != nil {
@@ -342,10 +420,9 @@ func (p *pipeline) fill(b *batch) {
 			b.err = err
 			return
 		}
-		lo := len(b.data)
 		b.data = append(b.data, data...)
 		b.slots = append(b.slots, slot{ts: ci.Timestamp, number: p.src.Number(), off: p.src.Offset(), length: ci.Length,
-			lo: int32(lo), hi: int32(len(b.data)), lt: lt})
+			data: data, lt: lt}) // data: its length until the copies stop moving
 	}
 }
 
@@ -368,8 +445,19 @@ func (p *pipeline) decode() {
 }
 
 func (p *pipeline) decodeBatch(b *batch, own *Record) {
+	i := 0
+	if p.inPlace {
+		// A fault on the mapping (the file cut shorter) ends the batch
+		// before the frame that faulted; the consumer's look at the
+		// file's size gives ErrShrank.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	}
 	defer func() {
 		if e := recover(); e != nil {
+			if f, ok := e.(interface{ Addr() uintptr }); ok && f != nil && p.inPlace {
+				b.slots, b.err = b.slots[:i], ErrShrank
+				return
+			}
 			b.pan = e
 		}
 	}()
@@ -380,21 +468,21 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 		}
 		b.part.Reset()
 	}
-	for len(b.recs) < len(b.slots) && !p.format && p.newPart == nil {
+	for len(b.recs) < len(b.slots) && p.recs {
 		b.recs = append(b.recs, Record{Location: p.opt.Location, Speed: p.opt.Speed, Text: p.opt.Text, File: p.opt.File})
 	}
-	for i := range b.slots {
+	for ; i < len(b.slots); i++ {
 		s, res := &b.slots[i], &b.res[i]
 		if s.rerr != nil {
 			*res = result{end: int32(len(b.out))}
 			continue
 		}
-		r := own // Dump, and ScanParts, whose parts take what they need of each frame
-		if !p.format && p.newPart == nil {
+		r := own // Dump, ScanParts, whose parts take what they need of each frame, and Scan, whose consumer decodes again
+		if p.recs {
 			r = &b.recs[i]
 		}
-		ci := gopacket.CaptureInfo{Timestamp: s.ts, Length: s.length, CaptureLength: int(s.hi - s.lo)}
-		r.Decode(s.number, ci, s.lt, b.data[s.lo:s.hi:s.hi])
+		ci := gopacket.CaptureInfo{Timestamp: s.ts, Length: s.length, CaptureLength: len(s.data)}
+		r.Decode(s.number, ci, s.lt, s.data)
 		match := p.opt.keep(r)
 		if match && b.part != nil {
 			b.part.Add(r)

@@ -162,6 +162,10 @@ type Record struct {
 	madBuf  [mad.Len]byte // a MAD the capture cut, filled out (decodeCutMAD)
 	err     errs.Slot     // holds Err when Decode made it, so that decoding allocates nothing
 	cnp     cnp.Checker   // holds CNPErr
+	// icrcKnown: the next Decode takes icrcWas as what the ICRC check
+	// gives rather than computing it again (the pipeline's consumer
+	// decoding a frame a worker has checked).
+	icrcKnown, icrcWas bool
 }
 
 // netInfo is what the Ethernet, IP and UDP or TCP headers say, read
@@ -220,6 +224,7 @@ func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []b
 	default:
 		r.Kind = KindUnsupported
 	}
+	r.icrcKnown = false
 }
 
 var (
@@ -378,6 +383,10 @@ func (r *Record) decodeIB(b []byte) {
 		r.ICRCUnchecked = true
 		return
 	}
+	if r.icrcKnown {
+		r.ICRCGood = r.icrcWas
+		return
+	}
 	icrc, err := ib.ComputeNativeICRC(b[:end])
 	r.ICRCGood = err == nil && icrc == ib.ReceivedICRC(b[:end])
 }
@@ -412,8 +421,12 @@ func (r *Record) decodeEthernet(e []byte) {
 		}
 		// CheckICRC, not VerifyICRC: a bad ICRC must not cost an
 		// allocation.
-		_, _, ok, icrcErr := ib.CheckICRC(r.RoCE.Encap, r.RoCE.Raw)
-		r.ICRCGood = ok && icrcErr == nil
+		if r.icrcKnown {
+			r.ICRCGood = r.icrcWas
+		} else {
+			_, _, ok, icrcErr := ib.CheckICRC(r.RoCE.Encap, r.RoCE.Raw)
+			r.ICRCGood = ok && icrcErr == nil
+		}
 		if r.RoCE.Packet.BTH.OpCode == ib.OpCNP && r.RoCE.Encap != ib.RoCEv1 {
 			r.CNPErr = r.cnp.Check(&r.RoCE.Packet)
 		}

@@ -105,8 +105,16 @@ type Source struct {
 	m        Mapping
 	released int64
 	batched  bool
-	sink     byte // what touch reads, so that the read is kept
+	// lazyRelease: the pipeline reads the mapping in place and releases
+	// it itself, behind the batches it is done with (releaseTo).
+	lazyRelease bool
+	sink        byte // what touch reads, so that the read is kept
 }
+
+// inPlace reports whether the frames Next returns are views of the
+// whole input, valid as long as it is (NewSourceBytes and
+// NewSourceMapped, not under gzip).
+func (s *Source) inPlace() bool { return s.whole != nil && s.whole == &s.in }
 
 // Mapping is a capture file mapped into memory read-only, as
 // NewSourceMapped reads it (rocedump's come from internal/mmap).
@@ -153,6 +161,22 @@ func (s *Source) unguard(old bool, err *error) {
 	if e := recover(); e != nil {
 		if f, ok := e.(interface{ Addr() uintptr }); ok && f != nil {
 			s.err = ErrShrank
+			*err = ErrShrank
+			return
+		}
+		panic(e)
+	}
+}
+
+// unguardConsumer is unguard for the pipeline's consumer, which does not
+// own the Source (its reader goroutine does): the Source is left as it is.
+func (s *Source) unguardConsumer(old bool, err *error) {
+	if s.whole == nil {
+		return
+	}
+	debug.SetPanicOnFault(old)
+	if e := recover(); e != nil {
+		if f, ok := e.(interface{ Addr() uintptr }); ok && f != nil {
 			*err = ErrShrank
 			return
 		}
@@ -259,17 +283,19 @@ func (s *Source) touch(q int) (ok bool) {
 	return true
 }
 
-// checkShrunk is the pipeline's check of a batch that the reader has
-// filled (Next leaves it to the pipeline there, see batched): if the
-// mapped file is now shorter than what was read, the records past its
-// end are dropped and reading ends with ErrShrank. One look at the
-// file's size per batch, after its bytes were copied.
-func (s *Source) checkShrunk(b *batch) {
+// checkShrunk is the pipeline's check of a batch (Next leaves it to the
+// pipeline, see batched): if the mapped file is now shorter than what
+// was read, the records past its end are dropped and reading ends with
+// ErrShrank. One look at the file's size per batch, after its bytes were
+// read: by the reader once it has copied them (reader true: the Source
+// then ends too), or by the consumer once the workers have read them in
+// place.
+func (s *Source) checkShrunk(b *batch, reader bool) {
 	if s.m == nil {
 		return
 	}
 	n, err := s.m.Size()
-	if err != nil || n >= s.whole.end() {
+	if err != nil || n >= b.end {
 		return
 	}
 	k := 0
@@ -277,13 +303,24 @@ func (s *Source) checkShrunk(b *batch) {
 		k++
 	}
 	b.slots = b.slots[:k]
-	b.err, s.err = ErrShrank, ErrShrank
+	b.err = ErrShrank
+	if reader {
+		s.err = ErrShrank
+	}
 }
 
 // release hands back the pages of a mapped file read up to a step
 // before the current offset.
 func (s *Source) release() {
-	if off := s.whole.off; off-s.released >= 2*ReleaseStep {
+	if !s.lazyRelease {
+		s.releaseTo(s.whole.off)
+	}
+}
+
+// releaseTo hands back the pages of a mapped file up to a step before
+// off, once two steps are to be released.
+func (s *Source) releaseTo(off int64) {
+	if s.m != nil && off-s.released >= 2*ReleaseStep {
 		end := off - ReleaseStep
 		s.m.Release(int(s.released), int(end-s.released))
 		s.released = end
