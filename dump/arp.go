@@ -88,19 +88,19 @@ func (r *Record) arp() *arpInfo {
 // ATM ARP (RFC 2225), whose layout differs after the protocol type,
 // has the hardware type, protocol type and opcode alone.
 var arpFields = []Field{
-	fARP("arp.hw.type", 16, false, true, func(a *arpInfo) uint64 { return uint64(a.hrd) }),
-	fARP("arp.proto.type", 16, true, true, func(a *arpInfo) uint64 { return uint64(a.pro) }),
-	fARP("arp.hw.size", 8, false, false, func(a *arpInfo) uint64 { return uint64(a.hln) }),
-	fARP("arp.proto.size", 8, false, false, func(a *arpInfo) uint64 { return uint64(a.pln) }),
-	fARP("arp.opcode", 16, false, true, func(a *arpInfo) uint64 { return uint64(a.op) }),
-	fARPAddr("arp.src.hw_mac", FieldMAC, false, true),
-	fARPAddr("arp.src.hw", FieldBytes, false, true),
-	fARPAddr("arp.src.proto_ipv4", FieldIPv4, true, true),
-	fARPAddr("arp.src.proto", FieldBytes, true, true),
-	fARPAddr("arp.dst.hw_mac", FieldMAC, false, false),
-	fARPAddr("arp.dst.hw", FieldBytes, false, false),
-	fARPAddr("arp.dst.proto_ipv4", FieldIPv4, true, false),
-	fARPAddr("arp.dst.proto", FieldBytes, true, false),
+	fARP("arp.hw.type", 16, false, true, func(a *arpInfo) uint64 { return uint64(a.hrd) }).doc("ARP: hardware type (1 Ethernet, 32 InfiniBand); of an Ethernet frame or carried by IPoIB"),
+	fARP("arp.proto.type", 16, true, true, func(a *arpInfo) uint64 { return uint64(a.pro) }).doc("ARP: protocol type, an Ethertype (0x0800)"),
+	fARP("arp.hw.size", 8, false, false, func(a *arpInfo) uint64 { return uint64(a.hln) }).doc("ARP: hardware address size (6, 20 for IPoIB; absent for ATM ARP, as the addresses)"),
+	fARP("arp.proto.size", 8, false, false, func(a *arpInfo) uint64 { return uint64(a.pln) }).doc("ARP: protocol address size"),
+	fARP("arp.opcode", 16, false, true, func(a *arpInfo) uint64 { return uint64(a.op) }).doc("ARP: operation (1 request, 2 reply)"),
+	fARPAddr("arp.src.hw_mac", FieldMAC, false, true).doc("ARP: sender's MAC, for hardware type 1 or 6 and size 6"),
+	fARPAddr("arp.src.hw", FieldBytes, false, true).doc("ARP: sender's hardware address of any other form, lowercase hex digits (IPoIB: 20 bytes, flags, QPN, GID)"),
+	fARPAddr("arp.src.proto_ipv4", FieldIPv4, true, true).doc("ARP: sender's IPv4 address, for protocol 0x0800 and size 4"),
+	fARPAddr("arp.src.proto", FieldBytes, true, true).doc("ARP: sender's protocol address of any other form, lowercase hex digits"),
+	fARPAddr("arp.dst.hw_mac", FieldMAC, false, false).doc("ARP: target's MAC (as arp.src.hw_mac)"),
+	fARPAddr("arp.dst.hw", FieldBytes, false, false).doc("ARP: target's hardware address"),
+	fARPAddr("arp.dst.proto_ipv4", FieldIPv4, true, false).doc("ARP: target's IPv4 address"),
+	fARPAddr("arp.dst.proto", FieldBytes, true, false).doc("ARP: target's protocol address"),
 }
 
 // fARP is a field of the ARP header; atm says whether ATM ARP has it.

@@ -149,32 +149,17 @@ type cellGroup struct {
 	all     []int // every field of the group, fast and slow
 }
 
-// fastRuns are the fields the fill functions set: runs of fields
-// consecutive in the table, each with the variable that holds the index
-// of its first field (set by cellGroups). The fillers rely on the order,
-// and TestCellsAreTheTable on the values.
-var fastRuns = []struct {
-	first *int
-	names []string
-}{
-	{&fFrame, []string{"frame.number", "frame.time_epoch", "frame.len", "frame.cap_len"}},
-	{&fEth, []string{"eth.dst", "eth.src", "eth.type"}},
-	{&fIP, []string{"ip.src", "ip.dst", "ip.dsfield.dscp", "ip.dsfield.ecn", "ip.ttl", "ip.id", "ip.proto"}},
-	{&fUDP, []string{"udp.srcport", "udp.dstport"}},
-	{&fBTHF, []string{"infiniband.bth.opcode", "infiniband.bth.se", "infiniband.bth.m", "infiniband.bth.padcnt",
-		"infiniband.bth.tver", "infiniband.bth.p_key", "infiniband.bth.fecn", "infiniband.bth.becn",
-		"infiniband.bth.destqp", "infiniband.bth.a", "infiniband.bth.psn"}},
-	{&fDETH, []string{"infiniband.deth.q_key", "infiniband.deth.srcqp"}},
-	{&fRETH, []string{"infiniband.reth.va", "infiniband.reth.r_key", "infiniband.reth.dmalen"}},
-	{&fAETH, []string{"infiniband.aeth.syndrome", "infiniband.aeth.msn"}},
-	{&fIB, []string{"infiniband.immdt", "infiniband.ieth", "infiniband.payload.len", "infiniband.invariant.crc",
-		"infiniband.invariant.crc.status", "infiniband.variant.crc"}},
-	{&fCNPErr, []string{"_cnp_error"}},
-	{&fErr, []string{"_error"}},
+// fastFields are the fields the fill functions set, by the index
+// variables of their rows; Fill asks Get for the others.
+// TestCellsAreTheTable checks the values.
+var fastFields = []*int{
+	&kFrameNumber, &kFrameTimeEpoch, &kFrameLen, &kFrameCapLen, &kEthDst, &kEthSrc, &kEthType,
+	&kIpSrc, &kIpDst, &kIpDsfieldDscp, &kIpDsfieldEcn, &kIpTtl, &kIpId, &kIpProto, &kUdpSrcport,
+	&kUdpDstport, &kBthOpcode, &kBthSe, &kBthM, &kBthPadcnt, &kBthTver, &kBthPKey, &kBthFecn,
+	&kBthBecn, &kBthDestqp, &kBthA, &kBthPsn, &kDethQKey, &kDethSrcqp, &kRethVa, &kRethRKey,
+	&kRethDmalen, &kAethSyndrome, &kAethMsn, &kImmdt, &kIeth, &kPayloadLen, &kInvariantCrc,
+	&kInvariantCrcStatus, &kVariantCrc, &kCnpError, &kError,
 }
-
-// The first field of each run of fastRuns, set by cellGroups.
-var fFrame, fEth, fIP, fUDP, fBTHF, fDETH, fRETH, fAETH, fIB, fCNPErr, fErr int
 
 // cellFillers fill the fast fields of a group, by fieldRequires name.
 var cellFillers = map[string]func(c *Cells, r *Record){
@@ -193,22 +178,11 @@ var cellGroups = func() []cellGroup {
 	var gs []cellGroup
 	index := map[string]int{}
 	fast := map[int]bool{}
-	at := map[string]int{} // fieldIndex, which init fills after this
-	for i := range fieldTable {
-		at[fieldTable[i].Name] = i
-	}
-	for _, run := range fastRuns {
-		*run.first = at[run.names[0]]
-		for k, n := range run.names {
-			i, ok := at[n]
-			if !ok || i != *run.first+k {
-				panic("dump: fast cell " + n + " is not where its run says")
-			}
-			if cellFillers[fieldRequires(n)] == nil {
-				panic("dump: no filler for fast cell " + n)
-			}
-			fast[i] = true
+	for _, h := range fastFields {
+		if n := fieldTable[*h].Name; cellFillers[fieldRequires(n)] == nil {
+			panic("dump: no filler for fast cell " + n)
 		}
+		fast[*h] = true
 	}
 	for i := range fieldTable {
 		p := fieldRequires(fieldTable[i].Name)
@@ -231,25 +205,25 @@ var cellGroups = func() []cellGroup {
 }()
 
 func fillFrame(c *Cells, r *Record) {
-	c.uint(fFrame, uint64(r.Number))
+	c.uint(kFrameNumber, uint64(r.Number))
 	if !r.Time.IsZero() {
-		v := &c.Values[fFrame+1]
+		v := &c.Values[kFrameTimeEpoch]
 		v.Sec, v.U = r.Time.Unix(), uint64(r.Time.Nanosecond())
-		c.mark(fFrame + 1)
+		c.mark(kFrameNumber + 1)
 	}
-	c.uint(fFrame+2, uint64(r.Len))
-	c.uint(fFrame+3, uint64(r.capLen))
+	c.uint(kFrameLen, uint64(r.Len))
+	c.uint(kFrameCapLen, uint64(r.capLen))
 	if r.isIB() && r.CNPErr != nil {
-		c.Values[fCNPErr].S = r.CNPErr.Error()
-		c.mark(fCNPErr)
+		c.Values[kCnpError].S = r.CNPErr.Error()
+		c.mark(kCnpError)
 	}
 	switch r.Kind {
 	case KindMalformed:
-		c.Values[fErr].S = r.Err.Error()
-		c.mark(fErr)
+		c.Values[kError].S = r.Err.Error()
+		c.mark(kError)
 	case KindUnsupported:
-		c.Values[fErr].S = string(appendUnsupported(nil, r))
-		c.mark(fErr)
+		c.Values[kError].S = string(appendUnsupported(nil, r))
+		c.mark(kError)
 	}
 }
 
@@ -260,64 +234,64 @@ func fillEth(c *Cells, r *Record) {
 	}
 	var a [16]byte
 	copy(a[:6], e[0:6])
-	c.Values[fEth].Addr = a
+	c.Values[kEthDst].Addr = a
 	copy(a[:6], e[6:12])
-	c.Values[fEth+1].Addr = a
-	c.mark(fEth)
-	c.mark(fEth + 1)
-	c.uint(fEth+2, uint64(r.net.etherType))
+	c.Values[kEthSrc].Addr = a
+	c.mark(kEthDst)
+	c.mark(kEthDst + 1)
+	c.uint(kEthType, uint64(r.net.etherType))
 }
 
 func fillIPv4(c *Cells, r *Record) {
 	n := &r.net
-	c.Values[fIP].Addr = n.src
-	c.Values[fIP+1].Addr = n.dst
-	c.mark(fIP)
-	c.mark(fIP + 1)
-	c.uint(fIP+2, uint64(n.tclass>>2))
-	c.uint(fIP+3, uint64(n.tclass&3))
-	c.uint(fIP+4, uint64(n.ttl))
-	c.uint(fIP+5, uint64(n.ipID))
-	c.uint(fIP+6, uint64(n.proto))
+	c.Values[kIpSrc].Addr = n.src
+	c.Values[kIpDst].Addr = n.dst
+	c.mark(kIpSrc)
+	c.mark(kIpSrc + 1)
+	c.uint(kIpDsfieldDscp, uint64(n.tclass>>2))
+	c.uint(kIpDsfieldEcn, uint64(n.tclass&3))
+	c.uint(kIpTtl, uint64(n.ttl))
+	c.uint(kIpId, uint64(n.ipID))
+	c.uint(kIpProto, uint64(n.proto))
 }
 
 func fillUDP(c *Cells, r *Record) {
-	c.uint(fUDP, uint64(r.net.sport))
-	c.uint(fUDP+1, uint64(r.net.dport))
+	c.uint(kUdpSrcport, uint64(r.net.sport))
+	c.uint(kUdpDstport, uint64(r.net.dport))
 }
 
 func fillBTH(c *Cells, r *Record) {
 	h := &r.RoCE.Packet.BTH
-	c.uint(fBTHF, uint64(h.OpCode))
-	c.uint(fBTHF+1, b2u(h.SE))
-	c.uint(fBTHF+2, b2u(h.MigReq))
-	c.uint(fBTHF+3, uint64(h.PadCnt))
-	c.uint(fBTHF+4, uint64(h.TVer))
-	c.uint(fBTHF+5, uint64(h.PKey))
-	c.uint(fBTHF+6, b2u(h.FECN))
-	c.uint(fBTHF+7, b2u(h.BECN))
-	c.uint(fBTHF+8, uint64(h.DestQP))
-	c.uint(fBTHF+9, b2u(h.AckReq))
-	c.uint(fBTHF+10, uint64(h.PSN))
+	c.uint(kBthOpcode, uint64(h.OpCode))
+	c.uint(kBthSe, b2u(h.SE))
+	c.uint(kBthM, b2u(h.MigReq))
+	c.uint(kBthPadcnt, uint64(h.PadCnt))
+	c.uint(kBthTver, uint64(h.TVer))
+	c.uint(kBthPKey, uint64(h.PKey))
+	c.uint(kBthFecn, b2u(h.FECN))
+	c.uint(kBthBecn, b2u(h.BECN))
+	c.uint(kBthDestqp, uint64(h.DestQP))
+	c.uint(kBthA, b2u(h.AckReq))
+	c.uint(kBthPsn, uint64(h.PSN))
 }
 
 func fillDETH(c *Cells, r *Record) {
 	d := &r.RoCE.Packet.DETH
-	c.uint(fDETH, uint64(d.QKey))
-	c.uint(fDETH+1, uint64(d.SrcQP))
+	c.uint(kDethQKey, uint64(d.QKey))
+	c.uint(kDethSrcqp, uint64(d.SrcQP))
 }
 
 func fillRETH(c *Cells, r *Record) {
 	h := &r.RoCE.Packet.RETH
-	c.uint(fRETH, h.VA)
-	c.uint(fRETH+1, uint64(h.RKey))
-	c.uint(fRETH+2, uint64(h.DMALen))
+	c.uint(kRethVa, h.VA)
+	c.uint(kRethRKey, uint64(h.RKey))
+	c.uint(kRethDmalen, uint64(h.DMALen))
 }
 
 func fillAETH(c *Cells, r *Record) {
 	a := &r.RoCE.Packet.AETH
-	c.uint(fAETH, uint64(a.Syndrome))
-	c.uint(fAETH+1, uint64(a.MSN))
+	c.uint(kAethSyndrome, uint64(a.Syndrome))
+	c.uint(kAethMsn, uint64(a.MSN))
 }
 
 // icrcStatus are the values of infiniband.invariant.crc.status.
@@ -325,7 +299,7 @@ var icrcStatus = [...]string{"bad", "good", "unchecked"}
 
 func fillIB(c *Cells, r *Record) {
 	if r.Kind == KindInfiniBand && len(r.RoCE.Raw)+2 <= r.capLen {
-		c.uint(fIB+5, uint64(r.LRH.VCRC))
+		c.uint(kVariantCrc, uint64(r.LRH.VCRC))
 	}
 	if !r.isIB() {
 		return // an LRH alone: none of the others
@@ -333,21 +307,21 @@ func fillIB(c *Cells, r *Record) {
 	p := &r.RoCE.Packet
 	h := p.Headers()
 	if h.Has(ib.HeaderImmDt) && p.Captured(ib.HeaderImmDt) == ib.ImmDtLen {
-		c.bytes4(fIB, p.ImmDt.Data)
+		c.bytes4(kImmdt, p.ImmDt.Data)
 	}
 	if h.Has(ib.HeaderIETH) && p.Captured(ib.HeaderIETH) == ib.IETHLen {
-		c.bytes4(fIB+1, p.IETH.RKey)
+		c.bytes4(kIeth, p.IETH.RKey)
 	}
-	c.uint(fIB+2, uint64(r.payloadLen()))
+	c.uint(kPayloadLen, uint64(r.payloadLen()))
 	status := b2u(r.ICRCGood)
 	if r.ICRCUnchecked {
 		status = 2
 	} else {
 		x := p.BTH.ICRC
-		c.uint(fIB+3, uint64(x[0])<<24|uint64(x[1])<<16|uint64(x[2])<<8|uint64(x[3]))
+		c.uint(kInvariantCrc, uint64(x[0])<<24|uint64(x[1])<<16|uint64(x[2])<<8|uint64(x[3]))
 	}
-	c.Values[fIB+4].S = icrcStatus[status]
-	c.mark(fIB + 4)
+	c.Values[kInvariantCrcStatus].S = icrcStatus[status]
+	c.mark(kImmdt + 4)
 }
 
 // bytes4 sets field i, four bytes.

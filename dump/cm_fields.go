@@ -9,129 +9,130 @@ import (
 // it decodes (REQ, REP, RTU, REJ, DREQ, DREP), the same style for the
 // messages it does not (MRA, SIDR_REQ, SIDR_REP, LAP, APR).
 var cmFields = cat(reqFields(), []Field{
-	fCM("infiniband.cm.rep", mad.AttrConnectReply, 32, func(c *mad.CM) uint64 { return uint64(c.REP.LocalCommID) }),
-	fCM("infiniband.cm.rep.remotecommid", mad.AttrConnectReply, 32, func(c *mad.CM) uint64 { return uint64(c.REP.RemoteCommID) }),
-	fCM("infiniband.cm.rep.localqkey", mad.AttrConnectReply, 32, func(c *mad.CM) uint64 { return uint64(c.REP.LocalQKey) }),
-	fCM("infiniband.cm.rep.localqpn", mad.AttrConnectReply, 24, func(c *mad.CM) uint64 { return uint64(c.REP.LocalQPN) }),
-	fCM("infiniband.cm.rep.localeecn", mad.AttrConnectReply, 24, func(c *mad.CM) uint64 { return uint64(c.REP.LocalEECN) }),
-	fCM("infiniband.cm.rep.startpsn", mad.AttrConnectReply, 24, func(c *mad.CM) uint64 { return uint64(c.REP.StartingPSN) }),
-	fCM("infiniband.cm.rep.respres", mad.AttrConnectReply, 8, func(c *mad.CM) uint64 { return uint64(c.REP.ResponderResources) }),
-	fCM("infiniband.cm.rep.initdepth", mad.AttrConnectReply, 8, func(c *mad.CM) uint64 { return uint64(c.REP.InitiatorDepth) }),
-	fCM("infiniband.cm.rep.tgtackdelay", mad.AttrConnectReply, 5, func(c *mad.CM) uint64 { return uint64(c.REP.TargetACKDelay) }),
-	fCM("infiniband.cm.rep.failoveracc", mad.AttrConnectReply, 2, func(c *mad.CM) uint64 { return uint64(c.REP.FailoverAccepted) }),
-	fCM("infiniband.cm.rep.e2eflowctrl", mad.AttrConnectReply, 1, func(c *mad.CM) uint64 { return b2u(c.REP.EndToEndFlowControl) }),
-	fCM("infiniband.cm.rep.rnrretrcount", mad.AttrConnectReply, 3, func(c *mad.CM) uint64 { return uint64(c.REP.RNRRetryCount) }),
-	fCM("infiniband.cm.rep.srq", mad.AttrConnectReply, 1, func(c *mad.CM) uint64 { return b2u(c.REP.SRQ) }),
-	fCM64("infiniband.cm.rep.localcaguid", mad.AttrConnectReply, func(c *mad.CM) uint64 { return c.REP.LocalCAGUID }),
-	fCM("infiniband.cm.rtu.localcommid", mad.AttrReadyToUse, 32, func(c *mad.CM) uint64 { return uint64(c.RTU.LocalCommID) }),
-	fCM("infiniband.cm.rtu.remotecommid", mad.AttrReadyToUse, 32, func(c *mad.CM) uint64 { return uint64(c.RTU.RemoteCommID) }),
-	fCM("infiniband.cm.rej.localcommid", mad.AttrConnectReject, 32, func(c *mad.CM) uint64 { return uint64(c.REJ.LocalCommID) }),
-	fCM("infiniband.cm.rej.remotecommid", mad.AttrConnectReject, 32, func(c *mad.CM) uint64 { return uint64(c.REJ.RemoteCommID) }),
-	fCM("infiniband.cm.rej.msgrej", mad.AttrConnectReject, 2, func(c *mad.CM) uint64 { return uint64(c.REJ.MessageRejected) }),
-	fCM("infiniband.cm.rej.rejinfolen", mad.AttrConnectReject, 7, func(c *mad.CM) uint64 { return uint64(c.REJ.RejectedInfoLength) }),
+	fCM("infiniband.cm.rep", mad.AttrConnectReply, 32, func(c *mad.CM) uint64 { return uint64(c.REP.LocalCommID) }).doc("CM REP: local communication ID"),
+	fCM("infiniband.cm.rep.remotecommid", mad.AttrConnectReply, 32, func(c *mad.CM) uint64 { return uint64(c.REP.RemoteCommID) }).doc("REP: remote communication ID"),
+	fCM("infiniband.cm.rep.localqkey", mad.AttrConnectReply, 32, func(c *mad.CM) uint64 { return uint64(c.REP.LocalQKey) }).doc("REP: local Q_Key"),
+	fCM("infiniband.cm.rep.localqpn", mad.AttrConnectReply, 24, func(c *mad.CM) uint64 { return uint64(c.REP.LocalQPN) }).doc("REP: local QPN"),
+	fCM("infiniband.cm.rep.localeecn", mad.AttrConnectReply, 24, func(c *mad.CM) uint64 { return uint64(c.REP.LocalEECN) }).doc("REP: local EECN"),
+	fCM("infiniband.cm.rep.startpsn", mad.AttrConnectReply, 24, func(c *mad.CM) uint64 { return uint64(c.REP.StartingPSN) }).doc("REP: starting PSN"),
+	fCM("infiniband.cm.rep.respres", mad.AttrConnectReply, 8, func(c *mad.CM) uint64 { return uint64(c.REP.ResponderResources) }).doc("REP: responder resources"),
+	fCM("infiniband.cm.rep.initdepth", mad.AttrConnectReply, 8, func(c *mad.CM) uint64 { return uint64(c.REP.InitiatorDepth) }).doc("REP: initiator depth"),
+	fCM("infiniband.cm.rep.tgtackdelay", mad.AttrConnectReply, 5, func(c *mad.CM) uint64 { return uint64(c.REP.TargetACKDelay) }).doc("REP: target ACK delay"),
+	fCM("infiniband.cm.rep.failoveracc", mad.AttrConnectReply, 2, func(c *mad.CM) uint64 { return uint64(c.REP.FailoverAccepted) }).doc("REP: failover accepted"),
+	fCM("infiniband.cm.rep.e2eflowctrl", mad.AttrConnectReply, 1, func(c *mad.CM) uint64 { return b2u(c.REP.EndToEndFlowControl) }).doc("REP: end-to-end flow control, 0 or 1"),
+	fCM("infiniband.cm.rep.rnrretrcount", mad.AttrConnectReply, 3, func(c *mad.CM) uint64 { return uint64(c.REP.RNRRetryCount) }).doc("REP: RNR retry count"),
+	fCM("infiniband.cm.rep.srq", mad.AttrConnectReply, 1, func(c *mad.CM) uint64 { return b2u(c.REP.SRQ) }).doc("REP: SRQ, 0 or 1"),
+	fCM64("infiniband.cm.rep.localcaguid", mad.AttrConnectReply, func(c *mad.CM) uint64 { return c.REP.LocalCAGUID }).doc("REP: local CA GUID, \"0x\" and 16 hex digits"),
+	fCM("infiniband.cm.rtu.localcommid", mad.AttrReadyToUse, 32, func(c *mad.CM) uint64 { return uint64(c.RTU.LocalCommID) }).doc("CM RTU: local communication ID"),
+	fCM("infiniband.cm.rtu.remotecommid", mad.AttrReadyToUse, 32, func(c *mad.CM) uint64 { return uint64(c.RTU.RemoteCommID) }).doc("RTU: remote communication ID"),
+	fCM("infiniband.cm.rej.localcommid", mad.AttrConnectReject, 32, func(c *mad.CM) uint64 { return uint64(c.REJ.LocalCommID) }).doc("CM REJ: local communication ID"),
+	fCM("infiniband.cm.rej.remotecommid", mad.AttrConnectReject, 32, func(c *mad.CM) uint64 { return uint64(c.REJ.RemoteCommID) }).doc("REJ: remote communication ID"),
+	fCM("infiniband.cm.rej.msgrej", mad.AttrConnectReject, 2, func(c *mad.CM) uint64 { return uint64(c.REJ.MessageRejected) }).doc("REJ: message rejected (0 REQ, 1 REP, 2 other)"),
+	fCM("infiniband.cm.rej.rejinfolen", mad.AttrConnectReject, 7, func(c *mad.CM) uint64 { return uint64(c.REJ.RejectedInfoLength) }).doc("REJ: bytes of additional reject information"),
 	meaning(fCM("infiniband.cm.rej.reason", mad.AttrConnectReject, 16, func(c *mad.CM) uint64 { return uint64(c.REJ.Reason) }),
-		func(v uint64) string { return mad.RejectReason(v).String() }),
-	fCM("infiniband.cm.dreq.localcommid", mad.AttrDisconnectRequest, 32, func(c *mad.CM) uint64 { return uint64(c.DREQ.LocalCommID) }),
-	fCM("infiniband.cm.dreq.remotecommid", mad.AttrDisconnectRequest, 32, func(c *mad.CM) uint64 { return uint64(c.DREQ.RemoteCommID) }),
+		func(v uint64) string { return mad.RejectReason(v).String() }).doc("REJ: reason (IBTA Table 105; -v names it)"),
+	fCM("infiniband.cm.dreq.localcommid", mad.AttrDisconnectRequest, 32, func(c *mad.CM) uint64 { return uint64(c.DREQ.LocalCommID) }).doc("CM DREQ: local communication ID"),
+	fCM("infiniband.cm.dreq.remotecommid", mad.AttrDisconnectRequest, 32, func(c *mad.CM) uint64 { return uint64(c.DREQ.RemoteCommID) }).doc("DREQ: remote communication ID"),
 	// tshark 4.0 names the DREQ's remote QPN under req.
-	fCM("infiniband.cm.req.remoteqpneecn", mad.AttrDisconnectRequest, 24, func(c *mad.CM) uint64 { return uint64(c.DREQ.RemoteQPN) }),
-	fCM("infiniband.cm.drsp.localcommid", mad.AttrDisconnectReply, 32, func(c *mad.CM) uint64 { return uint64(c.DREP.LocalCommID) }),
-	fCM("infiniband.cm.drsp.remotecommid", mad.AttrDisconnectReply, 32, func(c *mad.CM) uint64 { return uint64(c.DREP.RemoteCommID) }),
-	fCM("infiniband.cm.mra.localcommid", mad.AttrMsgRcptAck, 32, func(c *mad.CM) uint64 { return uint64(c.MRA.LocalCommID) }),
-	fCM("infiniband.cm.mra.remotecommid", mad.AttrMsgRcptAck, 32, func(c *mad.CM) uint64 { return uint64(c.MRA.RemoteCommID) }),
-	fCM("infiniband.cm.mra.msgmraed", mad.AttrMsgRcptAck, 2, func(c *mad.CM) uint64 { return uint64(c.MRA.MessageMRAed) }),
-	fCM("infiniband.cm.mra.servicetimeout", mad.AttrMsgRcptAck, 5, func(c *mad.CM) uint64 { return uint64(c.MRA.ServiceTimeout) }),
-	fCM("infiniband.cm.sidr_req.requestid", mad.AttrServiceIDResReq, 32, func(c *mad.CM) uint64 { return uint64(c.SIDRREQ.RequestID) }),
-	fCM("infiniband.cm.sidr_req.pkey", mad.AttrServiceIDResReq, 16, func(c *mad.CM) uint64 { return uint64(c.SIDRREQ.PartitionKey) }),
-	fCM64("infiniband.cm.sidr_req.serviceid", mad.AttrServiceIDResReq, func(c *mad.CM) uint64 { return uint64(c.SIDRREQ.ServiceID) }),
-	fCM("infiniband.cm.sidr_rep.requestid", mad.AttrServiceIDResReqResp, 32, func(c *mad.CM) uint64 { return uint64(c.SIDRREP.RequestID) }),
+	fCM("infiniband.cm.req.remoteqpneecn", mad.AttrDisconnectRequest, 24, func(c *mad.CM) uint64 { return uint64(c.DREQ.RemoteQPN) }).doc("DREQ: remote QPN or EECN (tshark 4.0's name, under req)"),
+	fCM("infiniband.cm.drsp.localcommid", mad.AttrDisconnectReply, 32, func(c *mad.CM) uint64 { return uint64(c.DREP.LocalCommID) }).doc("CM DREP: local communication ID"),
+	fCM("infiniband.cm.drsp.remotecommid", mad.AttrDisconnectReply, 32, func(c *mad.CM) uint64 { return uint64(c.DREP.RemoteCommID) }).doc("DREP: remote communication ID"),
+	fCM("infiniband.cm.mra.localcommid", mad.AttrMsgRcptAck, 32, func(c *mad.CM) uint64 { return uint64(c.MRA.LocalCommID) }).doc("CM MRA: local communication ID (MRA, SIDR, LAP, APR: not Wireshark fields)"),
+	fCM("infiniband.cm.mra.remotecommid", mad.AttrMsgRcptAck, 32, func(c *mad.CM) uint64 { return uint64(c.MRA.RemoteCommID) }).doc("MRA: remote communication ID"),
+	fCM("infiniband.cm.mra.msgmraed", mad.AttrMsgRcptAck, 2, func(c *mad.CM) uint64 { return uint64(c.MRA.MessageMRAed) }).doc("MRA: message MRAed (0 REQ, 1 REP, 2 LAP)"),
+	fCM("infiniband.cm.mra.servicetimeout", mad.AttrMsgRcptAck, 5, func(c *mad.CM) uint64 { return uint64(c.MRA.ServiceTimeout) }).doc("MRA: service timeout"),
+	fCM("infiniband.cm.sidr_req.requestid", mad.AttrServiceIDResReq, 32, func(c *mad.CM) uint64 { return uint64(c.SIDRREQ.RequestID) }).doc("CM SIDR_REQ: request ID"),
+	fCM("infiniband.cm.sidr_req.pkey", mad.AttrServiceIDResReq, 16, func(c *mad.CM) uint64 { return uint64(c.SIDRREQ.PartitionKey) }).doc("SIDR_REQ: partition key"),
+	fCM64("infiniband.cm.sidr_req.serviceid", mad.AttrServiceIDResReq, func(c *mad.CM) uint64 { return uint64(c.SIDRREQ.ServiceID) }).doc("SIDR_REQ: service ID, \"0x\" and 16 hex digits"),
+	fCM("infiniband.cm.sidr_rep.requestid", mad.AttrServiceIDResReqResp, 32, func(c *mad.CM) uint64 { return uint64(c.SIDRREP.RequestID) }).doc("CM SIDR_REP: request ID"),
 	meaning(fCM("infiniband.cm.sidr_rep.status", mad.AttrServiceIDResReqResp, 8, func(c *mad.CM) uint64 { return uint64(c.SIDRREP.Status) }),
-		func(v uint64) string { return mad.SIDRStatus(v).String() }),
-	fCM("infiniband.cm.sidr_rep.qpn", mad.AttrServiceIDResReqResp, 24, func(c *mad.CM) uint64 { return uint64(c.SIDRREP.QPN) }),
-	fCM64("infiniband.cm.sidr_rep.serviceid", mad.AttrServiceIDResReqResp, func(c *mad.CM) uint64 { return uint64(c.SIDRREP.ServiceID) }),
-	fCM("infiniband.cm.sidr_rep.qkey", mad.AttrServiceIDResReqResp, 32, func(c *mad.CM) uint64 { return uint64(c.SIDRREP.QKey) }),
-	fCM("infiniband.cm.lap.localcommid", mad.AttrLoadAlternatePath, 32, func(c *mad.CM) uint64 { return uint64(c.LAP.LocalCommID) }),
-	fCM("infiniband.cm.lap.remotecommid", mad.AttrLoadAlternatePath, 32, func(c *mad.CM) uint64 { return uint64(c.LAP.RemoteCommID) }),
-	fCM("infiniband.cm.lap.remoteqpneecn", mad.AttrLoadAlternatePath, 24, func(c *mad.CM) uint64 { return uint64(c.LAP.RemoteQPN) }),
-	fCM("infiniband.cm.apr.localcommid", mad.AttrAlternatePathResponse, 32, func(c *mad.CM) uint64 { return uint64(c.APR.LocalCommID) }),
-	fCM("infiniband.cm.apr.remotecommid", mad.AttrAlternatePathResponse, 32, func(c *mad.CM) uint64 { return uint64(c.APR.RemoteCommID) }),
+		func(v uint64) string { return mad.SIDRStatus(v).String() }).doc("SIDR_REP: status (0 QPN valid, ...; -v names it)"),
+	fCM("infiniband.cm.sidr_rep.qpn", mad.AttrServiceIDResReqResp, 24, func(c *mad.CM) uint64 { return uint64(c.SIDRREP.QPN) }).doc("SIDR_REP: QPN"),
+	fCM64("infiniband.cm.sidr_rep.serviceid", mad.AttrServiceIDResReqResp, func(c *mad.CM) uint64 { return uint64(c.SIDRREP.ServiceID) }).doc("SIDR_REP: service ID, \"0x\" and 16 hex digits"),
+	fCM("infiniband.cm.sidr_rep.qkey", mad.AttrServiceIDResReqResp, 32, func(c *mad.CM) uint64 { return uint64(c.SIDRREP.QKey) }).doc("SIDR_REP: Q_Key"),
+	fCM("infiniband.cm.lap.localcommid", mad.AttrLoadAlternatePath, 32, func(c *mad.CM) uint64 { return uint64(c.LAP.LocalCommID) }).doc("CM LAP: local communication ID"),
+	fCM("infiniband.cm.lap.remotecommid", mad.AttrLoadAlternatePath, 32, func(c *mad.CM) uint64 { return uint64(c.LAP.RemoteCommID) }).doc("LAP: remote communication ID"),
+	fCM("infiniband.cm.lap.remoteqpneecn", mad.AttrLoadAlternatePath, 24, func(c *mad.CM) uint64 { return uint64(c.LAP.RemoteQPN) }).doc("LAP: remote QPN or EECN"),
+	fCM("infiniband.cm.apr.localcommid", mad.AttrAlternatePathResponse, 32, func(c *mad.CM) uint64 { return uint64(c.APR.LocalCommID) }).doc("CM APR: local communication ID"),
+	fCM("infiniband.cm.apr.remotecommid", mad.AttrAlternatePathResponse, 32, func(c *mad.CM) uint64 { return uint64(c.APR.RemoteCommID) }).doc("APR: remote communication ID"),
 	meaning(fCM("infiniband.cm.apr.apstatus", mad.AttrAlternatePathResponse, 8, func(c *mad.CM) uint64 { return uint64(c.APR.APStatus) }),
-		func(v uint64) string { return mad.APStatus(v).String() }),
+		func(v uint64) string { return mad.APStatus(v).String() }).doc("APR: status (0 path loaded, ...; -v names it)"),
 })
 
 // reqFields are the keys of a REQ: the message, its primary and
 // alternate paths, the RDMA-CM service ID and IP-CM private data.
 func reqFields() []Field {
 	q := func(name string, bits uint8, get func(q *mad.REQ) uint64) Field {
-		return fCM("infiniband.cm.req"+name, mad.AttrConnectRequest, bits, func(c *mad.CM) uint64 { return get(&c.REQ) })
+		return fCM(name, mad.AttrConnectRequest, bits, func(c *mad.CM) uint64 { return get(&c.REQ) })
 	}
 	fs := []Field{
-		q("", 32, func(q *mad.REQ) uint64 { return uint64(q.LocalCommID) }),
-		fCM64("infiniband.cm.req.serviceid", mad.AttrConnectRequest, func(c *mad.CM) uint64 { return uint64(c.REQ.ServiceID) }),
+		q("infiniband.cm.req", 32, func(q *mad.REQ) uint64 { return uint64(q.LocalCommID) }).doc("CM REQ: local communication ID"),
+		fCM64("infiniband.cm.req.serviceid", mad.AttrConnectRequest, func(c *mad.CM) uint64 { return uint64(c.REQ.ServiceID) }).doc("REQ: service ID, \"0x\" and 16 hex digits"),
 		// Bytes of the service ID: there when the service ID is RDMA-CM's,
 		// as in tshark 4.0, whatever the private data holds (or whether the
 		// capture kept it).
-		fSA("infiniband.cm.req.serviceid.protocol", 8, func(m *madRec) (uint64, bool) { return uint64(m.cmL.REQ.ServiceID>>16) & 0xff, m.rdmaCMSID() }),
-		fSA("infiniband.cm.req.serviceid.dport", 16, func(m *madRec) (uint64, bool) { return uint64(m.cmL.REQ.ServiceID) & 0xffff, m.rdmaCMSID() }),
-		fCM64("infiniband.cm.req.localcaguid", mad.AttrConnectRequest, func(c *mad.CM) uint64 { return c.REQ.LocalCAGUID }),
-		q(".localqkey", 32, func(q *mad.REQ) uint64 { return uint64(q.LocalQKey) }),
-		q(".localqpn", 24, func(q *mad.REQ) uint64 { return uint64(q.LocalQPN) }),
-		q(".responderres", 8, func(q *mad.REQ) uint64 { return uint64(q.ResponderResources) }),
-		q(".localeecn", 24, func(q *mad.REQ) uint64 { return uint64(q.LocalEECN) }),
-		q(".initdepth", 8, func(q *mad.REQ) uint64 { return uint64(q.InitiatorDepth) }),
-		q(".remoteeecn", 24, func(q *mad.REQ) uint64 { return uint64(q.RemoteEECN) }),
-		q(".remoteresptout", 5, func(q *mad.REQ) uint64 { return uint64(q.RemoteCMResponseTimeout) }),
-		q(".transpsvctype", 2, func(q *mad.REQ) uint64 { return uint64(q.TransportServiceType) }),
-		q(".e2eflowctrl", 1, func(q *mad.REQ) uint64 { return b2u(q.EndToEndFlowControl) }),
-		q(".startpsn", 24, func(q *mad.REQ) uint64 { return uint64(q.StartingPSN) }),
-		q(".localresptout", 5, func(q *mad.REQ) uint64 { return uint64(q.LocalCMResponseTimeout) }),
-		q(".retrcount", 3, func(q *mad.REQ) uint64 { return uint64(q.RetryCount) }),
-		q(".pkey", 16, func(q *mad.REQ) uint64 { return uint64(q.PartitionKey) }),
-		q(".pppmtu", 4, func(q *mad.REQ) uint64 { return uint64(q.PathPacketPayloadMTU) }),
-		q(".rdcexist", 1, func(q *mad.REQ) uint64 { return b2u(q.RDCExists) }),
-		q(".rnrretrcount", 3, func(q *mad.REQ) uint64 { return uint64(q.RNRRetryCount) }),
-		q(".maxcmretr", 4, func(q *mad.REQ) uint64 { return uint64(q.MaxCMRetries) }),
-		q(".srq", 1, func(q *mad.REQ) uint64 { return b2u(q.SRQ) }),
-		q(".ext_transport", 3, func(q *mad.REQ) uint64 { return uint64(q.ExtendedTransportType) }),
+		fSA("infiniband.cm.req.serviceid.protocol", 8, func(m *madRec) (uint64, bool) { return uint64(m.cmL.REQ.ServiceID>>16) & 0xff, m.rdmaCMSID() }).doc("REQ: RDMA-CM port space's protocol byte (6 TCP, 0x11 UDP, 0x3f IPoIB; RDMA-CM service IDs only)"),
+		fSA("infiniband.cm.req.serviceid.dport", 16, func(m *madRec) (uint64, bool) { return uint64(m.cmL.REQ.ServiceID) & 0xffff, m.rdmaCMSID() }).doc("REQ: RDMA-CM destination port"),
+		fCM64("infiniband.cm.req.localcaguid", mad.AttrConnectRequest, func(c *mad.CM) uint64 { return c.REQ.LocalCAGUID }).doc("REQ: local CA GUID, \"0x\" and 16 hex digits"),
+		q("infiniband.cm.req.localqkey", 32, func(q *mad.REQ) uint64 { return uint64(q.LocalQKey) }).doc("REQ: local Q_Key"),
+		q("infiniband.cm.req.localqpn", 24, func(q *mad.REQ) uint64 { return uint64(q.LocalQPN) }).doc("REQ: local QPN"),
+		q("infiniband.cm.req.responderres", 8, func(q *mad.REQ) uint64 { return uint64(q.ResponderResources) }).doc("REQ: responder resources"),
+		q("infiniband.cm.req.localeecn", 24, func(q *mad.REQ) uint64 { return uint64(q.LocalEECN) }).doc("REQ: local EECN"),
+		q("infiniband.cm.req.initdepth", 8, func(q *mad.REQ) uint64 { return uint64(q.InitiatorDepth) }).doc("REQ: initiator depth"),
+		q("infiniband.cm.req.remoteeecn", 24, func(q *mad.REQ) uint64 { return uint64(q.RemoteEECN) }).doc("REQ: remote EECN"),
+		q("infiniband.cm.req.remoteresptout", 5, func(q *mad.REQ) uint64 { return uint64(q.RemoteCMResponseTimeout) }).doc("REQ: remote CM response timeout"),
+		q("infiniband.cm.req.transpsvctype", 2, func(q *mad.REQ) uint64 { return uint64(q.TransportServiceType) }).doc("REQ: transport service type (0 RC, 1 UC, 2 RD)"),
+		q("infiniband.cm.req.e2eflowctrl", 1, func(q *mad.REQ) uint64 { return b2u(q.EndToEndFlowControl) }).doc("REQ: end-to-end flow control, 0 or 1"),
+		q("infiniband.cm.req.startpsn", 24, func(q *mad.REQ) uint64 { return uint64(q.StartingPSN) }).doc("REQ: starting PSN"),
+		q("infiniband.cm.req.localresptout", 5, func(q *mad.REQ) uint64 { return uint64(q.LocalCMResponseTimeout) }).doc("REQ: local CM response timeout"),
+		q("infiniband.cm.req.retrcount", 3, func(q *mad.REQ) uint64 { return uint64(q.RetryCount) }).doc("REQ: retry count"),
+		q("infiniband.cm.req.pkey", 16, func(q *mad.REQ) uint64 { return uint64(q.PartitionKey) }).doc("REQ: partition key"),
+		q("infiniband.cm.req.pppmtu", 4, func(q *mad.REQ) uint64 { return uint64(q.PathPacketPayloadMTU) }).doc("REQ: path packet payload MTU code"),
+		q("infiniband.cm.req.rdcexist", 1, func(q *mad.REQ) uint64 { return b2u(q.RDCExists) }).doc("REQ: RDC exists, 0 or 1"),
+		q("infiniband.cm.req.rnrretrcount", 3, func(q *mad.REQ) uint64 { return uint64(q.RNRRetryCount) }).doc("REQ: RNR retry count"),
+		q("infiniband.cm.req.maxcmretr", 4, func(q *mad.REQ) uint64 { return uint64(q.MaxCMRetries) }).doc("REQ: max CM retries"),
+		q("infiniband.cm.req.srq", 1, func(q *mad.REQ) uint64 { return b2u(q.SRQ) }).doc("REQ: SRQ, 0 or 1"),
+		q("infiniband.cm.req.ext_transport", 3, func(q *mad.REQ) uint64 { return uint64(q.ExtendedTransportType) }).doc("REQ: extended transport type (1 XRC)"),
 	}
-	for _, alt := range []bool{false, true} {
-		pre, path := ".prim_", func(q *mad.REQ) *mad.CMPath { return &q.Primary }
-		if alt {
-			pre, path = ".alt_", func(q *mad.REQ) *mad.CMPath { return &q.Alternate }
-		}
-		p := func(name string, bits uint8, get func(p *mad.CMPath) uint64) Field {
-			f := q(pre+name, bits, func(q *mad.REQ) uint64 { return get(path(q)) })
-			if name == "locallid" || name == "remotelid" {
-				f.Hex = false // tshark's BASE_DEC
-			}
-			return f
-		}
-		fs = append(fs,
-			p("locallid", 16, func(p *mad.CMPath) uint64 { return uint64(p.LocalPortLID) }),
-			p("remotelid", 16, func(p *mad.CMPath) uint64 { return uint64(p.RemotePortLID) }))
-		if alt {
-			fs = append(fs, cmAltGIDs()...)
-		} else {
-			fs = append(fs, cmGIDs(path)...)
-		}
-		fs = append(fs,
-			p("flowlabel", 20, func(p *mad.CMPath) uint64 { return uint64(p.FlowLabel) }),
-			p("pktrate", 6, func(p *mad.CMPath) uint64 { return uint64(p.PacketRate) }),
-			p("tfcclass", 8, func(p *mad.CMPath) uint64 { return uint64(p.TrafficClass) }),
-			p("hoplim", 8, func(p *mad.CMPath) uint64 { return uint64(p.HopLimit) }),
-			p("sl", 4, func(p *mad.CMPath) uint64 { return uint64(p.SL) }),
-			p("subnetlocal", 1, func(p *mad.CMPath) uint64 { return b2u(p.SubnetLocal) }),
-			p("localacktout", 5, func(p *mad.CMPath) uint64 { return uint64(p.LocalACKTimeout) }))
+	prim := func(q *mad.REQ) *mad.CMPath { return &q.Primary }
+	alt := func(q *mad.REQ) *mad.CMPath { return &q.Alternate }
+	p := func(name string, path func(q *mad.REQ) *mad.CMPath, bits uint8, get func(p *mad.CMPath) uint64) Field {
+		return q(name, bits, func(q *mad.REQ) uint64 { return get(path(q)) })
 	}
+	lid := func(f Field) Field { f.Hex = false; return f } // tshark's BASE_DEC
+	fs = append(fs,
+		lid(p("infiniband.cm.req.prim_locallid", prim, 16, func(p *mad.CMPath) uint64 { return uint64(p.LocalPortLID) })).doc("REQ primary path: local port LID"),
+		lid(p("infiniband.cm.req.prim_remotelid", prim, 16, func(p *mad.CMPath) uint64 { return uint64(p.RemotePortLID) })).doc("REQ primary path: remote port LID"))
+	fs = append(fs, cmGIDs(prim)...)
+	fs = append(fs,
+		p("infiniband.cm.req.prim_flowlabel", prim, 20, func(p *mad.CMPath) uint64 { return uint64(p.FlowLabel) }).typeWidth(32).doc("primary path: flow label, 20 bits (tshark 4.0 shows its top 12)"),
+		p("infiniband.cm.req.prim_pktrate", prim, 6, func(p *mad.CMPath) uint64 { return uint64(p.PacketRate) }).typeWidth(32).doc("primary path: packet rate (tshark 4.0 reads the wrong byte)"),
+		p("infiniband.cm.req.prim_tfcclass", prim, 8, func(p *mad.CMPath) uint64 { return uint64(p.TrafficClass) }).doc("primary path: traffic class"),
+		p("infiniband.cm.req.prim_hoplim", prim, 8, func(p *mad.CMPath) uint64 { return uint64(p.HopLimit) }).doc("primary path: hop limit"),
+		p("infiniband.cm.req.prim_sl", prim, 4, func(p *mad.CMPath) uint64 { return uint64(p.SL) }).doc("primary path: service level"),
+		p("infiniband.cm.req.prim_subnetlocal", prim, 1, func(p *mad.CMPath) uint64 { return b2u(p.SubnetLocal) }).doc("primary path: subnet local, 0 or 1"),
+		p("infiniband.cm.req.prim_localacktout", prim, 5, func(p *mad.CMPath) uint64 { return uint64(p.LocalACKTimeout) }).doc("primary path: local ACK timeout"))
+	fs = append(fs,
+		lid(p("infiniband.cm.req.alt_locallid", alt, 16, func(p *mad.CMPath) uint64 { return uint64(p.LocalPortLID) })).doc("REQ alternate path: local port LID"),
+		lid(p("infiniband.cm.req.alt_remotelid", alt, 16, func(p *mad.CMPath) uint64 { return uint64(p.RemotePortLID) })).doc("REQ alternate path: remote port LID"))
+	fs = append(fs, cmAltGIDs()...)
+	fs = append(fs,
+		p("infiniband.cm.req.alt_flowlabel", alt, 20, func(p *mad.CMPath) uint64 { return uint64(p.FlowLabel) }).typeWidth(32).doc("alternate path: flow label (as for the primary path)"),
+		p("infiniband.cm.req.alt_pktrate", alt, 6, func(p *mad.CMPath) uint64 { return uint64(p.PacketRate) }).typeWidth(32).doc("alternate path: packet rate"),
+		p("infiniband.cm.req.alt_tfcclass", alt, 8, func(p *mad.CMPath) uint64 { return uint64(p.TrafficClass) }).doc("alternate path: traffic class"),
+		p("infiniband.cm.req.alt_hoplim", alt, 8, func(p *mad.CMPath) uint64 { return uint64(p.HopLimit) }).doc("alternate path: hop limit"),
+		p("infiniband.cm.req.alt_sl", alt, 4, func(p *mad.CMPath) uint64 { return uint64(p.SL) }).doc("alternate path: service level"),
+		p("infiniband.cm.req.alt_subnetlocal", alt, 1, func(p *mad.CMPath) uint64 { return b2u(p.SubnetLocal) }).doc("alternate path: subnet local, 0 or 1"),
+		p("infiniband.cm.req.alt_localacktout", alt, 5, func(p *mad.CMPath) uint64 { return uint64(p.LocalACKTimeout) }).doc("alternate path: local ACK timeout"))
 	return append(fs,
-		fIPCM("infiniband.cm.req.ip_cm.majv", 4, func(m *madRec) uint64 { return uint64(m.ipcmH.MajV) }),
-		fIPCM("infiniband.cm.req.ip_cm.minv", 4, func(m *madRec) uint64 { return uint64(m.ipcmH.MinV) }),
-		fIPCM("infiniband.cm.req.ip_cm.ipv", 4, func(m *madRec) uint64 { return uint64(m.ipcmH.IPV) }),
-		fIPCM("infiniband.cm.req.ip_cm.sport", 16, func(m *madRec) uint64 { return uint64(m.ipcmH.SrcPort) }),
-		fIPCMAddr("infiniband.cm.req.ip_cm.sip4", 4, func(p *mad.IPCM) *[16]byte { return &p.SrcIP }),
-		fIPCMAddr("infiniband.cm.req.ip_cm.dip4", 4, func(p *mad.IPCM) *[16]byte { return &p.DstIP }),
-		fIPCMAddr("infiniband.cm.req.ip_cm.sip6", 6, func(p *mad.IPCM) *[16]byte { return &p.SrcIP }),
-		fIPCMAddr("infiniband.cm.req.ip_cm.dip6", 6, func(p *mad.IPCM) *[16]byte { return &p.DstIP }))
+		fIPCM("infiniband.cm.req.ip_cm.majv", 4, func(m *madRec) uint64 { return uint64(m.ipcmH.MajV) }).doc("REQ IP-CM private data (RDMA-CM service IDs): major version"),
+		fIPCM("infiniband.cm.req.ip_cm.minv", 4, func(m *madRec) uint64 { return uint64(m.ipcmH.MinV) }).doc("IP-CM: minor version"),
+		fIPCM("infiniband.cm.req.ip_cm.ipv", 4, func(m *madRec) uint64 { return uint64(m.ipcmH.IPV) }).doc("IP-CM: IP version, 4 or 6"),
+		fIPCM("infiniband.cm.req.ip_cm.sport", 16, func(m *madRec) uint64 { return uint64(m.ipcmH.SrcPort) }).doc("IP-CM: source port"),
+		fIPCMAddr("infiniband.cm.req.ip_cm.sip4", 4, func(p *mad.IPCM) *[16]byte { return &p.SrcIP }).doc("IP-CM: source IPv4 address (IP version 4)"),
+		fIPCMAddr("infiniband.cm.req.ip_cm.dip4", 4, func(p *mad.IPCM) *[16]byte { return &p.DstIP }).doc("IP-CM: destination IPv4 address"),
+		fIPCMAddr("infiniband.cm.req.ip_cm.sip6", 6, func(p *mad.IPCM) *[16]byte { return &p.SrcIP }).doc("IP-CM: source IPv6 address (IP version 6)"),
+		fIPCMAddr("infiniband.cm.req.ip_cm.dip6", 6, func(p *mad.IPCM) *[16]byte { return &p.DstIP }).doc("IP-CM: destination IPv6 address"))
 }
 
 // cmGIDs are the primary path's GIDs as tshark 4.0 shows them: in a
@@ -141,9 +142,11 @@ func reqFields() []Field {
 func cmGIDs(path func(q *mad.REQ) *mad.CMPath) []Field {
 	var fs []Field
 	for _, remote := range []bool{false, true} {
-		name := "infiniband.cm.req.prim_localgid"
+		name, name4 := "infiniband.cm.req.prim_localgid", "infiniband.cm.req.prim_localgid_ipv4"
+		doc, doc4 := "REQ primary path: local port GID (not in RoCEv2 over IPv4)", "REQ primary path: local port GID's IPv4 address (RoCEv2 over IPv4)"
 		if remote {
-			name = "infiniband.cm.req.prim_remotegid"
+			name, name4 = "infiniband.cm.req.prim_remotegid", "infiniband.cm.req.prim_remotegid_ipv4"
+			doc, doc4 = "REQ primary path: remote port GID (not in RoCEv2 over IPv4)", "REQ primary path: remote port GID's IPv4 address (RoCEv2 over IPv4)"
 		}
 		gid := func(r *Record) (*[16]byte, bool) {
 			c := r.cm(mad.AttrConnectRequest)
@@ -160,12 +163,12 @@ func cmGIDs(path func(q *mad.REQ) *mad.CMPath) []Field {
 				return addr(*g)
 			}
 			return none()
-		}}, Field{Name: name + "_ipv4", Type: FieldIPv4, Get: func(r *Record) (Value, bool) {
+		}}.doc(doc), Field{Name: name4, Type: FieldIPv4, Get: func(r *Record) (Value, bool) {
 			if g, ok := gid(r); ok && overIPv4(r) {
 				return v4Value(g)
 			}
 			return none()
-		}})
+		}}.doc(doc4))
 	}
 	return fs
 }
@@ -176,9 +179,9 @@ func cmGIDs(path func(q *mad.REQ) *mad.CMPath) []Field {
 func cmAltGIDs() []Field {
 	var fs []Field
 	for _, remote := range []bool{false, true} {
-		name := "infiniband.cm.req.alt_localgid"
+		name, doc := "infiniband.cm.req.alt_localgid", "REQ alternate path: local port GID, 32 lowercase hex digits (bytes, as tshark 4.0 shows it), zeros when there is no alternate path"
 		if remote {
-			name = "infiniband.cm.req.alt_remotegid"
+			name, doc = "infiniband.cm.req.alt_remotegid", "REQ alternate path: remote port GID, 32 lowercase hex digits"
 		}
 		fs = append(fs, Field{Name: name, Type: FieldBytes, Get: func(r *Record) (Value, bool) {
 			c := r.cm(mad.AttrConnectRequest)
@@ -190,7 +193,7 @@ func cmAltGIDs() []Field {
 				v.Addr = c.REQ.Alternate.RemotePortGID
 			}
 			return v, true
-		}})
+		}}.doc(doc))
 	}
 	return fs
 }

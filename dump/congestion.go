@@ -134,29 +134,20 @@ func (r *Record) appendCNPText(b []byte) []byte {
 // appendMACCJSON appends the macc.* keys of a MAC Control frame.
 func (r *Record) appendMACCJSON(b []byte) []byte {
 	m := &r.MACControl
-	b = jUint(b, "macc.opcode", uint64(m.Opcode))
+	b = jUint(b, kMaccOpcode, uint64(m.Opcode))
 	switch m.Opcode {
 	case pfc.OpcodePause:
-		b = jUint(b, "macc.pause_time", uint64(m.PauseTime))
+		b = jUint(b, kMaccPauseTime, uint64(m.PauseTime))
 	case pfc.OpcodePFC:
-		b = jUint(b, "macc.cbfc.enbv", uint64(m.PriorityEnableVector))
+		b = jUint(b, kMaccCbfcEnbv, uint64(m.PriorityEnableVector))
 		for p := 0; p < pfc.NumPriorities; p++ {
-			b = jBool(b, enbvKeys[p], m.PriorityEnableVector&(1<<p) != 0)
+			b = jBool(b, kMaccCbfcEnbvC[p], m.PriorityEnableVector&(1<<p) != 0)
 		}
 		for p := 0; p < pfc.NumPriorities; p++ {
-			b = jUint(b, pauseKeys[p], uint64(m.Time[p]))
+			b = jUint(b, kMaccCbfcPauseTimeC[p], uint64(m.Time[p]))
 		}
 	}
 	return b
-}
-
-var enbvKeys, pauseKeys [pfc.NumPriorities]string
-
-func init() {
-	for p := range enbvKeys {
-		enbvKeys[p] = "macc.cbfc.enbv.c" + strconv.Itoa(p)
-		pauseKeys[p] = "macc.cbfc.pause_time.c" + strconv.Itoa(p)
-	}
 }
 
 // appendHex16 appends v as four lowercase hex digits.

@@ -16,27 +16,27 @@ import (
 // tshark's as its second name (Field.Also). Application Priority entries
 // repeat within a TLV, so JSON has only their count.
 var dcbxFields = cat([]Field{
-	also(fPFC("lldp.dcbx.ieee.pfc.willing", FieldBool, 0, func(p *dcbx.PFCConfig) uint64 { return b2u(p.Willing) }), "lldp.dcbx.ieee.willing"),
-	fPFC("lldp.dcbx.ieee.pfc.mbc", FieldBool, 0, func(p *dcbx.PFCConfig) uint64 { return b2u(p.MBC) }),
-	fPFC("lldp.dcbx.ieee.pfc.numtcs", FieldUint, 4, func(p *dcbx.PFCConfig) uint64 { return uint64(p.Cap) }),
-	fPFC("lldp.dcbx.ieee.pfc.enable", FieldUint, 8, func(p *dcbx.PFCConfig) uint64 { return uint64(p.Enable) }),
+	also(fPFC("lldp.dcbx.ieee.pfc.willing", FieldBool, 0, func(p *dcbx.PFCConfig) uint64 { return b2u(p.Willing) }), "lldp.dcbx.ieee.willing").doc("PFC Configuration: willing (not a Wireshark name; filters: lldp.dcbx.ieee.willing too)"),
+	fPFC("lldp.dcbx.ieee.pfc.mbc", FieldBool, 0, func(p *dcbx.PFCConfig) uint64 { return b2u(p.MBC) }).doc("PFC: MACsec bypass capability"),
+	fPFC("lldp.dcbx.ieee.pfc.numtcs", FieldUint, 4, func(p *dcbx.PFCConfig) uint64 { return uint64(p.Cap) }).doc("PFC: PFC cap, traffic classes that may have PFC at once"),
+	fPFC("lldp.dcbx.ieee.pfc.enable", FieldUint, 8, func(p *dcbx.PFCConfig) uint64 { return uint64(p.Enable) }).doc("PFC: the enable vector, bit n priority n (not a Wireshark field)"),
 }, pfcPrioFields(), []Field{
-	also(fETSConf("lldp.dcbx.ieee.ets.willing", FieldBool, 0, func(e *dcbx.ETSConfig) uint64 { return b2u(e.Willing) }), "lldp.dcbx.ieee.willing"),
-	fETSConf("lldp.dcbx.ieee.ets.cbs", FieldBool, 0, func(e *dcbx.ETSConfig) uint64 { return b2u(e.CBS) }),
-	fETSConf("lldp.dcbx.ieee.ets.maxtcs", FieldUint, 3, func(e *dcbx.ETSConfig) uint64 { return uint64(e.MaxTCs) }),
+	also(fETSConf("lldp.dcbx.ieee.ets.willing", FieldBool, 0, func(e *dcbx.ETSConfig) uint64 { return b2u(e.Willing) }), "lldp.dcbx.ieee.willing").doc("ETS Configuration: willing (not a Wireshark name; filters: lldp.dcbx.ieee.willing too)"),
+	fETSConf("lldp.dcbx.ieee.ets.cbs", FieldBool, 0, func(e *dcbx.ETSConfig) uint64 { return b2u(e.CBS) }).doc("ETS Configuration: credit-based shaper supported"),
+	fETSConf("lldp.dcbx.ieee.ets.maxtcs", FieldUint, 3, func(e *dcbx.ETSConfig) uint64 { return uint64(e.MaxTCs) }).doc("ETS Configuration: traffic classes supported, 0 meaning 8"),
 }, etsTableFields(false), etsTableFields(true), []Field{
 	numeric("lldp.dcbx.ieee.app.entries", FieldUint, 16, false, func(r *Record) (uint64, bool) {
 		if d := r.dcbx(); d != nil && d.HasAppPriority {
 			return uint64(d.AppPriority.Entries()), true
 		}
 		return 0, false
-	}),
-	{Name: "_dcbx_error", Type: FieldString, Get: func(r *Record) (Value, bool) {
+	}).doc("Application Priority: entries in the TLV (not a Wireshark field)"),
+	Field{Name: "_dcbx_error", Type: FieldString, Get: func(r *Record) (Value, bool) {
 		if d := r.dcbx(); d != nil && r.DCBXErr != nil {
 			return str(r.DCBXErr.Error())
 		}
 		return none()
-	}},
+	}}.doc("a DCBX TLV that does not decode: the decoder's error"),
 })
 
 // dcbx returns the frame's DCBX TLVs, or nil.
@@ -77,7 +77,7 @@ func pfcPrioFields() []Field {
 	var fs []Field
 	for p := 0; p < 8; p++ {
 		fs = append(fs, fPFC("lldp.dcbx.feature.pfc.prio"+strconv.Itoa(p), FieldBool, 0,
-			func(c *dcbx.PFCConfig) uint64 { return uint64(c.Enable>>p) & 1 }))
+			func(c *dcbx.PFCConfig) uint64 { return uint64(c.Enable>>p) & 1 }).numbered().doc("PFC: priority "+strconv.Itoa(p)+" enabled"))
 	}
 	return fs
 }
@@ -115,19 +115,32 @@ func etsTableFields(rec bool) []Field {
 	if rec {
 		npg, nbw, ntsa = "lldp.dcbx.ieee.etsrec.pgid_prio", "lldp.dcbx.ieee.etsrec.per", "lldp.dcbx.ieee.etsrec.tsa"
 	}
+	tlv := "ETS Configuration: "
+	if rec {
+		tlv = "ETS Recommendation: "
+	}
 	var fs []Field
 	for _, k := range []struct {
 		name, tshark string
-		bits         uint8
+		bits, wide   uint8
+		doc1, doc2   string // before and after the index
 		get          func(t *dcbx.ETSTables, i int) uint64
 	}{
-		{npg, pg, 4, func(t *dcbx.ETSTables, i int) uint64 { return uint64(t.PriorityTC[i]) }},
-		{nbw, bw, 8, func(t *dcbx.ETSTables, i int) uint64 { return uint64(t.Bandwidth[i]) }},
-		{ntsa, tsa, 8, func(t *dcbx.ETSTables, i int) uint64 { return uint64(t.TSA[i]) }},
+		{npg, pg, 4, 16, "priority ", "'s traffic class", func(t *dcbx.ETSTables, i int) uint64 { return uint64(t.PriorityTC[i]) }},
+		{nbw, bw, 8, 0, "class ", "'s bandwidth share in percent", func(t *dcbx.ETSTables, i int) uint64 { return uint64(t.Bandwidth[i]) }},
+		{ntsa, tsa, 8, 0, "class ", "'s TSA (0 strict, 1 CBS, 2 ETS, 255 vendor)", func(t *dcbx.ETSTables, i int) uint64 { return uint64(t.TSA[i]) }},
 	} {
 		for i := 0; i < 8; i++ {
 			n := strconv.Itoa(i)
-			fs = append(fs, row(k.name+n, k.tshark+n, k.bits, func(t *dcbx.ETSTables) uint64 { return k.get(t, i) }))
+			f := row(k.name+n, k.tshark+n, k.bits, func(t *dcbx.ETSTables) uint64 { return k.get(t, i) })
+			if k.wide != 0 {
+				f = f.typeWidth(k.wide)
+			}
+			doc := tlv + k.doc1 + n + k.doc2
+			if rec {
+				doc += " (not a Wireshark name; filters: " + k.tshark + n + " too)"
+			}
+			fs = append(fs, f.numbered().doc(doc))
 		}
 	}
 	return fs

@@ -125,6 +125,42 @@ type Field struct {
 	// Uint, when set (most FieldUint and FieldBool fields), is a faster
 	// Get for display filters: the same Value.U and presence.
 	Uint func(r *Record) (uint64, bool)
+	// Doc says in one line what the field holds (docs/keys.md lists it).
+	Doc string
+
+	handle   *int  // set by at: where the table puts the row's index
+	composed bool  // set by numbered: the key is made from a stem and an index, in a loop
+	wide     uint8 // set by typeWidth: TypeBits, when Wireshark's type is wider than Bits rounded up
+}
+
+// doc returns f with its description.
+func (f Field) doc(s string) Field {
+	f.Doc = s
+	return f
+}
+
+// at returns f, which the table, once built, tells the row's index
+// through *i: the fast writers (AppendJSON, Cells.Fill) name a field by
+// that variable, never by its key.
+func (f Field) at(i *int) Field {
+	f.handle = i
+	return f
+}
+
+// numbered returns f, a field of a family whose keys a loop makes from
+// a stem and an index (vlan.inner2.id, macc.cbfc.pause_time.c3): its key
+// is not written out whole anywhere (TestKeysNamedOnce).
+func (f Field) numbered() Field {
+	f.composed = true
+	return f
+}
+
+// typeWidth returns f with TypeBits w: the width of the Wireshark type
+// that holds the field, when it is wider than Bits rounded up to a whole
+// byte (TestTypeBitsAreTshark checks the table against tshark -G fields).
+func (f Field) typeWidth(w uint8) Field {
+	f.wide = w
+	return f
 }
 
 // numeric makes a field of an unsigned or bool value read by get.
@@ -212,16 +248,38 @@ var madField = func() map[string]bool {
 
 var fieldIndex = map[string]int{}
 
-func init() {
-	for i, f := range fieldTable {
+// jsonKeys holds, per row, its key as the JSON object writes it after
+// another: `,"infiniband.bth.psn":`.
+var jsonKeys []string
+
+// indexTable finishes the field table t: it tells each row made with at
+// its index, sets TypeBits, and makes fieldIndex and jsonKeys.
+func indexTable(t []Field) []Field {
+	wide := map[string]uint8{} // the Wireshark names whose type is wider than their bits say
+	for i := range t {
+		if t[i].wide != 0 {
+			wide[t[i].Name] = t[i].wide
+		}
+	}
+	jsonKeys = make([]string, len(t))
+	for i := range t {
+		f := &t[i]
 		if _, dup := fieldIndex[f.Name]; dup {
 			panic("dump: field " + f.Name + " twice in the table")
 		}
 		fieldIndex[f.Name] = i
+		jsonKeys[i] = `,"` + f.Name + `":`
+		if f.handle != nil {
+			*f.handle = i
+		}
 		if f.Type == FieldUint {
-			fieldTable[i].TypeBits = typeBits(&f)
+			f.TypeBits = typeBits(f, wide)
 		}
 	}
+	return t
+}
+
+func init() {
 	for h, names := range ethRowNames {
 		for _, n := range names {
 			ethRows[h] = append(ethRows[h], fieldTable[fieldIndex[n]])
@@ -229,32 +287,17 @@ func init() {
 	}
 }
 
-// wiresharkTypeBits are the fields Wireshark holds in a type wider than
-// their bits rounded up to a whole byte (TestTypeBitsAreTshark checks the
-// whole table against tshark -G fields).
-var wiresharkTypeBits = func() map[string]uint8 {
-	m := map[string]uint8{
-		"ipv6.tclass.dscp": 32, "ipv6.tclass.ecn": 32, "infiniband.grh.tclass": 16, "infiniband.grh.flowlabel": 32,
-		"infiniband.deth.q_key": 64, "infiniband.deth.srcqp": 32, "infiniband.pathrecord.sl": 16,
-		"infiniband.cm.req.prim_flowlabel": 32, "infiniband.cm.req.prim_pktrate": 32,
-		"infiniband.cm.req.alt_flowlabel": 32, "infiniband.cm.req.alt_pktrate": 32, "infiniband.smpdirected.d": 64,
-		"ipoib.grh.tclass": 16, "ipoib.grh.flowlabel": 32,
-	}
-	for p := range 8 {
-		m["lldp.dcbx.feature.pg.pgid_prio"+strconv.Itoa(p)] = 16
-	}
-	return m
-}()
-
 // typeBits returns the width of the Wireshark type of field f (or, for
 // a field of ours, of the one Wireshark would give it): f.Bits rounded up
-// to 8, 16, 24, 32 or 64, unless wiresharkTypeBits says otherwise. A field
-// that answers to a Wireshark name (Also) has that field's type.
-func typeBits(f *Field) uint8 {
-	for _, name := range []string{f.Name, f.Also} {
-		if w, ok := wiresharkTypeBits[name]; ok {
-			return w
-		}
+// to 8, 16, 24, 32 or 64, unless the row says otherwise (typeWidth). A
+// field that answers to a Wireshark name (Also) has that field's type;
+// wide holds the widths rows give.
+func typeBits(f *Field, wide map[string]uint8) uint8 {
+	if f.wide != 0 {
+		return f.wide
+	}
+	if w, ok := wide[f.Also]; ok {
+		return w
 	}
 	for _, w := range []uint8{8, 16, 24, 32} {
 		if f.Bits <= w {
@@ -617,30 +660,55 @@ func pfcFields() []Field {
 				return flag(m.PriorityEnableVector&bit != 0)
 			}
 			return none()
-		}})
+		}}.numbered().at(&kMaccCbfcEnbvC[p]).doc("PFC: priority "+strconv.Itoa(p)+" enabled"))
 	}
 	for p := 0; p < pfc.NumPriorities; p++ {
-		fs = append(fs, fMACC("macc.cbfc.pause_time.c"+strconv.Itoa(p), pfc.OpcodePFC, 16, false, func(m *pfc.MACControl) uint64 { return uint64(m.Time[p]) }))
+		fs = append(fs, fMACC("macc.cbfc.pause_time.c"+strconv.Itoa(p), pfc.OpcodePFC, 16, false, func(m *pfc.MACControl) uint64 { return uint64(m.Time[p]) }).
+			numbered().at(&kMaccCbfcPauseTimeC[p]).doc("PFC: time of priority "+strconv.Itoa(p)+" in quanta, enabled or not"))
 	}
 	return fs
 }
 
+// The indexes of the PFC priorities' rows.
+var kMaccCbfcEnbvC, kMaccCbfcPauseTimeC [pfc.NumPriorities]int
+
+// tagFields are the rows of the VLAN tags: per family (ieee8021ad, then
+// vlan), per tag, priority, dei and id.
 func tagFields() []Field {
 	var fs []Field
 	for _, f := range []int{1, 0} { // ieee8021ad, then vlan
 		outer := tagPrefixes[f][0]
-		for _, pre := range tagPrefixes[f] {
-			for _, key := range []string{"priority", "dei", "id"} {
-				also := ""
+		for k, pre := range tagPrefixes[f] {
+			for j, key := range tagKeyNames {
+				also, which := "", tagNames[f]
+				switch k {
+				case 0:
+				case 1:
+					which = "a second " + which + " (not a Wireshark name)"
+				default:
+					which = "the " + which + " after " + strconv.Itoa(k) + " others (not a Wireshark name)"
+				}
 				if outer != pre {
 					also = outer + key // Wireshark shows every tag's fields under the same names
 				}
-				fs = append(fs, fTag(pre, key, also))
+				fs = append(fs, fTag(pre, key, also).numbered().at(&kTag[f][k][j]).doc(which+": "+tagKeyDocs[j]))
 			}
 		}
 	}
 	return fs
 }
+
+// The parts of a VLAN tag's keys, what they hold, and the families'
+// names, by tagPrefixes' index.
+var (
+	tagKeyNames = [3]string{"priority", "dei", "id"}
+	tagKeyDocs  = [3]string{"PCP, 0-7", "drop eligible", "VLAN ID"}
+	tagNames    = [2]string{"802.1Q tag (TPID 0x8100, or 0x9100 as Wireshark reads it)", "802.1ad S-tag (TPID 0x88a8)"}
+)
+
+// kTag holds the indexes of the tags' rows: family (as tagPrefixes),
+// tag, then priority, dei, id.
+var kTag [2][wire.MaxTags][3]int
 
 func cat(parts ...[]Field) []Field {
 	var out []Field

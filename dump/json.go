@@ -12,23 +12,25 @@ import (
 // the keys listed in the package documentation, and returns the extended
 // slice. It allocates only when b lacks the capacity.
 func (r *Record) AppendJSON(b []byte) []byte {
-	b = append(b, `{"frame.number":`...)
+	b = append(b, '{')
+	b = append(b, jsonKeys[kFrameNumber][1:]...)
 	b = strconv.AppendInt(b, int64(r.Number), 10)
 	if r.File != "" {
-		b = append(b, `,"frame.file":`...)
+		b = append(b, `,"`+FileKey+`":`...)
 		b = appendJSONString(b, r.File)
 	}
 	if !r.Time.IsZero() { // a Simple Packet Block has no timestamp
-		b = append(b, `,"frame.time_epoch":`...)
+		b = append(b, jsonKeys[kFrameTimeEpoch]...)
 		b = appendEpoch(b, r)
 	}
-	b = jUint(b, "frame.len", uint64(r.Len))
-	b = jUint(b, "frame.cap_len", uint64(r.capLen))
+	b = jUint(b, kFrameLen, uint64(r.Len))
+	b = jUint(b, kFrameCapLen, uint64(r.capLen))
 	if r.LinkType == LinkTypeERF {
-		b = jUint(b, "erf.types.type", uint64(r.ERFType))
+		b = jUint(b, kErfTypesType, uint64(r.ERFType))
 	}
 	if r.Kind == KindUnsupported {
-		b = append(b, `,"_error":"`...)
+		b = append(b, jsonKeys[kError]...)
+		b = append(b, '"')
 		b = appendUnsupported(b, r)
 		return append(b, "\"}\n"...)
 	}
@@ -56,7 +58,7 @@ func (r *Record) AppendJSON(b []byte) []byte {
 		b = r.appendRowsJSON(b, dcbxFields)
 	}
 	if r.Kind == KindMalformed {
-		b = append(b, `,"_error":`...)
+		b = append(b, jsonKeys[kError]...)
 		b = appendJSONString(b, r.Err.Error())
 	}
 	return append(b, "}\n"...)
@@ -114,21 +116,19 @@ func (r *Record) appendNetJSON(b []byte) []byte {
 	if r.LinkType == LinkTypeEthernet || r.LinkType == LinkTypeERF { // not a header rebuilt from a cooked or raw IP capture
 		e := hdr.Ethernet(r.eth)
 		dst, src := e.Dst(), e.Src()
-		b = append(b, `,"eth.dst":"`...)
-		b = appendMAC(b, dst[:])
-		b = append(b, `","eth.src":"`...)
-		b = appendMAC(b, src[:])
-		b = append(b, '"')
-		b = jUint(b, "eth.type", uint64(n.etherType))
+		b = jMAC(b, kEthDst, dst[:])
+		b = jMAC(b, kEthSrc, src[:])
+		b = jUint(b, kEthType, uint64(n.etherType))
 	}
 	var seen [2]int // tags of each family so far (tagPrefixes)
 	for _, v := range n.vlans[:n.tags] {
 		f := tagFamily(v.TPID)
-		pre := tagPrefixes[f][seen[f]]
+
+		k := &kTag[f][seen[f]]
 		seen[f]++
-		b = jUint2(b, pre, "priority", uint64(v.PCP))
-		b = jBool2(b, pre, "dei", v.DEI)
-		b = jUint2(b, pre, "id", uint64(v.ID))
+		b = jUint(b, k[0], uint64(v.PCP))
+		b = jBool(b, k[1], v.DEI)
+		b = jUint(b, k[2], uint64(v.ID))
 	}
 	return r.appendL3JSON(b)
 }
@@ -139,35 +139,29 @@ func (r *Record) appendL3JSON(b []byte) []byte {
 	n := &r.net
 	switch n.ipVer {
 	case 4:
-		b = append(b, `,"ip.src":"`...)
-		b = netip.AddrFrom4([4]byte(n.src[:4])).AppendTo(b)
-		b = append(b, `","ip.dst":"`...)
-		b = netip.AddrFrom4([4]byte(n.dst[:4])).AppendTo(b)
-		b = append(b, '"')
-		b = jUint(b, "ip.dsfield.dscp", uint64(n.tclass>>2))
-		b = jUint(b, "ip.dsfield.ecn", uint64(n.tclass&3))
-		b = jUint(b, "ip.ttl", uint64(n.ttl))
-		b = jUint(b, "ip.id", uint64(n.ipID))
-		b = jUint(b, "ip.proto", uint64(n.proto))
+		b = jAddr(b, kIpSrc, netip.AddrFrom4([4]byte(n.src[:4])))
+		b = jAddr(b, kIpDst, netip.AddrFrom4([4]byte(n.dst[:4])))
+		b = jUint(b, kIpDsfieldDscp, uint64(n.tclass>>2))
+		b = jUint(b, kIpDsfieldEcn, uint64(n.tclass&3))
+		b = jUint(b, kIpTtl, uint64(n.ttl))
+		b = jUint(b, kIpId, uint64(n.ipID))
+		b = jUint(b, kIpProto, uint64(n.proto))
 	case 6:
-		b = append(b, `,"ipv6.src":"`...)
-		b = netip.AddrFrom16(n.src).AppendTo(b)
-		b = append(b, `","ipv6.dst":"`...)
-		b = netip.AddrFrom16(n.dst).AppendTo(b)
-		b = append(b, '"')
-		b = jUint(b, "ipv6.tclass.dscp", uint64(n.tclass>>2))
-		b = jUint(b, "ipv6.tclass.ecn", uint64(n.tclass&3))
-		b = jUint(b, "ipv6.flow", uint64(n.flow))
-		b = jUint(b, "ipv6.hlim", uint64(n.ttl))
-		b = jUint(b, "ipv6.nxt", uint64(n.proto))
+		b = jAddr(b, kIpv6Src, netip.AddrFrom16(n.src))
+		b = jAddr(b, kIpv6Dst, netip.AddrFrom16(n.dst))
+		b = jUint(b, kIpv6TclassDscp, uint64(n.tclass>>2))
+		b = jUint(b, kIpv6TclassEcn, uint64(n.tclass&3))
+		b = jUint(b, kIpv6Flow, uint64(n.flow))
+		b = jUint(b, kIpv6Hlim, uint64(n.ttl))
+		b = jUint(b, kIpv6Nxt, uint64(n.proto))
 	}
 	switch n.l4 {
 	case 17:
-		b = jUint(b, "udp.srcport", uint64(n.sport))
-		b = jUint(b, "udp.dstport", uint64(n.dport))
+		b = jUint(b, kUdpSrcport, uint64(n.sport))
+		b = jUint(b, kUdpDstport, uint64(n.dport))
 	case 6:
-		b = jUint(b, "tcp.srcport", uint64(n.sport))
-		b = jUint(b, "tcp.dstport", uint64(n.dport))
+		b = jUint(b, kTcpSrcport, uint64(n.sport))
+		b = jUint(b, kTcpDstport, uint64(n.dport))
 	}
 	if r.arp() != nil {
 		b = r.appendRowsJSON(b, arpFields)
@@ -179,31 +173,28 @@ func (r *Record) appendIBJSON(b []byte) []byte {
 	f := &r.RoCE
 	if r.Kind == KindRoCE && f.Encap == ib.RoCEv1 || r.Kind == KindInfiniBand && r.HasGRH {
 		g := &f.GRH
-		b = jUint(b, "infiniband.grh.ipver", uint64(g.IPVer))
-		b = jUint(b, "infiniband.grh.tclass", uint64(g.TClass))
-		b = jUint(b, "infiniband.grh.flowlabel", uint64(g.FlowLabel))
-		b = jUint(b, "infiniband.grh.paylen", uint64(g.PayLen))
-		b = jUint(b, "infiniband.grh.nxthdr", uint64(g.NxtHdr))
-		b = jUint(b, "infiniband.grh.hoplmt", uint64(g.HopLmt))
-		b = append(b, `,"infiniband.grh.sgid":"`...)
-		b = g.SrcGID().AppendTo(b)
-		b = append(b, `","infiniband.grh.dgid":"`...)
-		b = g.DstGID().AppendTo(b)
-		b = append(b, '"')
+		b = jUint(b, kGrhIpver, uint64(g.IPVer))
+		b = jUint(b, kGrhTclass, uint64(g.TClass))
+		b = jUint(b, kGrhFlowlabel, uint64(g.FlowLabel))
+		b = jUint(b, kGrhPaylen, uint64(g.PayLen))
+		b = jUint(b, kGrhNxthdr, uint64(g.NxtHdr))
+		b = jUint(b, kGrhHoplmt, uint64(g.HopLmt))
+		b = jAddr(b, kGrhSgid, g.SrcGID())
+		b = jAddr(b, kGrhDgid, g.DstGID())
 	}
 	p := &f.Packet
 	h := &p.BTH
-	b = jUint(b, "infiniband.bth.opcode", uint64(h.OpCode))
-	b = jBool(b, "infiniband.bth.se", h.SE)
-	b = jBool(b, "infiniband.bth.m", h.MigReq)
-	b = jUint(b, "infiniband.bth.padcnt", uint64(h.PadCnt))
-	b = jUint(b, "infiniband.bth.tver", uint64(h.TVer))
-	b = jUint(b, "infiniband.bth.p_key", uint64(h.PKey))
-	b = jBool(b, "infiniband.bth.fecn", h.FECN)
-	b = jBool(b, "infiniband.bth.becn", h.BECN)
-	b = jUint(b, "infiniband.bth.destqp", uint64(h.DestQP))
-	b = jBool(b, "infiniband.bth.a", h.AckReq)
-	b = jUint(b, "infiniband.bth.psn", uint64(h.PSN))
+	b = jUint(b, kBthOpcode, uint64(h.OpCode))
+	b = jBool(b, kBthSe, h.SE)
+	b = jBool(b, kBthM, h.MigReq)
+	b = jUint(b, kBthPadcnt, uint64(h.PadCnt))
+	b = jUint(b, kBthTver, uint64(h.TVer))
+	b = jUint(b, kBthPKey, uint64(h.PKey))
+	b = jBool(b, kBthFecn, h.FECN)
+	b = jBool(b, kBthBecn, h.BECN)
+	b = jUint(b, kBthDestqp, uint64(h.DestQP))
+	b = jBool(b, kBthA, h.AckReq)
+	b = jUint(b, kBthPsn, uint64(h.PSN))
 	hs := p.Headers()
 	for i := 0; i < hs.Len(); i++ {
 		if eh := hs.At(i); h.Truncated && p.Captured(eh) < eh.Len() {
@@ -212,24 +203,23 @@ func (r *Record) appendIBJSON(b []byte) []byte {
 			b = ethJSON[eh](b, p)
 		}
 	}
-	b = jUint(b, "infiniband.payload.len", uint64(r.payloadLen()))
-	switch {
-	case r.ICRCUnchecked: // the ICRC bytes were not captured: no crc key
-		b = append(b, `,"infiniband.invariant.crc.status":"unchecked"`...)
-	default:
+	b = jUint(b, kPayloadLen, uint64(r.payloadLen()))
+	status := icrcStatus[b2u(r.ICRCGood)]
+	if r.ICRCUnchecked { // the ICRC bytes were not captured: no crc key
+		status = icrcStatus[2]
+	} else {
 		c := h.ICRC
-		b = jUint(b, "infiniband.invariant.crc", uint64(c[0])<<24|uint64(c[1])<<16|uint64(c[2])<<8|uint64(c[3]))
-		if r.ICRCGood {
-			b = append(b, `,"infiniband.invariant.crc.status":"good"`...)
-		} else {
-			b = append(b, `,"infiniband.invariant.crc.status":"bad"`...)
-		}
+		b = jUint(b, kInvariantCrc, uint64(c[0])<<24|uint64(c[1])<<16|uint64(c[2])<<8|uint64(c[3]))
 	}
+	b = append(b, jsonKeys[kInvariantCrcStatus]...)
+	b = append(b, '"')
+	b = append(b, status...)
+	b = append(b, '"')
 	if r.Kind == KindInfiniBand && len(r.RoCE.Raw)+2 <= r.capLen {
-		b = jUint(b, "infiniband.variant.crc", uint64(r.LRH.VCRC))
+		b = jUint(b, kVariantCrc, uint64(r.LRH.VCRC))
 	}
 	if r.CNPErr != nil {
-		b = append(b, `,"_cnp_error":`...)
+		b = append(b, jsonKeys[kCnpError]...)
 		b = appendJSONString(b, r.CNPErr.Error())
 	}
 	if r.madj.ok {
@@ -243,46 +233,42 @@ func (r *Record) appendIBJSON(b []byte) []byte {
 var ethJSON = [...]func(b []byte, p *ib.Packet) []byte{
 	ib.NoHeader: func(b []byte, _ *ib.Packet) []byte { return b },
 	ib.HeaderRDETH: func(b []byte, p *ib.Packet) []byte {
-		return jUint(b, "infiniband.rdeth.eecnxt", uint64(p.RDETH.EECnxt))
+		return jUint(b, kRdethEecnxt, uint64(p.RDETH.EECnxt))
 	},
 	ib.HeaderDETH: func(b []byte, p *ib.Packet) []byte {
-		b = jUint(b, "infiniband.deth.q_key", uint64(p.DETH.QKey))
-		return jUint(b, "infiniband.deth.srcqp", uint64(p.DETH.SrcQP))
+		b = jUint(b, kDethQKey, uint64(p.DETH.QKey))
+		return jUint(b, kDethSrcqp, uint64(p.DETH.SrcQP))
 	},
 	ib.HeaderXRCETH: func(b []byte, p *ib.Packet) []byte {
-		return jUint(b, "infiniband.xrceth.xrcsrq", uint64(p.XRCETH.XRCSRQ))
+		return jUint(b, kXrcethXrcsrq, uint64(p.XRCETH.XRCSRQ))
 	},
 	ib.HeaderRETH: func(b []byte, p *ib.Packet) []byte {
-		b = jHex64(b, "infiniband.reth.va", p.RETH.VA)
-		b = jUint(b, "infiniband.reth.r_key", uint64(p.RETH.RKey))
-		return jUint(b, "infiniband.reth.dmalen", uint64(p.RETH.DMALen))
+		b = jHex64(b, kRethVa, p.RETH.VA)
+		b = jUint(b, kRethRKey, uint64(p.RETH.RKey))
+		return jUint(b, kRethDmalen, uint64(p.RETH.DMALen))
 	},
 	ib.HeaderAtomicETH: func(b []byte, p *ib.Packet) []byte {
-		b = jHex64(b, "infiniband.atomiceth.va", p.AtomicETH.VA)
-		b = jUint(b, "infiniband.atomiceth.r_key", uint64(p.AtomicETH.RKey))
-		b = jDec64(b, "infiniband.atomiceth.swapdt", p.AtomicETH.SwapData)
-		return jDec64(b, "infiniband.atomiceth.cmpdt", p.AtomicETH.CompareData)
+		b = jHex64(b, kAtomicethVa, p.AtomicETH.VA)
+		b = jUint(b, kAtomicethRKey, uint64(p.AtomicETH.RKey))
+		b = jDec64(b, kAtomicethSwapdt, p.AtomicETH.SwapData)
+		return jDec64(b, kAtomicethCmpdt, p.AtomicETH.CompareData)
 	},
 	ib.HeaderAtomicAckETH: func(b []byte, p *ib.Packet) []byte {
-		return jDec64(b, "infiniband.atomicacketh.origremdt", p.AtomicAckETH.OrigRemData)
+		return jDec64(b, kAtomicackethOrigremdt, p.AtomicAckETH.OrigRemData)
 	},
 	ib.HeaderAETH: func(b []byte, p *ib.Packet) []byte {
-		b = jUint(b, "infiniband.aeth.syndrome", uint64(p.AETH.Syndrome))
-		return jUint(b, "infiniband.aeth.msn", uint64(p.AETH.MSN))
+		b = jUint(b, kAethSyndrome, uint64(p.AETH.Syndrome))
+		return jUint(b, kAethMsn, uint64(p.AETH.MSN))
 	},
 	ib.HeaderImmDt: func(b []byte, p *ib.Packet) []byte {
-		b = append(b, `,"infiniband.immdt":"`...)
-		b = appendHex32(b, p.ImmDt.Data)
-		return append(b, '"')
+		return jHex32(b, kImmdt, p.ImmDt.Data)
 	},
 	ib.HeaderIETH: func(b []byte, p *ib.Packet) []byte {
-		b = append(b, `,"infiniband.ieth":"`...)
-		b = appendHex32(b, p.IETH.RKey)
-		return append(b, '"')
+		return jHex32(b, kIeth, p.IETH.RKey)
 	},
 	ib.HeaderFETH: func(b []byte, p *ib.Packet) []byte {
-		b = jUint(b, "infiniband.feth.sel", uint64(p.FETH.SEL))
-		return jUint(b, "infiniband.feth.plt", uint64(p.FETH.PLT))
+		b = jUint(b, kFethSel, uint64(p.FETH.SEL))
+		return jUint(b, kFethPlt, uint64(p.FETH.PLT))
 	},
 }
 
@@ -293,19 +279,17 @@ func (r *Record) appendSLLJSON(b []byte) []byte {
 		return b
 	}
 	if s.Version == 2 {
-		b = jUint(b, "sll.etype", uint64(s.Protocol))
-		b = jUint(b, "sll.ifindex", uint64(s.IfIndex))
+		b = jUint(b, kSllEtype, uint64(s.Protocol))
+		b = jUint(b, kSllIfindex, uint64(s.IfIndex))
 	}
-	b = jUint(b, "sll.hatype", uint64(s.HAType))
-	b = jUint(b, "sll.pkttype", uint64(s.PktType))
-	b = jUint(b, "sll.halen", uint64(s.HALen))
+	b = jUint(b, kSllHatype, uint64(s.HAType))
+	b = jUint(b, kSllPkttype, uint64(s.PktType))
+	b = jUint(b, kSllHalen, uint64(s.HALen))
 	if s.HALen == 6 {
-		b = append(b, `,"sll.src.eth":"`...)
-		b = appendMAC(b, s.Addr[:6])
-		b = append(b, '"')
+		b = jMAC(b, kSllSrcEth, s.Addr[:6])
 	}
 	if s.Version == 1 {
-		b = jUint(b, "sll.etype", uint64(s.Protocol))
+		b = jUint(b, kSllEtype, uint64(s.Protocol))
 	}
 	return b
 }
@@ -313,30 +297,30 @@ func (r *Record) appendSLLJSON(b []byte) []byte {
 // appendLRHJSON appends the infiniband.lrh.* keys of a native packet.
 func (r *Record) appendLRHJSON(b []byte) []byte {
 	l := &r.LRH
-	b = jUint(b, "infiniband.lrh.vl", uint64(l.VL))
-	b = jUint(b, "infiniband.lrh.lver", uint64(l.LVer))
-	b = jUint(b, "infiniband.lrh.sl", uint64(l.SL))
-	b = jUint(b, "infiniband.lrh.lnh", uint64(l.LNH))
-	b = jUint(b, "infiniband.lrh.dlid", uint64(l.DLID))
-	b = jUint(b, "infiniband.lrh.pktlen", uint64(l.PktLen))
-	return jUint(b, "infiniband.lrh.slid", uint64(l.SLID))
+	b = jUint(b, kLrhVl, uint64(l.VL))
+	b = jUint(b, kLrhLver, uint64(l.LVer))
+	b = jUint(b, kLrhSl, uint64(l.SL))
+	b = jUint(b, kLrhLnh, uint64(l.LNH))
+	b = jUint(b, kLrhDlid, uint64(l.DLID))
+	b = jUint(b, kLrhPktlen, uint64(l.PktLen))
+	return jUint(b, kLrhSlid, uint64(l.SLID))
 }
 
+// The JSON writers of one key: each appends the key of row k (jsonKeys)
+// and the value.
+
 // jUint appends ,"key":v.
-func jUint(b []byte, key string, v uint64) []byte {
-	b = append(b, ',', '"')
-	b = append(b, key...)
-	b = append(b, '"', ':')
+func jUint(b []byte, k int, v uint64) []byte {
+	b = append(b, jsonKeys[k]...)
 	return strconv.AppendUint(b, v, 10)
 }
 
 // jDec64 appends ,"key":"v": a 64-bit value as a string of its decimal
 // digits, as tshark -T json writes its BASE_DEC 64-bit fields. A JSON
 // number above 2^53 loses its low digits in JavaScript and jq.
-func jDec64(b []byte, key string, v uint64) []byte {
-	b = append(b, ',', '"')
-	b = append(b, key...)
-	b = append(b, '"', ':', '"')
+func jDec64(b []byte, k int, v uint64) []byte {
+	b = append(b, jsonKeys[k]...)
+	b = append(b, '"')
 	b = strconv.AppendUint(b, v, 10)
 	return append(b, '"')
 }
@@ -344,35 +328,43 @@ func jDec64(b []byte, key string, v uint64) []byte {
 // jHex64 appends ,"key":"0x0123456789abcdef": a 64-bit value as a string
 // of 16 lowercase hex digits, as tshark -T json writes its BASE_HEX
 // 64-bit fields (infiniband.reth.va).
-func jHex64(b []byte, key string, v uint64) []byte {
-	b = append(b, ',', '"')
-	b = append(b, key...)
-	b = append(b, '"', ':', '"', '0', 'x')
+func jHex64(b []byte, k int, v uint64) []byte {
+	b = append(b, jsonKeys[k]...)
+	b = append(b, '"', '0', 'x')
 	b = appendHex32(b, uint32(v>>32))
 	b = appendHex32(b, uint32(v))
 	return append(b, '"')
 }
 
-// jUint2 appends ,"prefixkey":v.
-func jUint2(b []byte, prefix, key string, v uint64) []byte {
-	b = append(b, ',', '"')
-	b = append(b, prefix...)
-	b = append(b, key...)
-	b = append(b, '"', ':')
-	return strconv.AppendUint(b, v, 10)
+// jHex32 appends ,"key":"01234567": four bytes as eight lowercase hex
+// digits.
+func jHex32(b []byte, k int, v uint32) []byte {
+	b = append(b, jsonKeys[k]...)
+	b = append(b, '"')
+	b = appendHex32(b, v)
+	return append(b, '"')
 }
 
 // jBool appends ,"key":true or false.
-func jBool(b []byte, key string, v bool) []byte {
-	return jBool2(b, "", key, v)
+func jBool(b []byte, k int, v bool) []byte {
+	b = append(b, jsonKeys[k]...)
+	return strconv.AppendBool(b, v)
 }
 
-func jBool2(b []byte, prefix, key string, v bool) []byte {
-	b = append(b, ',', '"')
-	b = append(b, prefix...)
-	b = append(b, key...)
-	b = append(b, '"', ':')
-	return strconv.AppendBool(b, v)
+// jMAC appends ,"key":"aa:bb:cc:dd:ee:ff".
+func jMAC(b []byte, k int, m []byte) []byte {
+	b = append(b, jsonKeys[k]...)
+	b = append(b, '"')
+	b = appendMAC(b, m)
+	return append(b, '"')
+}
+
+// jAddr appends ,"key":"ADDRESS".
+func jAddr(b []byte, k int, a netip.Addr) []byte {
+	b = append(b, jsonKeys[k]...)
+	b = append(b, '"')
+	b = a.AppendTo(b)
+	return append(b, '"')
 }
 
 const hexDigits = "0123456789abcdef"

@@ -42,17 +42,18 @@ var tableFields = func() []Field {
 	for i := 0; i < len(mad.GUIDInfo{}.GUIDs); i++ {
 		fs = append(fs, fMAD64("infiniband.guidinfo.guid"+strconv.Itoa(i), func(m *madRec) (uint64, bool) {
 			return m.table.guids.GUIDs[i], m.table.gi
-		}))
+		}).numbered().doc("SMP GUIDInfo: GUID "+strconv.Itoa(i)+` of the block, "0x" and 16 hex digits (tshark 4.0 shows eight infiniband.switchinfo.guid)`))
 	}
 	for _, part := range []struct {
 		name        string
 		bits, shift uint8
 		mask        uint16
-	}{{"membershiptype", 1, 15, 1}, {"p_keybase", 15, 0, 0x7fff}} {
+		doc         string
+	}{{"membershiptype", 1, 15, 1, "'s membership bit, 1 full"}, {"p_keybase", 15, 0, 0x7fff, "'s 15-bit P_Key base"}} {
 		for i := 0; i < len(mad.PKeyTable{}.PKeys); i++ {
 			fs = append(fs, fSA("infiniband.p_keytable."+part.name+strconv.Itoa(i), part.bits, func(m *madRec) (uint64, bool) {
 				return uint64(m.table.pkeys.PKeys[i] >> part.shift & part.mask), m.table.pk
-			}))
+			}).numbered().doc("SMP P_KeyTable: entry "+strconv.Itoa(i)+part.doc))
 		}
 	}
 	return fs

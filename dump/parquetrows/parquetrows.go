@@ -80,7 +80,7 @@ import (
 // is not a field of the table (a frame does not know its file) unless
 // the table gains one of that name; either way the Writer's file name
 // fills it.
-const FileColumn = "frame.file"
+const FileColumn = dump.FileKey
 
 // TimeDecimalColumn is the capture time as the exact decimal number
 // JSON's frame.time_epoch writes: seconds since 1970 UTC with nine
@@ -185,10 +185,11 @@ func build() {
 			continue
 		}
 		add(f.Name, node(f), f)
-		if f.Name == "frame.number" && !hasFile {
+		if i == 0 && !hasFile { // after the first column, frame.number
+
 			add(FileColumn, fileNode, nil)
 		}
-		if f.Type == dump.FieldTime && f.Name == "frame.time_epoch" {
+		if f.Type == dump.FieldTime { // the one time field, frame.time_epoch
 			add(TimeDecimalColumn, parquet.Decimal(9, 28, parquet.FixedLenByteArrayType(12)), f)
 		}
 	}
