@@ -180,8 +180,9 @@ type Protocol struct {
 }
 
 // Fields returns the field table, in the order of the JSON keys (the
-// extended headers, which JSON writes in wire order, in the order of the
-// package documentation). The slice is shared: do not modify it.
+// extended headers, which JSON writes in wire order, in the order of
+// RDETH, DETH, XRCETH, RETH, FETH, AtomicETH, AETH, AtomicAckETH). The
+// slice is shared: do not modify it.
 func Fields() []Field { return fieldTable }
 
 // Protocols returns the protocol names, in the order verbose text prints

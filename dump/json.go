@@ -9,7 +9,7 @@ import (
 )
 
 // AppendJSON appends the frame as one JSON object and a newline to b, with
-// the keys listed in the package documentation, and returns the extended
+// the keys of the field table (Fields; docs/keys.md), and returns the extended
 // slice. It allocates only when b lacks the capacity.
 func (r *Record) AppendJSON(b []byte) []byte {
 	b = append(b, '{')

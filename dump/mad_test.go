@@ -2,9 +2,7 @@ package dump_test
 
 import (
 	"net/netip"
-	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -354,26 +352,6 @@ func TestTsharkIPoIBJSON(t *testing.T) {
 		n += c[k]
 	}
 	t.Logf("%d values of %d IPoIB keys compared with tshark (%d values in all)", n, len(ipoibKeys), total(c))
-}
-
-// TestDocListsEveryKey checks that the package documentation's key table
-// lists every row of the field table: by its name, or for a numbered
-// family (lldp.dcbx.feature.pfc.prio0 ... 7) by its first member.
-func TestDocListsEveryKey(t *testing.T) {
-	doc, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(doc)
-	for _, f := range dump.Fields() {
-		name := f.Name
-		family := strings.TrimRight(name, "0123456789")
-		innerN := regexp.MustCompile(`\.inner[2-7]\.`).ReplaceAllString(name, ".innerN.") // vlan.inner3.id
-		if !strings.Contains(text, "\t"+name+" ") && !strings.Contains(text, "\t"+innerN+" ") && !strings.Contains(text, "\t"+family+"0 ...") &&
-			!strings.Contains(text, "\t"+family+"c0 ...") && !strings.Contains(text, "\t"+strings.TrimSuffix(family, "c")+"c0 ...") {
-			t.Errorf("%s is not in the key table of doc.go", name)
-		}
-	}
 }
 
 // BenchmarkJSONMAD measures Decode and AppendJSON of a CM REQ (about 120
