@@ -44,6 +44,7 @@ var layerRank = map[string]int{
 	"flow":                      31,
 	"dfilter":                   31,
 	"dump/parquetrows":          31,
+	"dump/internal/keysmd":      31,
 	"timeline":                  32,
 	"cmd/internal/tty":          40,
 	"cmd/internal/cli":          41,
