@@ -99,11 +99,17 @@ type Packet struct {
 	// Pairing uses it only to choose between request flows the PSNs
 	// cannot tell apart (see the package documentation).
 	SrcPort uint16
+	// bareLen is, for a packet of a Batch whose payload was not kept
+	// (IB.Payload nil), the payload's length plus one; 0 otherwise.
+	bareLen int
 }
 
 // payloadLen is the payload's length on the wire.
 func (p *Packet) payloadLen() uint32 {
 	n := len(p.IB.Payload)
+	if p.bareLen > 0 { // a Batch's packet, whose payload was not kept
+		n = p.bareLen - 1
+	}
 	if p.ICRCUnchecked && p.PayloadLen > n {
 		n = p.PayloadLen
 	}
@@ -165,8 +171,9 @@ type Analyzer struct {
 	ud       map[pairKey]*state
 	visits   uint64 // request flows pairing looked at (tests)
 	other    state
-	otherN   int // packets in other
-	last     *state
+	otherN   int    // packets in other
+	last     *state // the flow of the last packet, and of the one before it that went to another
+	prev     *state // (never the other bucket)
 	pfcSrc   map[[6]byte]*pfcSource
 	pfcList  []*pfcSource
 	base     time.Time // time origin of pause accounting
@@ -351,9 +358,15 @@ func (a *Analyzer) flowOf(p *Packet) *state {
 	k := Key{Src: p.Src, Dst: p.Dst, QP: p.IB.BTH.DestQP}
 	f := a.last
 	if f == nil || f.key != k {
-		f = a.flows[k]
-		if f == nil {
+		// The flow before the last: requests and their responses
+		// alternate between two flows.
+		if g := a.prev; g != nil && g.key == k {
+			f = g
+		} else if f = a.flows[k]; f == nil {
 			f = a.newFlow(k, p)
+		}
+		if a.last != &a.other {
+			a.prev = a.last
 		}
 		a.last = f
 	}

@@ -12,30 +12,40 @@ import (
 // AddMACControl; other frames are ignored. It reuses one Packet held by
 // the Analyzer and allocates nothing in steady state.
 func (a *Analyzer) AddRecord(r *dump.Record) {
-	p := &a.pkt
 	switch r.Kind {
-	case dump.KindRoCE:
-		f := &r.RoCE
-		*p = Packet{Time: r.Time, Len: r.Len, Src: IPAddr(f.GRH.SGID), Dst: IPAddr(f.GRH.DGID),
-			IB: &f.Packet, ICRCGood: r.ICRCGood, ICRCUnchecked: r.ICRCUnchecked}
-		if r.ICRCUnchecked {
-			p.PayloadLen = f.PayloadLen()
-		}
-		if f.Encap != ib.RoCEv1 {
-			p.ECN, p.HasECN, p.SrcPort = f.GRH.TClass&3, true, f.SrcPort
-		}
-		a.Add(p)
-	case dump.KindInfiniBand:
+	case dump.KindRoCE, dump.KindInfiniBand:
+		packetOf(r, &a.pkt)
+		a.Add(&a.pkt)
+	case dump.KindMACControl:
+		a.AddMACControl(r.Time, macSource(r), &r.MACControl)
+	}
+}
+
+// packetOf sets *p to the transport packet of r, a RoCE or native
+// InfiniBand frame; p.IB points into r.
+func packetOf(r *dump.Record, p *Packet) {
+	if r.Kind == dump.KindInfiniBand {
 		*p = Packet{Time: r.Time, Len: r.Len, Src: LIDAddr(r.LRH.SLID), Dst: LIDAddr(r.LRH.DLID),
 			IB: &r.RoCE.Packet, ICRCGood: r.ICRCGood, ICRCUnchecked: r.ICRCUnchecked}
-		a.Add(p)
-	case dump.KindMACControl:
-		var src [6]byte
-		if e := r.Frame(); len(e) >= hdr.EthernetLen {
-			src = hdr.Ethernet(e).Src()
-		}
-		a.AddMACControl(r.Time, src, &r.MACControl)
+		return
 	}
+	f := &r.RoCE
+	*p = Packet{Time: r.Time, Len: r.Len, Src: IPAddr(f.GRH.SGID), Dst: IPAddr(f.GRH.DGID),
+		IB: &f.Packet, ICRCGood: r.ICRCGood, ICRCUnchecked: r.ICRCUnchecked}
+	if r.ICRCUnchecked {
+		p.PayloadLen = f.PayloadLen()
+	}
+	if f.Encap != ib.RoCEv1 {
+		p.ECN, p.HasECN, p.SrcPort = f.GRH.TClass&3, true, f.SrcPort
+	}
+}
+
+// macSource returns the source MAC address of a MAC Control frame.
+func macSource(r *dump.Record) (src [6]byte) {
+	if e := r.Frame(); len(e) >= hdr.EthernetLen {
+		src = hdr.Ethernet(e).Src()
+	}
+	return src
 }
 
 // KeyOf returns the key of the flow AddRecord puts r in, and false for

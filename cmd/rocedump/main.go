@@ -264,7 +264,14 @@ func scan(c config, src *dump.Source, in io.Reader, stdout io.Writer, prog *prog
 		st, err = drawTimeline(c, src, captureName(c), w, prog)
 	case c.stats:
 		an := flow.New(c.flowConfig())
-		st, err = dump.Scan(src, c.opt, func(r *dump.Record) error { an.AddRecord(r); return nil })
+		if c.opt.Workers == 1 {
+			st, err = dump.Scan(src, c.opt, func(r *dump.Record) error { an.AddRecord(r); return nil })
+		} else {
+			// The decoding goroutines take what the analysis reads of
+			// each frame; this one only runs the analysis, in order.
+			st, err = dump.ScanParts(src, c.opt, func() dump.Part { return flow.NewBatch() },
+				func(p dump.Part) error { an.AddBatch(p.(*flow.Batch)); return nil })
+		}
 		prog.clear()
 		if werr := writeSummary(w, an.Report(), st, c.opt.JSON); err == nil {
 			err = werr
