@@ -2,6 +2,7 @@ package dump
 
 import (
 	"net/netip"
+	"slices"
 	"strconv"
 
 	"github.com/roce-go/roce/ib"
@@ -98,14 +99,15 @@ func appendEpochOf(b []byte, sec int64, ns int) []byte {
 
 // appendPadded appends v in decimal, zero-padded to width digits.
 func appendPadded(b []byte, v uint64, width int) []byte {
-	var d [20]byte
-	i := len(d)
-	for v > 0 || i > len(d)-width {
-		i--
-		d[i] = byte('0' + v%10)
-		v /= 10
+	n := 1
+	for t := v / 10; t > 0; t /= 10 {
+		n++
 	}
-	return append(b, d[i:]...)
+	n = max(n, width)
+	l := len(b)
+	b = slices.Grow(b, n)[:l+n]
+	putDec(b[l:], v)
+	return b
 }
 
 func (r *Record) appendNetJSON(b []byte) []byte {
@@ -371,10 +373,8 @@ const hexDigits = "0123456789abcdef"
 
 // appendHex32 appends v as eight lowercase hex digits.
 func appendHex32(b []byte, v uint32) []byte {
-	for s := 28; s >= 0; s -= 4 {
-		b = append(b, hexDigits[v>>uint(s)&0xf])
-	}
-	return b
+	return append(b, hexDigits[v>>28], hexDigits[v>>24&0xf], hexDigits[v>>20&0xf], hexDigits[v>>16&0xf],
+		hexDigits[v>>12&0xf], hexDigits[v>>8&0xf], hexDigits[v>>4&0xf], hexDigits[v&0xf])
 }
 
 // appendMAC appends a MAC address as aa:bb:cc:dd:ee:ff.

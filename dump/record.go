@@ -166,6 +166,7 @@ type Record struct {
 	// gives rather than computing it again (the pipeline's consumer
 	// decoding a frame a worker has checked).
 	icrcKnown, icrcWas bool
+	endpoints          endpointsText // text.go: the text of the last IP endpoints
 }
 
 // netInfo is what the Ethernet, IP and UDP or TCP headers say, read

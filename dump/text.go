@@ -2,6 +2,7 @@ package dump
 
 import (
 	"net/netip"
+	"slices"
 	"strconv"
 
 	"github.com/roce-go/roce/ib"
@@ -118,6 +119,21 @@ func (r *Record) appendEndpoints(b []byte, proto bool) []byte {
 	return r.appendIPEndpoints(b, proto)
 }
 
+// endpointsKey is what the text of IP endpoints with ports depends on.
+type endpointsKey struct {
+	ipVer        uint8
+	src, dst     [16]byte
+	sport, dport uint16
+}
+
+// endpointsText is the text of the last endpoints appendIPEndpoints
+// wrote with ports: text[:n], n 0 when there is none.
+type endpointsText struct {
+	key  endpointsKey
+	n    int
+	text [100]byte
+}
+
 // appendIPEndpoints appends the IP version and protocol (when proto is
 // set) and the source and destination IP addresses, with the ports when
 // they were read.
@@ -139,9 +155,20 @@ func (r *Record) appendIPEndpoints(b []byte, proto bool) []byte {
 		b = append(b, ' ')
 	}
 	if n.l4 != 0 {
-		b = netip.AddrPortFrom(src, n.sport).AppendTo(b)
-		b = append(b, " > "...)
-		return netip.AddrPortFrom(dst, n.dport).AppendTo(b)
+		// The text of the last endpoints, kept: a capture's frames
+		// come from few of them.
+		k := endpointsKey{n.ipVer, n.src, n.dst, n.sport, n.dport}
+		if c := &r.endpoints; c.n == 0 || c.key != k {
+			t := netip.AddrPortFrom(src, n.sport).AppendTo(c.text[:0])
+			t = append(t, " > "...)
+			t = netip.AddrPortFrom(dst, n.dport).AppendTo(t)
+			if len(t) > len(c.text) { // not kept (cannot be: the longest is 2*47+3 bytes)
+				c.n = 0
+				return append(b, t...)
+			}
+			c.key, c.n = k, len(t)
+		}
+		return append(b, r.endpoints.text[:r.endpoints.n]...)
 	}
 	b = src.AppendTo(b)
 	b = append(b, " > "...)
@@ -246,7 +273,7 @@ func (r *Record) appendTransport(b []byte) []byte {
 		}
 	}
 	b = append(b, " payload "...)
-	b = strconv.AppendInt(b, int64(r.payloadLen()), 10)
+	b = appendDec(b, uint64(r.payloadLen()))
 	if r.HasIPoIB {
 		b = r.appendIPoIB(b)
 	}
@@ -290,7 +317,7 @@ func appendOpcodeQPPSN(b []byte, h *ib.BTH) []byte {
 	b = append(b, " qp 0x"...)
 	b = appendHex24(b, h.DestQP)
 	b = append(b, " psn "...)
-	return strconv.AppendUint(b, uint64(h.PSN), 10)
+	return appendDec(b, uint64(h.PSN))
 }
 
 // ethText appends one extended transport header of p as text, by header,
@@ -340,7 +367,7 @@ var ethText = [...]func(b []byte, p *ib.Packet, n int) []byte{
 			return b
 		}
 		b = append(b, " dmalen "...)
-		return strconv.AppendUint(b, uint64(p.RETH.DMALen), 10)
+		return appendDec(b, uint64(p.RETH.DMALen))
 	},
 	ib.HeaderAtomicETH: func(b []byte, p *ib.Packet, n int) []byte {
 		a := &p.AtomicETH
@@ -463,19 +490,52 @@ func appendAETH(b []byte, a *ib.AETH, msn bool) []byte {
 		return b
 	}
 	b = append(b, " msn "...)
-	return strconv.AppendUint(b, uint64(a.MSN), 10)
+	return appendDec(b, uint64(a.MSN))
 }
 
 func appendHex24(b []byte, v uint32) []byte {
-	for s := 20; s >= 0; s -= 4 {
-		b = append(b, hexDigits[v>>uint(s)&0xf])
-	}
-	return b
+	return append(b, hexDigits[v>>20&0xf], hexDigits[v>>16&0xf], hexDigits[v>>12&0xf], hexDigits[v>>8&0xf],
+		hexDigits[v>>4&0xf], hexDigits[v&0xf])
 }
 
 func appendHex64(b []byte, v uint64) []byte {
-	for s := 60; s >= 0; s -= 4 {
-		b = append(b, hexDigits[v>>uint(s)&0xf])
+	return appendHex32(appendHex32(b, uint32(v>>32)), uint32(v))
+}
+
+// appendDec appends v in decimal, as strconv.AppendUint(b, v, 10) does,
+// the digits written in place.
+func appendDec(b []byte, v uint64) []byte {
+	if v < 10 {
+		return append(b, byte('0'+v))
 	}
+	n := 2
+	for t := v / 100; t > 0; t /= 10 {
+		n++
+	}
+	l := len(b)
+	b = slices.Grow(b, n)[:l+n]
+	putDec(b[l:], v)
 	return b
 }
+
+// putDec writes v in decimal into the end of d, two digits at a time,
+// and zeros before it up to the start of d.
+func putDec(d []byte, v uint64) {
+	i := len(d)
+	for v >= 100 && i >= 2 {
+		q := v / 100
+		r := v - q*100
+		i -= 2
+		d[i], d[i+1] = digitPairs[2*r], digitPairs[2*r+1]
+		v = q
+	}
+	for i > 0 {
+		i--
+		d[i] = byte('0' + v%10)
+		v /= 10
+	}
+}
+
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
