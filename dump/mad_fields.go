@@ -9,7 +9,8 @@ import (
 
 // madRec is the management datagram of a frame, decoded once by
 // Record.Decode for the JSON keys and display filters of the MAD header,
-// the RMPP and SA headers, the PathRecord and the CM messages.
+// the RMPP and SA headers, the SA records, the CM messages and the SMP
+// and PerfMgt attributes, and for its text (appendMAD).
 type madRec struct {
 	ok bool // a MAD in a UD SEND Only to QP 0 or QP 1, whole or as far as the capture kept it
 	// cut says that the capture cut the MAD: of its rows, those set in

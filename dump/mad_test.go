@@ -377,3 +377,28 @@ func BenchmarkJSONMAD(b *testing.B) {
 		})
 	}
 }
+
+// TestMADDecodedOnce checks that the text line of a MAD is made from the
+// MAD Decode decoded, as JSON is, not from a second decode of the bytes:
+// once the frame's bytes change under the Record, AppendText writes the
+// same line as before, for a CM REQ, an SMP and a PerfMgt MAD.
+func TestMADDecodedOnce(t *testing.T) {
+	frames := [][]byte{firstFrame(t, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap", 1)}
+	frames = append(frames, smpFrames(t)...)
+	var rec dump.Record
+	for i, f := range frames {
+		f = append([]byte(nil), f...)
+		rec.Decode(1, gopacket.CaptureInfo{Timestamp: time.Unix(1700000000, 0), Length: len(f), CaptureLength: len(f)}, dump.LinkTypeEthernet, f)
+		want := string(rec.AppendText(nil))
+		if !strings.Contains(want, "payload 256: ") {
+			t.Fatalf("frame %d: no MAD in %q", i, want)
+		}
+		p := rec.RoCE.Packet.Payload
+		for j := range p {
+			p[j] = ^p[j]
+		}
+		if got := string(rec.AppendText(nil)); got != want {
+			t.Errorf("frame %d: after the bytes changed, %q; want %q", i, got, want)
+		}
+	}
+}

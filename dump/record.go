@@ -157,8 +157,7 @@ type Record struct {
 	eth     []byte // the Ethernet frame: Data, or the frame rebuilt from a cooked or ERF record
 	scratch []byte // where cooked frames are rebuilt
 	net     netInfo
-	mads    madText       // text_mad.go: a MAD's text
-	madj    madRec        // mad_fields.go: the MAD decoded for JSON and filters
+	madj    madRec        // mad_fields.go: the MAD, decoded once for JSON, filters and text
 	madBuf  [mad.Len]byte // a MAD the capture cut, filled out (decodeCutMAD)
 	err     errs.Slot     // holds Err when Decode made it, so that decoding allocates nothing
 	cnp     cnp.Checker   // holds CNPErr

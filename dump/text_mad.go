@@ -7,28 +7,6 @@ import (
 	"github.com/roce-go/roce/mad"
 )
 
-// madText is the scratch space of a MAD's text: the MAD header, the CM
-// message and the IP-CM private data of the frame being formatted.
-type madText struct {
-	hdr mad.Header
-	cm  mad.CM
-	ip  mad.IPCM
-
-	smp   mad.SMP
-	dr    mad.SMPDirected
-	perf  mad.PerfMgt
-	attrs smpAttrs
-}
-
-// smpAttrs holds the SMP and PerfMgt attributes a text line shows.
-type smpAttrs struct {
-	node     mad.NodeInfo
-	port     mad.PortInfo
-	sm       mad.SMInfo
-	counters mad.PortCounters
-	ext      mad.PortCountersExtended
-}
-
 // appendMAD appends ": " and the management datagram a UD SEND Only to
 // QP 0 or QP 1 carries: for CM the message and its key fields ("CM REQ
 // comm 0x34cfb552 qpn 0x000011 psn 0xe1a47d 192.168.65.5 >
@@ -40,129 +18,118 @@ type smpAttrs struct {
 // priority 0 state Master"). Of a MAD the capture cut, the class,
 // method, attribute and transaction ID when its header was captured, and
 // tcpdump's mark of a cut, "[|mad]". Other packets append nothing.
+//
+// The MAD is the one Decode decoded for the JSON keys (r.madj,
+// decodeMAD): a frame's MAD is decoded once.
 func (r *Record) appendMAD(b []byte) []byte {
 	p := &r.RoCE.Packet
 	if p.BTH.OpCode != ib.OpUDSendOnly || p.BTH.DestQP > ib.QPGSI || len(p.Payload) < mad.Len && (!p.BTH.Truncated || len(p.Payload) == 0) {
 		return b
 	}
-	m := &r.mads
+	m := &r.madj
+	h := &m.hdr.Header
 	if len(p.Payload) < mad.Len {
-		if m.hdr.Decode(p.Payload) == nil {
+		// decodeCutMAD decoded the MAD with the bytes not captured
+		// zeros: its header is the frame's when the capture kept it.
+		if len(p.Payload) >= mad.HeaderLen {
 			b = append(b, ": "...)
-			b = m.hdr.AppendText(b)
+			b = h.AppendText(b)
 			b = append(b, " tid 0x"...)
-			b = appendHex64(b, m.hdr.TransactionID)
+			b = appendHex64(b, h.TransactionID)
 		}
 		return append(b, " [|mad]"...)
 	}
-	if m.hdr.Decode(p.Payload) != nil {
-		return b
-	}
 	b = append(b, ": "...)
-	if m.hdr.MgmtClass == mad.ClassCM {
-		m.cm.AttributeID = m.hdr.AttributeID
-		if f := cmText[m.hdr.AttributeID]; f != nil && m.cm.DecodeFromBytes(p.Payload[mad.HeaderLen:], nil) == nil {
+	if m.cm {
+		if f := cmText[h.AttributeID]; f != nil {
 			b = append(b, "CM "...)
-			b = append(b, m.cm.Name()...)
+			b = append(b, m.cmL.Name()...)
 			return f(b, m)
 		}
 	}
-	b = m.hdr.AppendText(b)
+	b = h.AppendText(b)
 	b = append(b, " tid 0x"...)
-	b = appendHex64(b, m.hdr.TransactionID)
-	return m.appendClass(b, p.Payload[mad.HeaderLen:])
+	b = appendHex64(b, h.TransactionID)
+	return m.appendClass(b)
 }
 
 // appendClass appends the fields of an SMP or PerfMgt MAD after its
-// header; data is the MAD data. The attribute of a Get request is empty
-// and not shown.
-func (m *madText) appendClass(b, data []byte) []byte {
-	show := m.hdr.Response || m.hdr.Method != mad.MethodGet
-	switch m.hdr.MgmtClass {
-	case mad.ClassSubnLID:
-		m.smp.Header = m.hdr
-		if m.smp.DecodeFromBytes(data, nil) == nil && show {
-			b = m.attrs.appendSMP(b, m.hdr.AttributeID, m.smp.Data[:])
-		}
-	case mad.ClassSubnDR:
-		m.dr.Header = m.hdr
-		if m.dr.DecodeFromBytes(data, nil) != nil {
-			return b
-		}
-		b = append(b, " hop "...)
-		b = strconv.AppendUint(b, uint64(m.dr.HopPointer()), 10)
-		b = append(b, '/')
-		b = strconv.AppendUint(b, uint64(m.dr.HopCount()), 10)
+// header. The attribute of a Get request is empty and not shown.
+func (m *madRec) appendClass(b []byte) []byte {
+	h := &m.hdr.Header
+	show := h.Response || h.Method != mad.MethodGet
+	switch s := &m.smp; {
+	case s.lid:
 		if show {
-			b = m.attrs.appendSMP(b, m.hdr.AttributeID, m.dr.Data[:])
+			b = m.appendSMP(b)
 		}
-	case mad.ClassPerfMgt:
-		m.perf.Header = m.hdr
-		if m.perf.DecodeFromBytes(data, nil) == nil && show {
-			b = m.attrs.appendPerf(b, m.hdr.AttributeID, m.perf.Data[:])
+	case s.dr:
+		b = append(b, " hop "...)
+		b = strconv.AppendUint(b, uint64(s.drS.HopPointer()), 10)
+		b = append(b, '/')
+		b = strconv.AppendUint(b, uint64(s.drS.HopCount()), 10)
+		if show {
+			b = m.appendSMP(b)
 		}
+	case h.MgmtClass == mad.ClassPerfMgt && show:
+		b = m.appendPerf(b)
 	}
 	return b
 }
 
 // appendSMP appends the key fields of the SMP attributes the line shows.
-func (a *smpAttrs) appendSMP(b []byte, id uint16, d []byte) []byte {
-	switch mad.SMPAttribute(id) {
-	case mad.SMPAttrNodeInfo:
-		if a.node.Decode(d) == nil {
-			b = append(b, " type "...)
-			b = append(b, a.node.NodeType.String()...)
-			b = appendUint(b, " ports ", uint64(a.node.NumPorts))
-			b = append(b, " guid 0x"...)
-			b = appendHex64(b, a.node.NodeGUID)
-			b = append(b, " port guid 0x"...)
-			b = appendHex64(b, a.node.PortGUID)
-		}
-	case mad.SMPAttrPortInfo:
-		if a.port.Decode(d) == nil {
-			b = append(b, " lid 0x"...)
-			b = appendHex16(b, a.port.LID)
-			b = append(b, " sm lid 0x"...)
-			b = appendHex16(b, a.port.MasterSMLID)
-			b = append(b, " state "...)
-			b = append(b, a.port.StateName()...)
-			b = appendUint(b, " lmc ", uint64(a.port.LMC))
-		}
-	case mad.SMPAttrSMInfo:
-		if a.sm.Decode(d) == nil {
-			b = append(b, " guid 0x"...)
-			b = appendHex64(b, a.sm.GUID)
-			b = appendUint(b, " priority ", uint64(a.sm.Priority))
-			b = append(b, " state "...)
-			b = append(b, a.sm.SMState.String()...)
-		}
+func (m *madRec) appendSMP(b []byte) []byte {
+	switch s, a := &m.smp, &m.attr; {
+	case s.ni:
+		n := &s.nodeInfo
+		b = append(b, " type "...)
+		b = append(b, n.NodeType.String()...)
+		b = appendUint(b, " ports ", uint64(n.NumPorts))
+		b = append(b, " guid 0x"...)
+		b = appendHex64(b, n.NodeGUID)
+		b = append(b, " port guid 0x"...)
+		b = appendHex64(b, n.PortGUID)
+	case a.pi:
+		pi := &a.portInfo
+		b = append(b, " lid 0x"...)
+		b = appendHex16(b, pi.LID)
+		b = append(b, " sm lid 0x"...)
+		b = appendHex16(b, pi.MasterSMLID)
+		b = append(b, " state "...)
+		b = append(b, pi.StateName()...)
+		b = appendUint(b, " lmc ", uint64(pi.LMC))
+	case s.smi:
+		sm := &s.smInfo
+		b = append(b, " guid 0x"...)
+		b = appendHex64(b, sm.GUID)
+		b = appendUint(b, " priority ", uint64(sm.Priority))
+		b = append(b, " state "...)
+		b = append(b, sm.SMState.String()...)
 	}
 	return b
 }
 
 // appendPerf appends the key counters of PortCounters and
 // PortCountersExtended.
-func (a *smpAttrs) appendPerf(b []byte, id uint16, d []byte) []byte {
-	switch mad.PerfAttribute(id) {
-	case mad.PerfAttrPortCounters:
-		if c := &a.counters; c.Decode(d) == nil {
-			b = appendUint(b, " port ", uint64(c.PortSelect))
-			b = appendUint(b, " symbol_errors ", uint64(c.SymbolErrorCounter))
-			b = appendUint(b, " rcv_errors ", uint64(c.PortRcvErrors))
-			b = appendUint(b, " xmit_discards ", uint64(c.PortXmitDiscards))
-			b = appendUint(b, " xmit_data ", uint64(c.PortXmitData))
-			b = appendUint(b, " rcv_data ", uint64(c.PortRcvData))
-			b = appendUint(b, " xmit_pkts ", uint64(c.PortXmitPkts))
-			b = appendUint(b, " rcv_pkts ", uint64(c.PortRcvPkts))
-		}
-	case mad.PerfAttrPortCountersExtended:
-		if c := &a.ext; c.Decode(d) == nil {
-			b = appendUint(b, " port ", uint64(c.PortSelect))
-			b = appendUint(b, " xmit_data ", c.PortXmitData)
-			b = appendUint(b, " rcv_data ", c.PortRcvData)
-			b = appendUint(b, " xmit_pkts ", c.PortXmitPkts)
-			b = appendUint(b, " rcv_pkts ", c.PortRcvPkts)
-		}
+func (m *madRec) appendPerf(b []byte) []byte {
+	switch a := &m.attr; {
+	case a.pc:
+		c := &a.counters
+		b = appendUint(b, " port ", uint64(c.PortSelect))
+		b = appendUint(b, " symbol_errors ", uint64(c.SymbolErrorCounter))
+		b = appendUint(b, " rcv_errors ", uint64(c.PortRcvErrors))
+		b = appendUint(b, " xmit_discards ", uint64(c.PortXmitDiscards))
+		b = appendUint(b, " xmit_data ", uint64(c.PortXmitData))
+		b = appendUint(b, " rcv_data ", uint64(c.PortRcvData))
+		b = appendUint(b, " xmit_pkts ", uint64(c.PortXmitPkts))
+		b = appendUint(b, " rcv_pkts ", uint64(c.PortRcvPkts))
+	case a.pce:
+		c := &a.ext
+		b = appendUint(b, " port ", uint64(c.PortSelect))
+		b = appendUint(b, " xmit_data ", c.PortXmitData)
+		b = appendUint(b, " rcv_data ", c.PortRcvData)
+		b = appendUint(b, " xmit_pkts ", c.PortXmitPkts)
+		b = appendUint(b, " rcv_pkts ", c.PortRcvPkts)
 	}
 	return b
 }
@@ -173,19 +140,26 @@ func appendUint(b []byte, label string, v uint64) []byte {
 }
 
 // cmText appends the key fields of each CM message, by attribute ID.
-var cmText = map[uint16]func(b []byte, m *madText) []byte{
-	mad.AttrClassPortInfo: func(b []byte, _ *madText) []byte { return b },
-	mad.AttrConnectRequest: func(b []byte, m *madText) []byte {
-		q := &m.cm.REQ
+var cmText = map[uint16]func(b []byte, m *madRec) []byte{
+	mad.AttrClassPortInfo: func(b []byte, _ *madRec) []byte { return b },
+	mad.AttrConnectRequest: func(b []byte, m *madRec) []byte {
+		q := &m.cmL.REQ
 		b = appendComm(b, q.LocalCommID)
 		b = appendQPNPSN(b, q.LocalQPN, q.StartingPSN)
 		ps, port, ok := q.ServiceID.RDMACM()
+		ip, ipOK := &m.ipcmH, m.ipcm
+		if ok && !ipOK {
+			// An RDMA-CM service ID outside the range whose private
+			// data the keys read as IP-CM's (the IPoIB port space).
+			var x mad.IPCM
+			ip, ipOK = &x, q.IPCM(&x)
+		}
 		switch {
-		case ok && q.IPCM(&m.ip):
+		case ok && ipOK:
 			b = append(b, ' ')
-			b = m.ip.Src().AppendTo(b)
+			b = ip.Src().AppendTo(b)
 			b = append(b, " > "...)
-			b = m.ip.Dst().AppendTo(b)
+			b = ip.Dst().AppendTo(b)
 			b = append(b, ':')
 			b = strconv.AppendUint(b, uint64(port), 10)
 		case ok:
@@ -199,11 +173,11 @@ var cmText = map[uint16]func(b []byte, m *madText) []byte{
 		b = append(b, ps.String()...)
 		return append(b, " port space)"...)
 	},
-	mad.AttrMsgRcptAck: func(b []byte, m *madText) []byte {
-		return appendComms(b, m.cm.MRA.LocalCommID, m.cm.MRA.RemoteCommID)
+	mad.AttrMsgRcptAck: func(b []byte, m *madRec) []byte {
+		return appendComms(b, m.cmL.MRA.LocalCommID, m.cmL.MRA.RemoteCommID)
 	},
-	mad.AttrConnectReject: func(b []byte, m *madText) []byte {
-		j := &m.cm.REJ
+	mad.AttrConnectReject: func(b []byte, m *madRec) []byte {
+		j := &m.cmL.REJ
 		b = appendComms(b, j.LocalCommID, j.RemoteCommID)
 		b = append(b, " reason "...)
 		b = strconv.AppendUint(b, uint64(j.Reason), 10)
@@ -211,30 +185,30 @@ var cmText = map[uint16]func(b []byte, m *madText) []byte{
 		b = append(b, j.Reason.String()...)
 		return append(b, ')')
 	},
-	mad.AttrConnectReply: func(b []byte, m *madText) []byte {
-		p := &m.cm.REP
+	mad.AttrConnectReply: func(b []byte, m *madRec) []byte {
+		p := &m.cmL.REP
 		b = appendComms(b, p.LocalCommID, p.RemoteCommID)
 		return appendQPNPSN(b, p.LocalQPN, p.StartingPSN)
 	},
-	mad.AttrReadyToUse: func(b []byte, m *madText) []byte {
-		return appendComms(b, m.cm.RTU.LocalCommID, m.cm.RTU.RemoteCommID)
+	mad.AttrReadyToUse: func(b []byte, m *madRec) []byte {
+		return appendComms(b, m.cmL.RTU.LocalCommID, m.cmL.RTU.RemoteCommID)
 	},
-	mad.AttrDisconnectRequest: func(b []byte, m *madText) []byte {
-		b = appendComms(b, m.cm.DREQ.LocalCommID, m.cm.DREQ.RemoteCommID)
+	mad.AttrDisconnectRequest: func(b []byte, m *madRec) []byte {
+		b = appendComms(b, m.cmL.DREQ.LocalCommID, m.cmL.DREQ.RemoteCommID)
 		b = append(b, " qpn 0x"...)
-		return appendHex24(b, m.cm.DREQ.RemoteQPN)
+		return appendHex24(b, m.cmL.DREQ.RemoteQPN)
 	},
-	mad.AttrDisconnectReply: func(b []byte, m *madText) []byte {
-		return appendComms(b, m.cm.DREP.LocalCommID, m.cm.DREP.RemoteCommID)
+	mad.AttrDisconnectReply: func(b []byte, m *madRec) []byte {
+		return appendComms(b, m.cmL.DREP.LocalCommID, m.cmL.DREP.RemoteCommID)
 	},
-	mad.AttrServiceIDResReq: func(b []byte, m *madText) []byte {
+	mad.AttrServiceIDResReq: func(b []byte, m *madRec) []byte {
 		b = append(b, " request 0x"...)
-		b = appendHex32(b, m.cm.SIDRREQ.RequestID)
+		b = appendHex32(b, m.cmL.SIDRREQ.RequestID)
 		b = append(b, " service 0x"...)
-		return appendHex64(b, uint64(m.cm.SIDRREQ.ServiceID))
+		return appendHex64(b, uint64(m.cmL.SIDRREQ.ServiceID))
 	},
-	mad.AttrServiceIDResReqResp: func(b []byte, m *madText) []byte {
-		s := &m.cm.SIDRREP
+	mad.AttrServiceIDResReqResp: func(b []byte, m *madRec) []byte {
+		s := &m.cmL.SIDRREP
 		b = append(b, " request 0x"...)
 		b = appendHex32(b, s.RequestID)
 		b = append(b, " qpn 0x"...)
@@ -242,13 +216,13 @@ var cmText = map[uint16]func(b []byte, m *madText) []byte{
 		b = append(b, " status "...)
 		return append(b, s.Status.String()...)
 	},
-	mad.AttrLoadAlternatePath: func(b []byte, m *madText) []byte {
-		return appendComms(b, m.cm.LAP.LocalCommID, m.cm.LAP.RemoteCommID)
+	mad.AttrLoadAlternatePath: func(b []byte, m *madRec) []byte {
+		return appendComms(b, m.cmL.LAP.LocalCommID, m.cmL.LAP.RemoteCommID)
 	},
-	mad.AttrAlternatePathResponse: func(b []byte, m *madText) []byte {
-		b = appendComms(b, m.cm.APR.LocalCommID, m.cm.APR.RemoteCommID)
+	mad.AttrAlternatePathResponse: func(b []byte, m *madRec) []byte {
+		b = appendComms(b, m.cmL.APR.LocalCommID, m.cmL.APR.RemoteCommID)
 		b = append(b, " status "...)
-		return append(b, m.cm.APR.APStatus.String()...)
+		return append(b, m.cmL.APR.APStatus.String()...)
 	},
 }
 
