@@ -331,9 +331,10 @@ func TestLenValidate(t *testing.T) {
 		}
 	}
 	// The sizes the standard gives: 2 bytes of LLDP TLV header, 4 of OUI
-	// and subtype, then 25 (ETS), 2 (PFC), 1+3n (Application Priority).
-	assert.Equal(t, 2+4+25, all.ETSConfig.Len())
-	assert.Equal(t, 2+4+25, all.ETSRecommendation.Len())
+	// and subtype, then 21 (ETS: LLDP length 25), 2 (PFC), 1+3n
+	// (Application Priority).
+	assert.Equal(t, 2+4+21, all.ETSConfig.Len())
+	assert.Equal(t, 2+4+21, all.ETSRecommendation.Len())
 	assert.Equal(t, 2+4+2, all.PFCConfig.Len())
 	assert.Equal(t, 7+3*all.AppPriority.Entries(), all.AppPriority.Len())
 }
