@@ -10,6 +10,7 @@ import (
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/ecn"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/pfc"
 	"github.com/roce-go/roce/rocev2"
@@ -52,16 +53,16 @@ func TestNoAllocs(t *testing.T) {
 	// buffer. The payload is boxed once, here.
 	sb := gopacket.NewSerializeBuffer()
 	eth := &layers.Ethernet{SrcMAC: net.HardwareAddr(write.Src[:]), DstMAC: net.HardwareAddr(write.Dst[:]), EthernetType: layers.EthernetTypeIPv4}
-	ip := rocev2.IPv4FromGRH(&write.GRH)
+	ip := googlelayers.IPv4FromGRH(&write.GRH)
 	udp := &layers.UDP{SrcPort: 49152, DstPort: rocev2.Port}
-	bth, reth := write.Packet.BTH, write.Packet.RETH
+	bth, reth := googlelayers.BTH{BTH: write.Packet.BTH}, googlelayers.RETH{RETH: write.Packet.RETH}
 	serial := []gopacket.SerializableLayer{eth, ip, udp, &bth, &reth, gopacket.Payload(write.Packet.Payload)}
 	sopts := gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true}
 	require.NoError(t, udp.SetNetworkLayerForChecksum(ip))
 
 	var (
 		f       roce.Frame
-		l       roce.Layers
+		l       googlelayers.Layers
 		parser  = l.Parser()
 		decoded = make([]gopacket.LayerType, 0, 16)
 		buf     = make([]byte, 0, 16384)
@@ -165,7 +166,7 @@ func TestNoAllocs(t *testing.T) {
 			if err := parse(frame[:80], 6); err != nil {
 				return err
 			}
-			if !parser.Truncated || !l.IB.BTH.Truncated {
+			if !parser.Truncated || !l.BTH.Truncated {
 				return fmt.Errorf("cut frame not marked truncated")
 			}
 			return nil

@@ -7,6 +7,7 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 )
 
@@ -78,7 +79,7 @@ func BenchmarkDecodeGopacketBaseline(b *testing.B) {
 }
 
 // BenchmarkDecodeGopacketBaselineSparse is the baseline with the container
-// roce.Layers.Parser uses, to show what the container alone is worth.
+// googlelayers.Layers.Parser uses, to show what the container alone is worth.
 func BenchmarkDecodeGopacketBaselineSparse(b *testing.B) {
 	frame := plainUDP(b, len(benchFrame(b)))
 	var (
@@ -107,7 +108,7 @@ func BenchmarkDecodeGopacketBaselineSparse(b *testing.B) {
 
 func BenchmarkDecodeRoCEv2Write(b *testing.B) {
 	frame := benchFrame(b)
-	var l roce.Layers
+	var l googlelayers.Layers
 	p := l.Parser()
 	decoded := make([]gopacket.LayerType, 0, 8)
 	b.SetBytes(int64(len(frame)))
@@ -117,7 +118,7 @@ func BenchmarkDecodeRoCEv2Write(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	if len(decoded) != 6 || l.IB.RETH.DMALen != 4096 {
+	if len(decoded) != 6 || l.RETH.DMALen != 4096 {
 		b.Fatal(decoded)
 	}
 }

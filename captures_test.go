@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/oracle"
 	"github.com/roce-go/roce/mad"
@@ -190,7 +191,7 @@ func checkCapture(t *testing.T, c capture) {
 
 	var (
 		fr       roce.Frame
-		ls       roce.Layers
+		ls       googlelayers.Layers
 		parser   = ls.Parser()
 		decoded  []gopacket.LayerType
 		nRoCE    int
@@ -208,8 +209,8 @@ func checkCapture(t *testing.T, c capture) {
 			t.Errorf("frame %d: gopacket: %v", n, el.Error())
 		}
 		perr := parser.DecodeLayers(data, &decoded)
-		gBTH, _ := pkt.Layer(ib.LayerTypeBTH).(*ib.BTH)
-		pHasBTH := slices.Contains(decoded, ib.LayerTypeBTH)
+		gBTH, _ := pkt.Layer(googlelayers.LayerTypeBTH).(*googlelayers.BTH)
+		pHasBTH := slices.Contains(decoded, googlelayers.LayerTypeBTH)
 
 		if err != nil {
 			if !errors.Is(err, ib.ErrNotRoCE) {
@@ -247,12 +248,12 @@ func checkCapture(t *testing.T, c capture) {
 		} else if m := pkt.Layer(mad.LayerTypeMAD); m != nil { // a MAD is the payload
 			b.payLen = len(m.LayerContents()) + len(m.LayerPayload())
 		}
-		cv := view{ls.IB.BTH.OpCode, ls.IB.BTH.DestQP, ls.IB.BTH.PSN, 0, ls.IB.BTH.ICRC}
+		cv := view{ls.BTH.OpCode, ls.BTH.DestQP, ls.BTH.PSN, 0, ls.BTH.ICRC}
 		if slices.Contains(decoded, gopacket.LayerTypePayload) {
-			cv.payLen = len(ls.IB.Payload)
+			cv.payLen = len(ls.Payload)
 		}
 		if slices.Contains(decoded, mad.LayerTypeMAD) {
-			cv.payLen = len(ls.MAD.MAD.Contents) + len(ls.MAD.MAD.Payload)
+			cv.payLen = len(ls.MAD.Contents) + len(ls.MAD.Payload)
 		}
 		if a != b || a != cv {
 			t.Errorf("frame %d: decode paths disagree:\n Frame.Decode %v\n NewPacket    %v\n parser       %v", n, a, b, cv)
@@ -283,7 +284,7 @@ func checkCapture(t *testing.T, c capture) {
 			t.Errorf("frame %d: Frame.VerifyICRC: %v", n, err)
 			bad = true
 		}
-		if err := roce.VerifyPacket(pkt); err != nil {
+		if err := googlelayers.VerifyPacket(pkt); err != nil {
 			t.Errorf("frame %d: VerifyPacket: %v", n, err)
 			bad = true
 		}
@@ -378,8 +379,8 @@ func TestCaptureNativeIB(t *testing.T) {
 	opcodes := map[ib.Opcode]int{}
 	ifaces := map[int]int{}
 	nGRH := 0
-	var ibl ib.Layers
-	parser := gopacket.NewDecodingLayerParser(ib.LayerTypeLRH, ibl.DecodingLayers()...)
+	var ibl googlelayers.Layers
+	parser := gopacket.NewDecodingLayerParser(googlelayers.LayerTypeLRH, ibl.DecodingLayers()...)
 	var decoded []gopacket.LayerType
 	for i, rec := range frames {
 		n := i + 1
@@ -389,13 +390,13 @@ func TestCaptureNativeIB(t *testing.T) {
 			continue
 		}
 		ifaces[iface]++
-		pkt := gopacket.NewPacket(data, ib.LayerTypeLRH, gopacket.Default)
+		pkt := gopacket.NewPacket(data, googlelayers.LayerTypeLRH, gopacket.Default)
 		if el := pkt.ErrorLayer(); el != nil {
 			t.Errorf("frame %d: %v", n, el.Error())
 			continue
 		}
-		lrh, _ := pkt.Layer(ib.LayerTypeLRH).(*ib.LRH)
-		bth, _ := pkt.Layer(ib.LayerTypeBTH).(*ib.BTH)
+		lrh, _ := pkt.Layer(googlelayers.LayerTypeLRH).(*googlelayers.LRH)
+		bth, _ := pkt.Layer(googlelayers.LayerTypeBTH).(*googlelayers.BTH)
 		if lrh == nil || bth == nil {
 			t.Errorf("frame %d: layers %v, want LRH and BTH", n, pkt.Layers())
 			continue
@@ -406,7 +407,7 @@ func TestCaptureNativeIB(t *testing.T) {
 		if vcrc := binary.BigEndian.Uint16(data[len(data)-2:]); lrh.VCRC != vcrc {
 			t.Errorf("frame %d: VCRC %#04x, last two bytes %#04x", n, lrh.VCRC, vcrc)
 		}
-		if pkt.Layer(ib.LayerTypeGRH) != nil {
+		if pkt.Layer(googlelayers.LayerTypeGRH) != nil {
 			nGRH++
 			if lrh.LNH != ib.LNHIBAGlobal {
 				t.Errorf("frame %d: GRH with LNH %d", n, lrh.LNH)
@@ -415,11 +416,11 @@ func TestCaptureNativeIB(t *testing.T) {
 			t.Errorf("frame %d: no GRH, LNH %d", n, lrh.LNH)
 		}
 		if bth.OpCode.Transport() == ib.UD {
-			if d, _ := pkt.Layer(ib.LayerTypeDETH).(*ib.DETH); d == nil {
+			if d, _ := pkt.Layer(googlelayers.LayerTypeDETH).(*googlelayers.DETH); d == nil {
 				t.Errorf("frame %d: %v without DETH", n, bth.OpCode)
 			}
 		}
-		if bth.OpCode == ib.OpRCAcknowledge && pkt.Layer(ib.LayerTypeAETH) == nil {
+		if bth.OpCode == ib.OpRCAcknowledge && pkt.Layer(googlelayers.LayerTypeAETH) == nil {
 			t.Errorf("frame %d: ACK without AETH", n)
 		}
 		opcodes[bth.OpCode]++

@@ -8,15 +8,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
 	"github.com/stretchr/testify/require"
 
 	"github.com/roce-go/roce"
@@ -68,43 +65,6 @@ func ExampleFrame_Decode() {
 	// ICRC ok: true
 }
 
-// Decode with gopacket: importing roce registers every layer.
-func Example_gopacket() {
-	frame := hexFrame(writeOnly)
-
-	p := gopacket.NewPacket(frame, layers.LayerTypeEthernet, gopacket.Default)
-	var names []string
-	for _, l := range p.Layers() {
-		names = append(names, l.LayerType().String())
-	}
-	fmt.Println(strings.Join(names, " ")) // Ethernet IPv4 UDP BTH RETH Payload
-	bth := p.Layer(ib.LayerTypeBTH).(*ib.BTH)
-	reth := p.Layer(ib.LayerTypeRETH).(*ib.RETH)
-	fmt.Println(bth.OpCode, bth.DestQP, bth.PSN, reth.DMALen, roce.VerifyPacket(p) == nil)
-	// Output:
-	// Ethernet IPv4 UDP BTH RETH Payload
-	// RC RDMA WRITE Only 18 7 5 true
-}
-
-// Decode with a DecodingLayerParser into reused layers: no allocation
-// once warmed up.
-func ExampleLayers_Parser() {
-	frame := hexFrame(writeOnly)
-
-	var l roce.Layers
-	parser := l.Parser()
-	decoded := make([]gopacket.LayerType, 0, 8)
-	if err := parser.DecodeLayers(frame, &decoded); err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(decoded)
-	fmt.Println(l.IB.BTH.OpCode, l.IB.RETH.VA, l.IB.RETH.DMALen, string(l.IB.Payload))
-	// Output:
-	// [Ethernet IPv4 UDP BTH RETH Payload]
-	// RC RDMA WRITE Only 4096 5 hello
-}
-
 // Build an RDMA WRITE Only with its ICRC into a reused buffer: the engine of
 // a packet generator.
 func ExampleFrame_AppendTo() {
@@ -136,35 +96,6 @@ func ExampleFrame_AppendTo() {
 	// Output:
 	// 82 bytes, pad 3 UDP source port 49152
 	// ICRC ok: true
-}
-
-// Build with gopacket.SerializeLayers, then FixICRC: the one extra call.
-func ExampleFixICRC() {
-	eth := &layers.Ethernet{SrcMAC: net.HardwareAddr{2, 0, 0, 0, 0, 1}, DstMAC: net.HardwareAddr{2, 0, 0, 0, 0, 2},
-		EthernetType: layers.EthernetTypeIPv4}
-	ip := &layers.IPv4{Version: 4, IHL: 5, TTL: 64, Flags: layers.IPv4DontFragment, Protocol: layers.IPProtocolUDP,
-		SrcIP: net.IP{192, 168, 1, 1}, DstIP: net.IP{192, 168, 1, 2}}
-	udp := &layers.UDP{SrcPort: 49152, DstPort: 4791}
-	if err := udp.SetNetworkLayerForChecksum(ip); err != nil { // the UDP checksum covers a pseudo-header
-		fmt.Println(err)
-		return
-	}
-	bth := &ib.BTH{OpCode: ib.OpRCAcknowledge, PKey: 0xffff, DestQP: 0x12, PSN: 7}
-	aeth := &ib.AETH{Syndrome: 0x1f, MSN: 3}
-
-	buf := gopacket.NewSerializeBuffer()
-	opts := gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true}
-	if err := gopacket.SerializeLayers(buf, opts, eth, ip, udp, bth, aeth); err != nil {
-		fmt.Println(err)
-		return
-	}
-	if err := roce.FixICRC(buf.Bytes()); err != nil { // the ICRC, then the UDP checksum if there is one
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(len(buf.Bytes()), "bytes, ICRC ok:", roce.VerifyFrame(buf.Bytes()) == nil)
-	// Output:
-	// 62 bytes, ICRC ok: true
 }
 
 // Errors wrap exported sentinels: a builder's refusal is an *ib.FieldError
@@ -361,15 +292,9 @@ func ExampleFrame_Validate() {
 		fmt.Printf("%s: %d bytes, %v\n", c.what, len(buf), err)
 	}
 
-	// With FixLengths, GRH.SerializeTo fills IPVer, NxtHdr and PayLen.
-	buf := gopacket.NewSerializeBuffer()
-	grh := ib.GRH{HopLmt: 64}
-	err := gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true}, &grh, gopacket.Payload("x"))
-	fmt.Println(err, grh.IPVer, grh.NxtHdr, grh.PayLen)
-
-	// A decoder given a nil DecodeFeedback and short input returns an error.
+	// A decoder given short input returns an error.
 	var bth ib.BTH
-	err = bth.DecodeFromBytes(make([]byte, 5), nil)
+	err := bth.Decode(make([]byte, 5))
 	fmt.Println(errors.Is(err, ib.ErrTruncated))
 	// Output:
 	// Acknowledge with a payload: 0 bytes, roce: Packet.Payload of 4 bytes: RC Acknowledge carries no payload
@@ -381,6 +306,5 @@ func ExampleFrame_Validate() {
 	// VLAN ID 5000: 0 bytes, roce: VLANs[0].ID 0x1388 does not fit 12 bits
 	// nine VLAN tags: 0 bytes, roce: NumVLANs 0x9 is not between 0 and 8
 	// IPv6 GID on RoCEv2/IPv4: 0 bytes, roce: GRH.DGID fe80::2 is not IPv4-mapped (RoCEv2/IPv4 needs ::ffff:a.b.c.d)
-	// <nil> 6 27 1
 	// true
 }

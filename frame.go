@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/google/gopacket"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/internal/hdr"
@@ -417,18 +416,12 @@ func VerifyFrame(b []byte) error {
 	return ib.VerifyICRC(l.Enc, b[l.Net:l.End])
 }
 
-// VerifyPacket checks the ICRC of a gopacket.Packet decoded from an
-// Ethernet frame; for a packet cut short by the capture it returns
-// ib.ErrUnchecked, as VerifyFrame does.
-func VerifyPacket(p gopacket.Packet) error { return VerifyFrame(p.Data()) }
-
 // FixICRC computes the ICRC of the RoCE frame b (Ethernet first) and
 // writes it in place; a non-zero UDP checksum is recomputed after it,
-// since it covers the ICRC. This is the one call to add after
-// gopacket.SerializeLayers:
-//
-//	gopacket.SerializeLayers(buf, opts, &eth, &ip, &udp, &bth, &reth, payload)
-//	roce.FixICRC(buf.Bytes())
+// since it covers the ICRC. This is the one call to add after a
+// serializer that leaves the ICRC to be computed (gopacket.SerializeLayers
+// with the layers of package googlelayers, which has it as
+// googlelayers.FixICRC).
 func FixICRC(b []byte) error {
 	var l wire.Layout
 	err := wire.Locate(b, &l)

@@ -16,6 +16,7 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/corpus"
 	"github.com/roce-go/roce/rocev2"
@@ -78,11 +79,11 @@ func TestTrailerIgnored(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		p := gopacket.NewPacket(b, layers.LayerTypeEthernet, gopacket.Default)
-		bth, _ := p.Layer(ib.LayerTypeBTH).(*ib.BTH)
+		bth, _ := p.Layer(googlelayers.LayerTypeBTH).(*googlelayers.BTH)
 		if bth == nil || bth.ICRC != f.Packet.BTH.ICRC {
 			t.Fatalf("%s: NewPacket BTH %v", name, p)
 		}
-		if err := roce.VerifyPacket(p); err != nil {
+		if err := googlelayers.VerifyPacket(p); err != nil {
 			t.Fatalf("%s: VerifyPacket: %v", name, err)
 		}
 	}
@@ -124,18 +125,18 @@ func TestTruncationSweep(t *testing.T) {
 			}
 			p := gopacket.NewPacket(cut, layers.LayerTypeEthernet, gopacket.Default)
 			if n >= hdrEnd {
-				bth, _ := p.Layer(ib.LayerTypeBTH).(*ib.BTH)
+				bth, _ := p.Layer(googlelayers.LayerTypeBTH).(*googlelayers.BTH)
 				require.NotNil(t, bth, "%s cut at %d: %v", name, n, p)
 				require.True(t, bth.Truncated && p.Metadata().Truncated, "%s cut at %d", name, n)
 				require.Equal(t, whole.Packet.BTH.PSN, bth.PSN)
-				require.ErrorIs(t, roce.VerifyPacket(p), ib.ErrUnchecked)
+				require.ErrorIs(t, googlelayers.VerifyPacket(p), ib.ErrUnchecked)
 			}
-			var l roce.Layers
+			var l googlelayers.Layers
 			var decoded []gopacket.LayerType
 			perr := l.Parser().DecodeLayers(cut, &decoded)
 			if n >= hdrEnd {
-				require.Contains(t, decoded, ib.LayerTypeBTH, "%s cut at %d: %v", name, n, perr)
-				require.True(t, l.IB.BTH.Truncated, "%s cut at %d", name, n)
+				require.Contains(t, decoded, googlelayers.LayerTypeBTH, "%s cut at %d: %v", name, n, perr)
+				require.True(t, l.BTH.Truncated, "%s cut at %d", name, n)
 			}
 		}
 	}
@@ -224,14 +225,14 @@ func TestSourcePort4791IsNotRoCE(t *testing.T) {
 		t.Fatalf("Frame.Decode: %v", err)
 	}
 	p := gopacket.NewPacket(b, layers.LayerTypeEthernet, gopacket.Default)
-	if p.Layer(ib.LayerTypeBTH) != nil || p.Layer(gopacket.LayerTypePayload) == nil {
+	if p.Layer(googlelayers.LayerTypeBTH) != nil || p.Layer(gopacket.LayerTypePayload) == nil {
 		t.Fatalf("NewPacket decoded RoCE:\n%v", p)
 	}
-	var l roce.Layers
+	var l googlelayers.Layers
 	var decoded []gopacket.LayerType
 	_ = l.Parser().DecodeLayers(b, &decoded)
 	for _, lt := range decoded {
-		if lt == ib.LayerTypeBTH {
+		if lt == googlelayers.LayerTypeBTH {
 			t.Fatalf("parser decoded RoCE: %v", decoded)
 		}
 	}
@@ -297,7 +298,7 @@ func TestSerializeLayers(t *testing.T) {
 	ip := &layers.IPv4{Version: 4, IHL: 5, TOS: 2, Id: 0x1234, Flags: layers.IPv4DontFragment, TTL: 64, Protocol: layers.IPProtocolUDP,
 		SrcIP: net.IP{192, 168, 1, 1}, DstIP: net.IP{192, 168, 1, 2}}
 	udp := &layers.UDP{SrcPort: 49152, DstPort: 4791}
-	bth := &ib.BTH{OpCode: 0x04, MigReq: true, PKey: 0xffff, DestQP: 0x12, AckReq: true, PSN: 1}
+	bth := &googlelayers.BTH{BTH: ib.BTH{OpCode: 0x04, MigReq: true, PKey: 0xffff, DestQP: 0x12, AckReq: true, PSN: 1}}
 	if err := udp.SetNetworkLayerForChecksum(ip); err != nil {
 		t.Fatal(err)
 	}
@@ -342,8 +343,8 @@ func TestSerializeLayers(t *testing.T) {
 
 	// RoCEv1: Ethernet, GRH, BTH.
 	eth.EthernetType = 0x8915
-	grh := &ib.GRH{IPVer: 6, NxtHdr: ib.NxtHdrBTH, HopLmt: 64,
-		SGID: [16]byte{0xfe, 0x80, 15: 1}, DGID: [16]byte{0xfe, 0x80, 15: 2}}
+	grh := &googlelayers.GRH{GRH: ib.GRH{IPVer: 6, NxtHdr: ib.NxtHdrBTH, HopLmt: 64,
+		SGID: [16]byte{0xfe, 0x80, 15: 1}, DGID: [16]byte{0xfe, 0x80, 15: 2}}}
 	buf = gopacket.NewSerializeBuffer()
 	if err := gopacket.SerializeLayers(buf, opts, eth, grh, bth, gopacket.Payload("RoCE test vec")); err != nil {
 		t.Fatal(err)
@@ -360,7 +361,7 @@ func TestGRHMapping(t *testing.T) {
 	b := vec(t, "v2ipv4")
 	p := gopacket.NewPacket(b, layers.LayerTypeEthernet, gopacket.Default)
 	ip := p.Layer(layers.LayerTypeIPv4).(*layers.IPv4)
-	g := rocev2.GRHFromIPv4(ip)
+	g := googlelayers.GRHFromIPv4(ip)
 	var f roce.Frame
 	if err := f.Decode(b); err != nil {
 		t.Fatal(err)
@@ -371,18 +372,18 @@ func TestGRHMapping(t *testing.T) {
 	if g.SrcGID().String() != "::ffff:192.168.1.1" || g.TClass != 2 || g.HopLmt != 64 || g.PayLen != 32 {
 		t.Fatalf("mapped GRH %+v", g)
 	}
-	back := rocev2.IPv4FromGRH(&g)
+	back := googlelayers.IPv4FromGRH(&g)
 	if !back.SrcIP.Equal(ip.SrcIP) || !back.DstIP.Equal(ip.DstIP) || back.TOS != ip.TOS || back.TTL != ip.TTL || back.Length != ip.Length {
 		t.Fatalf("IPv4FromGRH %+v", back)
 	}
 	b6 := vec(t, "v2ipv6")
 	p6 := gopacket.NewPacket(b6, layers.LayerTypeEthernet, gopacket.Default)
 	ip6 := p6.Layer(layers.LayerTypeIPv6).(*layers.IPv6)
-	g6 := rocev2.GRHFromIPv6(ip6)
+	g6 := googlelayers.GRHFromIPv6(ip6)
 	if g6.FlowLabel != 0x12345 || g6.TClass != 2 || g6.HopLmt != 64 || g6.PayLen != 32 || g6.DstGID().String() != "fd00::2" {
 		t.Fatalf("mapped GRH %+v", g6)
 	}
-	back6 := rocev2.IPv6FromGRH(&g6)
+	back6 := googlelayers.IPv6FromGRH(&g6)
 	if back6.FlowLabel != ip6.FlowLabel || back6.Length != ip6.Length || !back6.SrcIP.Equal(ip6.SrcIP) {
 		t.Fatalf("IPv6FromGRH %+v", back6)
 	}

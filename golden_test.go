@@ -28,6 +28,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -37,9 +38,9 @@ import (
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/oracle"
-	"github.com/roce-go/roce/rocev2"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden pcap files under testdata/golden from the spec")
@@ -161,11 +162,11 @@ var goldenHeaderLen = map[ib.Header]int{
 
 // goldenHeaderLayer is the gopacket layer type of each extended header.
 var goldenHeaderLayer = map[ib.Header]gopacket.LayerType{
-	ib.HeaderRDETH: ib.LayerTypeRDETH, ib.HeaderDETH: ib.LayerTypeDETH,
-	ib.HeaderXRCETH: ib.LayerTypeXRCETH, ib.HeaderRETH: ib.LayerTypeRETH,
-	ib.HeaderAtomicETH: ib.LayerTypeAtomicETH, ib.HeaderAtomicAckETH: ib.LayerTypeAtomicAckETH,
-	ib.HeaderAETH: ib.LayerTypeAETH, ib.HeaderImmDt: ib.LayerTypeImmDt,
-	ib.HeaderIETH: ib.LayerTypeIETH, ib.HeaderFETH: ib.LayerTypeFETH,
+	ib.HeaderRDETH: googlelayers.LayerTypeRDETH, ib.HeaderDETH: googlelayers.LayerTypeDETH,
+	ib.HeaderXRCETH: googlelayers.LayerTypeXRCETH, ib.HeaderRETH: googlelayers.LayerTypeRETH,
+	ib.HeaderAtomicETH: googlelayers.LayerTypeAtomicETH, ib.HeaderAtomicAckETH: googlelayers.LayerTypeAtomicAckETH,
+	ib.HeaderAETH: googlelayers.LayerTypeAETH, ib.HeaderImmDt: googlelayers.LayerTypeImmDt,
+	ib.HeaderIETH: googlelayers.LayerTypeIETH, ib.HeaderFETH: googlelayers.LayerTypeFETH,
 }
 
 // aethSyndromes covers ACKs (credit codes 0, 10, 31), RNR NAKs (timer
@@ -438,8 +439,6 @@ func goldenRefICRC(enc ib.Encapsulation, pkt []byte) uint32 {
 var frameOpts = cmp.Options{
 	cmpopts.EquateEmpty(),
 	cmpopts.IgnoreFields(roce.Frame{}, "Raw", "WireLen"), // WireLen checked against the frame's length
-	cmpopts.IgnoreFields(ib.BTH{}, "BaseLayer"),
-	cmpopts.IgnoreFields(ib.GRH{}, "BaseLayer"),
 	cmpopts.IgnoreUnexported(roce.Frame{}, ib.Packet{}, ib.BTH{}, ib.GRH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{}, ib.AtomicETH{},
 		ib.AtomicAckETH{}, ib.AETH{}, ib.ImmDt{}, ib.IETH{}, ib.FETH{}),
 }
@@ -642,7 +641,7 @@ func checkGoldenFrame(t *testing.T, c *goldenCase, g []byte) {
 	if d := cmp.Diff(goldenTypeNames(wantTypes), goldenTypeNames(gotTypes)); d != "" {
 		t.Errorf("NewPacket layers (-want +got):\n%s", d)
 	}
-	if err := roce.VerifyPacket(p); err != nil {
+	if err := googlelayers.VerifyPacket(p); err != nil {
 		t.Errorf("VerifyPacket: %v", err)
 	}
 	checkOuterLayers(t, "NewPacket", c, &want, func(lt gopacket.LayerType) gopacket.Layer { return p.Layer(lt) })
@@ -657,7 +656,7 @@ func checkGoldenFrame(t *testing.T, c *goldenCase, g []byte) {
 	}
 	checkReserialize(t, "NewPacket", c, g, sls)
 
-	var rl roce.Layers
+	var rl googlelayers.Layers
 	parser := rl.Parser()
 	var decoded []gopacket.LayerType
 	if err := parser.DecodeLayers(g, &decoded); err != nil {
@@ -669,11 +668,11 @@ func checkGoldenFrame(t *testing.T, c *goldenCase, g []byte) {
 	byType := map[gopacket.LayerType]gopacket.Layer{
 		layers.LayerTypeEthernet: &rl.Ethernet, layers.LayerTypeDot1Q: &rl.Dot1Q,
 		layers.LayerTypeIPv4: &rl.IPv4, layers.LayerTypeIPv6: &rl.IPv6, layers.LayerTypeUDP: &rl.UDP,
-		ib.LayerTypeGRH: &rl.IB.GRH, ib.LayerTypeBTH: &rl.IB.BTH, ib.LayerTypeRDETH: &rl.IB.RDETH,
-		ib.LayerTypeDETH: &rl.IB.DETH, ib.LayerTypeXRCETH: &rl.IB.XRCETH, ib.LayerTypeRETH: &rl.IB.RETH,
-		ib.LayerTypeAtomicETH: &rl.IB.AtomicETH, ib.LayerTypeAtomicAckETH: &rl.IB.AtomicAckETH,
-		ib.LayerTypeAETH: &rl.IB.AETH, ib.LayerTypeImmDt: &rl.IB.ImmDt, ib.LayerTypeIETH: &rl.IB.IETH,
-		ib.LayerTypeFETH: &rl.IB.FETH, gopacket.LayerTypePayload: &rl.IB.Payload,
+		googlelayers.LayerTypeGRH: &rl.GRH, googlelayers.LayerTypeBTH: &rl.BTH, googlelayers.LayerTypeRDETH: &rl.RDETH,
+		googlelayers.LayerTypeDETH: &rl.DETH, googlelayers.LayerTypeXRCETH: &rl.XRCETH, googlelayers.LayerTypeRETH: &rl.RETH,
+		googlelayers.LayerTypeAtomicETH: &rl.AtomicETH, googlelayers.LayerTypeAtomicAckETH: &rl.AtomicAckETH,
+		googlelayers.LayerTypeAETH: &rl.AETH, googlelayers.LayerTypeImmDt: &rl.ImmDt, googlelayers.LayerTypeIETH: &rl.IETH,
+		googlelayers.LayerTypeFETH: &rl.FETH, gopacket.LayerTypePayload: &rl.Payload,
 	}
 	parsed := func(lt gopacket.LayerType) gopacket.Layer {
 		for _, d := range decoded {
@@ -700,13 +699,13 @@ func (c *goldenCase) layerTypes() []gopacket.LayerType {
 	}
 	switch c.enc {
 	case ib.RoCEv1:
-		lt = append(lt, ib.LayerTypeGRH)
+		lt = append(lt, googlelayers.LayerTypeGRH)
 	case ib.RoCEv2IPv4:
 		lt = append(lt, layers.LayerTypeIPv4, layers.LayerTypeUDP)
 	case ib.RoCEv2IPv6:
 		lt = append(lt, layers.LayerTypeIPv6, layers.LayerTypeUDP)
 	}
-	lt = append(lt, ib.LayerTypeBTH)
+	lt = append(lt, googlelayers.LayerTypeBTH)
 	for _, h := range c.op.headers {
 		lt = append(lt, goldenHeaderLayer[h])
 	}
@@ -778,7 +777,7 @@ func checkOuterLayers(t *testing.T, path string, c *goldenCase, want *roce.Frame
 		switch x := layer(layers.LayerTypeUDP).(type) {
 		case *layers.UDP:
 			u = x
-		case *rocev2.UDP:
+		case *googlelayers.UDP:
 			u = &x.UDP
 		}
 		if u != nil {
@@ -788,6 +787,18 @@ func checkOuterLayers(t *testing.T, path string, c *goldenCase, want *roce.Frame
 	if d := cmp.Diff(w, got); d != "" {
 		t.Errorf("%s: outer layers (-want +got):\n%s", path, d)
 	}
+}
+
+// ibHeaderOf returns the header of package ib that the googlelayers layer
+// l embeds.
+func ibHeaderOf(l gopacket.Layer) any {
+	v := reflect.ValueOf(l).Elem()
+	for i := range v.NumField() {
+		if f := v.Type().Field(i); f.Anonymous && f.Type.PkgPath() == "github.com/roce-go/roce/ib" {
+			return v.Field(i).Addr().Interface()
+		}
+	}
+	return l
 }
 
 // checkIBLayers compares the InfiniBand layers a gopacket path decoded
@@ -801,17 +812,17 @@ func checkIBLayers(t *testing.T, path string, c *goldenCase, want *roce.Frame, l
 		}
 	}
 	if c.enc == ib.RoCEv1 {
-		if g, ok := layer(ib.LayerTypeGRH).(*ib.GRH); !ok {
+		if g, ok := layer(googlelayers.LayerTypeGRH).(*googlelayers.GRH); !ok {
 			t.Errorf("%s: no GRH layer", path)
 		} else {
-			eq("GRH", &want.GRH, g)
+			eq("GRH", &want.GRH, &g.GRH)
 		}
 	}
-	bth, ok := layer(ib.LayerTypeBTH).(*ib.BTH)
+	bth, ok := layer(googlelayers.LayerTypeBTH).(*googlelayers.BTH)
 	if !ok {
 		t.Fatalf("%s: no BTH layer", path)
 	}
-	eq("BTH", &want.Packet.BTH, bth)
+	eq("BTH", &want.Packet.BTH, &bth.BTH)
 	if !bytes.Equal(bth.Pad, want.Packet.BTH.Pad) {
 		t.Errorf("%s: BTH.Pad = %x, want %x", path, bth.Pad, want.Packet.BTH.Pad)
 	}
@@ -845,7 +856,7 @@ func checkIBLayers(t *testing.T, path string, c *goldenCase, want *roce.Frame, l
 		case ib.HeaderFETH:
 			w = &wp.FETH
 		}
-		eq(h.String(), w, l)
+		eq(h.String(), w, ibHeaderOf(l))
 		if len(l.LayerContents()) != goldenHeaderLen[h] {
 			t.Errorf("%s: %v contents are %d bytes", path, h, len(l.LayerContents()))
 		}
@@ -895,11 +906,11 @@ func checkReserialize(t *testing.T, path string, c *goldenCase, g []byte, sls []
 			netLayer = x
 		case *layers.UDP:
 			clearUDP(x, i)
-		case *rocev2.UDP:
+		case *googlelayers.UDP:
 			clearUDP(&x.UDP, i)
-		case *ib.GRH:
+		case *googlelayers.GRH:
 			x.PayLen = 0
-		case *ib.BTH:
+		case *googlelayers.BTH:
 			x.PadCnt, x.ICRC = 0, [4]byte{}
 		}
 	}
@@ -1074,7 +1085,7 @@ func handVectors() []handVector {
 			GRH:    ib.GRH{IPVer: 6, TClass: 0x02, PayLen: 32, NxtHdr: 0x1b, HopLmt: 64, SGID: goldenGID4(192, 168, 1, 1), DGID: goldenGID4(192, 168, 1, 2)},
 			IPv4ID: 0x1234, IPv4Flags: 0x4000, IPv4Checksum: 0xa527, SrcPort: 49152, DstPort: 4791,
 			Packet: ib.Packet{BTH: sendOnlyBTH, Payload: rocePayload}},
-		types: []gopacket.LayerType{ltEth, ltIPv4, ltUDP, ib.LayerTypeBTH, ltPay},
+		types: []gopacket.LayerType{ltEth, ltIPv4, ltUDP, googlelayers.LayerTypeBTH, ltPay},
 		icrc:  0x0FA0BC85,
 	}
 	v2 := handVector{
@@ -1098,7 +1109,7 @@ func handVectors() []handVector {
 			GRH:     ib.GRH{IPVer: 6, TClass: 0x02, FlowLabel: 0x12345, PayLen: 32, NxtHdr: 0x1b, HopLmt: 64, SGID: goldenGID6("fd000000000000000000000000000001"), DGID: goldenGID6("fd000000000000000000000000000002")},
 			SrcPort: 49152, DstPort: 4791, UDPChecksum: true,
 			Packet: ib.Packet{BTH: sendOnlyBTH, Payload: rocePayload}},
-		types:  []gopacket.LayerType{ltEth, ltIPv6, ltUDP, ib.LayerTypeBTH, ltPay},
+		types:  []gopacket.LayerType{ltEth, ltIPv6, ltUDP, googlelayers.LayerTypeBTH, ltPay},
 		icrc:   0x2D7B8B03,
 		udpSum: true,
 	}
@@ -1118,7 +1129,7 @@ func handVectors() []handVector {
 		want: roce.Frame{Dst: roceMAC2, Src: roceMAC1, Encap: ib.RoCEv1,
 			GRH:    ib.GRH{IPVer: 6, PayLen: 32, NxtHdr: 0x1b, HopLmt: 64, SGID: goldenGID6("fe800000000000000000000000000001"), DGID: goldenGID6("fe800000000000000000000000000002")},
 			Packet: ib.Packet{BTH: sendOnlyBTH, Payload: rocePayload}},
-		types: []gopacket.LayerType{ltEth, ib.LayerTypeGRH, ib.LayerTypeBTH, ltPay},
+		types: []gopacket.LayerType{ltEth, googlelayers.LayerTypeGRH, googlelayers.LayerTypeBTH, ltPay},
 		icrc:  0x6B2406B9,
 	}
 	v4 := handVector{
@@ -1142,7 +1153,7 @@ func handVectors() []handVector {
 			GRH:       ib.GRH{IPVer: 6, TClass: 0xc2, PayLen: 32, NxtHdr: 0x1b, HopLmt: 64, SGID: goldenGID4(192, 168, 1, 2), DGID: goldenGID4(192, 168, 1, 1)},
 			IPv4Flags: 0x4000, IPv4Checksum: 0xb69b, SrcPort: 49153, DstPort: 4791,
 			Packet: ib.Packet{BTH: ib.BTH{OpCode: ib.OpCNP, PKey: 0xffff, BECN: true, DestQP: 0x34}, Payload: make([]byte, 16)}},
-		types: []gopacket.LayerType{ltEth, ltIPv4, ltUDP, ib.LayerTypeBTH, ltPay},
+		types: []gopacket.LayerType{ltEth, ltIPv4, ltUDP, googlelayers.LayerTypeBTH, ltPay},
 		icrc:  0x1E72070D,
 	}
 	v5 := handVector{
@@ -1161,7 +1172,7 @@ func handVectors() []handVector {
 			GRH:    ib.GRH{IPVer: 6, TClass: 0x02, PayLen: 20, NxtHdr: 0x1b, HopLmt: 64, SGID: goldenGID4(192, 168, 1, 2), DGID: goldenGID4(192, 168, 1, 1)},
 			IPv4ID: 1, IPv4Flags: 0x4000, IPv4Checksum: 0xb766, SrcPort: 49152, DstPort: 4791,
 			Packet: ib.Packet{BTH: ib.BTH{OpCode: 0x11, PKey: 0xffff, DestQP: 0x11, PSN: 1}, AETH: ib.AETH{Syndrome: 0x1f, MSN: 5}}},
-		types: []gopacket.LayerType{ltEth, ltIPv4, ltUDP, ib.LayerTypeBTH, ib.LayerTypeAETH},
+		types: []gopacket.LayerType{ltEth, ltIPv4, ltUDP, googlelayers.LayerTypeBTH, googlelayers.LayerTypeAETH},
 		icrc:  0x7CA6A7AE,
 	}
 	h6 := handVector{
@@ -1205,7 +1216,7 @@ func handVectors() []handVector {
 				BTH:     ib.BTH{OpCode: 0x0a, PadCnt: 3, PKey: 0x8001, DestQP: 0x123, AckReq: true, PSN: 0xabcd, Pad: []byte{0, 0, 0}},
 				RETH:    ib.RETH{VA: 0x00007f0012345000, RKey: 0x00a1b2c3, DMALen: 5},
 				Payload: []byte("hello")}},
-		types: []gopacket.LayerType{ltEth, ltDot1Q, ltIPv4, ltUDP, ib.LayerTypeBTH, ib.LayerTypeRETH, ltPay},
+		types: []gopacket.LayerType{ltEth, ltDot1Q, ltIPv4, ltUDP, googlelayers.LayerTypeBTH, googlelayers.LayerTypeRETH, ltPay},
 		icrc:  0xC0736B8D,
 	}
 	h7 := handVector{
@@ -1234,7 +1245,7 @@ func handVectors() []handVector {
 			Packet: ib.Packet{
 				BTH:       ib.BTH{OpCode: 0x13, PKey: 0xffff, DestQP: 0x456, AckReq: true, PSN: 0x10},
 				AtomicETH: ib.AtomicETH{VA: 0x00007f00deadbe00, RKey: 0x11223344, SwapData: 0x0102030405060708, CompareData: 0x1112131415161718}}},
-		types: []gopacket.LayerType{ltEth, ltIPv4, ltUDP, ib.LayerTypeBTH, ib.LayerTypeAtomicETH},
+		types: []gopacket.LayerType{ltEth, ltIPv4, ltUDP, googlelayers.LayerTypeBTH, googlelayers.LayerTypeAtomicETH},
 		icrc:  0xA9577C55,
 	}
 	h8 := handVector{
@@ -1267,7 +1278,7 @@ func handVectors() []handVector {
 				DETH:    ib.DETH{QKey: 0x11111111, SrcQP: 0xabc},
 				ImmDt:   ib.ImmDt{Data: 0xdeadbeef},
 				Payload: []byte("UDpayload")}},
-		types: []gopacket.LayerType{ltEth, ltIPv4, ltUDP, ib.LayerTypeBTH, ib.LayerTypeDETH, ib.LayerTypeImmDt, ltPay},
+		types: []gopacket.LayerType{ltEth, ltIPv4, ltUDP, googlelayers.LayerTypeBTH, googlelayers.LayerTypeDETH, googlelayers.LayerTypeImmDt, ltPay},
 		icrc:  0x32C676FE,
 	}
 	h9 := handVector{
@@ -1301,7 +1312,7 @@ func handVectors() []handVector {
 				BTH:          ib.BTH{OpCode: 0x12, PKey: 0x7fff, FECN: true, BECN: true, DestQP: 0x789, PSN: 0xfedc},
 				AETH:         ib.AETH{Syndrome: 0x61, MSN: 0x42},
 				AtomicAckETH: ib.AtomicAckETH{OrigRemData: 0xfedcba9876543210}}},
-		types: []gopacket.LayerType{ltEth, ltDot1Q, ib.LayerTypeGRH, ib.LayerTypeBTH, ib.LayerTypeAETH, ib.LayerTypeAtomicAckETH},
+		types: []gopacket.LayerType{ltEth, ltDot1Q, googlelayers.LayerTypeGRH, googlelayers.LayerTypeBTH, googlelayers.LayerTypeAETH, googlelayers.LayerTypeAtomicAckETH},
 		icrc:  0x24F6CF50,
 	}
 	vs := []handVector{v1, v2, v3, v4, v5, h6, h7, h8, h9}

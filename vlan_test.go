@@ -10,6 +10,7 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/oracle"
 	"github.com/stretchr/testify/require"
@@ -57,7 +58,7 @@ func tagFrames(t *testing.T) (frames []roce.Frame, wire [][]byte) {
 // decoded as something else.
 func TestDecodeTags(t *testing.T) {
 	frames, wire := tagFrames(t)
-	var ls roce.Layers
+	var ls googlelayers.Layers
 	parser := ls.Parser()
 	var decoded []gopacket.LayerType
 	for i, b := range wire {
@@ -78,11 +79,11 @@ func TestDecodeTags(t *testing.T) {
 			}
 		}
 		require.Equal(t, want.NumVLANs, dots, "frame %d: parser's tags %v", i, decoded)
-		require.Contains(t, decoded, ib.LayerTypeBTH, "frame %d", i)
-		require.Equal(t, want.Packet.BTH.PSN, ls.IB.BTH.PSN)
+		require.Contains(t, decoded, googlelayers.LayerTypeBTH, "frame %d", i)
+		require.Equal(t, want.Packet.BTH.PSN, ls.BTH.PSN)
 
 		pk := gopacket.NewPacket(b, layers.LayerTypeEthernet, gopacket.Default)
-		bth, ok := pk.Layer(ib.LayerTypeBTH).(*ib.BTH)
+		bth, ok := pk.Layer(googlelayers.LayerTypeBTH).(*googlelayers.BTH)
 		require.True(t, ok, "frame %d: NewPacket has no BTH: %v", i, pk)
 		require.Equal(t, want.Packet.BTH.PSN, bth.PSN)
 		var ids []uint16

@@ -11,12 +11,15 @@ import (
 	"github.com/google/gopacket"
 
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 )
 
 // fzIgnore compares the ib structs by their exported fields.
 var fzIgnore = cmpopts.IgnoreUnexported(roce.Frame{}, ib.Packet{}, ib.BTH{}, ib.RDETH{}, ib.DETH{}, ib.XRCETH{}, ib.RETH{},
-	ib.AtomicETH{}, ib.AtomicAckETH{}, ib.AETH{}, ib.ImmDt{}, ib.IETH{}, ib.FETH{})
+	ib.AtomicETH{}, ib.AtomicAckETH{}, ib.AETH{}, ib.ImmDt{}, ib.IETH{}, ib.FETH{},
+	googlelayers.RDETH{}, googlelayers.DETH{}, googlelayers.XRCETH{}, googlelayers.RETH{}, googlelayers.AtomicETH{},
+	googlelayers.AtomicAckETH{}, googlelayers.AETH{}, googlelayers.ImmDt{}, googlelayers.IETH{}, googlelayers.FETH{})
 
 // fzTransport returns, for every RoCE frame of testdata, its transport
 // packet (BTH through ICRC).
@@ -56,14 +59,14 @@ func FuzzBTH(f *testing.F) {
 		err := p.Decode(b)
 		fzCheckErr(t, "Packet.Decode", err, fzPacketErrs...)
 
-		var h ib.BTH
+		var h googlelayers.BTH
 		herr := h.DecodeFromBytes(b, gopacket.NilDecodeFeedback)
 		fzCheckErr(t, "BTH.DecodeFromBytes", herr, fzPacketErrs...)
 		if (err == nil) != (herr == nil) {
 			t.Fatalf("Packet.Decode: %v, BTH.DecodeFromBytes: %v", err, herr)
 		}
 
-		pk := gopacket.NewPacket(b, ib.LayerTypeBTH, fzDecodeOptions)
+		pk := gopacket.NewPacket(b, googlelayers.LayerTypeBTH, fzDecodeOptions)
 		fzNoPanic(t, "NewPacket", pk)
 		if el := pk.ErrorLayer(); el != nil {
 			fzCheckErr(t, "NewPacket", el.Error(), fzPacketErrs...)
@@ -94,9 +97,7 @@ func FuzzBTH(f *testing.F) {
 		if len(h.Contents)+len(h.Payload)+len(h.Pad)+ib.ICRCLen != len(b) || len(h.Contents) != ib.BTHLen {
 			t.Fatalf("BTH layer: contents %d, payload %d, pad %d of %d bytes", len(h.Contents), len(h.Payload), len(h.Pad), len(b))
 		}
-		hp := p.BTH
-		hp.BaseLayer = h.BaseLayer
-		if d := cmp.Diff(hp, h, fzIgnore); d != "" {
+		if d := cmp.Diff(p.BTH, h.BTH, fzIgnore); d != "" {
 			t.Fatalf("BTH layer and Packet.BTH differ (-Packet +layer):\n%s", d)
 		}
 
@@ -108,7 +109,7 @@ func FuzzBTH(f *testing.F) {
 			t.Fatalf("NewPacket: %d layers for %v", got, hs)
 		}
 		for i, l := range pk.Layers() {
-			if i >= 1 && i <= hs.Len() && l.LayerType() != hs.At(i-1).LayerType() {
+			if i >= 1 && i <= hs.Len() && l.LayerType() != googlelayers.HeaderLayerType(hs.At(i-1)) {
 				t.Fatalf("NewPacket layer %d is %v, want %v", i, l.LayerType(), hs.At(i-1))
 			}
 			sl, ok := l.(gopacket.SerializableLayer)
@@ -172,25 +173,25 @@ var fzHeaders = []ib.Header{ib.HeaderRDETH, ib.HeaderDETH, ib.HeaderXRCETH, ib.H
 func fzNewETH(h ib.Header) fzETH {
 	switch h {
 	case ib.HeaderRDETH:
-		return &ib.RDETH{}
+		return &googlelayers.RDETH{}
 	case ib.HeaderDETH:
-		return &ib.DETH{}
+		return &googlelayers.DETH{}
 	case ib.HeaderXRCETH:
-		return &ib.XRCETH{}
+		return &googlelayers.XRCETH{}
 	case ib.HeaderRETH:
-		return &ib.RETH{}
+		return &googlelayers.RETH{}
 	case ib.HeaderAtomicETH:
-		return &ib.AtomicETH{}
+		return &googlelayers.AtomicETH{}
 	case ib.HeaderAtomicAckETH:
-		return &ib.AtomicAckETH{}
+		return &googlelayers.AtomicAckETH{}
 	case ib.HeaderAETH:
-		return &ib.AETH{}
+		return &googlelayers.AETH{}
 	case ib.HeaderImmDt:
-		return &ib.ImmDt{}
+		return &googlelayers.ImmDt{}
 	case ib.HeaderIETH:
-		return &ib.IETH{}
+		return &googlelayers.IETH{}
 	}
-	return &ib.FETH{}
+	return &googlelayers.FETH{}
 }
 
 // FuzzETH decodes the input after its first byte as the extended header
@@ -227,7 +228,7 @@ func FuzzETH(f *testing.F) {
 		if (err != nil) != (len(b) < h.Len()) {
 			t.Fatalf("%v: %d bytes: %v", h, len(b), err)
 		}
-		pk := gopacket.NewPacket(b, h.LayerType(), fzDecodeOptions)
+		pk := gopacket.NewPacket(b, googlelayers.HeaderLayerType(h), fzDecodeOptions)
 		fzNoPanic(t, "NewPacket", pk)
 		fzLayersWithin(t, b, "NewPacket", pk.Layers()...)
 		if err != nil {
@@ -249,7 +250,7 @@ func FuzzETH(f *testing.F) {
 		if out := fzSerialize(t, h.String(), e); !bytes.Equal(out, b[:h.Len()]) {
 			t.Fatalf("%v: SerializeTo %x, want %x", h, out, b[:h.Len()])
 		}
-		l := pk.Layer(h.LayerType())
+		l := pk.Layer(googlelayers.HeaderLayerType(h))
 		if l == nil {
 			t.Fatalf("NewPacket: no %v in %v", h, pk)
 		}
@@ -272,7 +273,7 @@ func FuzzGRH(f *testing.F) {
 	f.Add(make([]byte, ib.GRHLen))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := fzExact(data)
-		var h ib.GRH
+		var h googlelayers.GRH
 		err := h.DecodeFromBytes(b, gopacket.NilDecodeFeedback)
 		fzCheckErr(t, "GRH", err, ib.ErrTruncated, ib.ErrBadVersion)
 		var h2 ib.GRH
@@ -281,7 +282,7 @@ func FuzzGRH(f *testing.F) {
 		if err2 != nil && err == nil {
 			t.Fatalf("Decode: %v; DecodeFromBytes decoded", err2)
 		}
-		pk := gopacket.NewPacket(b, ib.LayerTypeGRH, fzDecodeOptions)
+		pk := gopacket.NewPacket(b, googlelayers.LayerTypeGRH, fzDecodeOptions)
 		fzNoPanic(t, "NewPacket", pk)
 		fzLayersWithin(t, b, "NewPacket", pk.Layers()...)
 		if el := pk.ErrorLayer(); el != nil {
@@ -302,8 +303,7 @@ func FuzzGRH(f *testing.F) {
 		if len(h.Contents) != ib.GRHLen || len(h.Payload) != int(h.PayLen) {
 			t.Fatalf("contents %d, payload %d, PayLen %d of %d bytes", len(h.Contents), len(h.Payload), h.PayLen, len(b))
 		}
-		h2.BaseLayer = h.BaseLayer
-		if d := cmp.Diff(h, h2); d != "" {
+		if d := cmp.Diff(h.GRH, h2); d != "" {
 			t.Fatalf("Decode and DecodeFromBytes differ:\n%s", d)
 		}
 		if out := fzSerialize(t, "GRH", &h, gopacket.Payload(h.Payload)); !bytes.Equal(out, b[:ib.GRHLen+int(h.PayLen)]) {
@@ -314,8 +314,8 @@ func FuzzGRH(f *testing.F) {
 		if !bytes.Equal(enc, b[:ib.GRHLen]) {
 			t.Fatalf("Encode %x, want %x", enc, b[:ib.GRHLen])
 		}
-		if g, ok := pk.Layer(ib.LayerTypeGRH).(*ib.GRH); !ok || cmp.Diff(&h, g) != "" {
-			t.Fatalf("NewPacket GRH %v, want %v", pk.Layer(ib.LayerTypeGRH), &h)
+		if g, ok := pk.Layer(googlelayers.LayerTypeGRH).(*googlelayers.GRH); !ok || cmp.Diff(&h, g) != "" {
+			t.Fatalf("NewPacket GRH %v, want %v", pk.Layer(googlelayers.LayerTypeGRH), &h)
 		}
 	})
 }
@@ -337,10 +337,10 @@ func FuzzLRH(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := fzExact(data)
-		var h ib.LRH
+		var h googlelayers.LRH
 		err := h.DecodeFromBytes(b, gopacket.NilDecodeFeedback)
 		fzCheckErr(t, "LRH", err, ib.ErrTruncated, ib.ErrBadLength)
-		pk := gopacket.NewPacket(b, ib.LayerTypeLRH, fzDecodeOptions)
+		pk := gopacket.NewPacket(b, googlelayers.LayerTypeLRH, fzDecodeOptions)
 		fzNoPanic(t, "NewPacket", pk)
 		fzLayersWithin(t, b, "NewPacket", pk.Layers()...)
 		if el := pk.ErrorLayer(); el != nil {
@@ -373,8 +373,8 @@ func FuzzLRH(f *testing.F) {
 		if !bytes.Equal(out[:end], b[:end]) || len(out) != end+2 || binary.BigEndian.Uint16(out[end:]) != vcrc {
 			t.Fatalf("SerializeTo\n%x\nwant\n%x + VCRC %04x", out, b[:end], vcrc)
 		}
-		if g, ok := pk.Layer(ib.LayerTypeLRH).(*ib.LRH); !ok || cmp.Diff(&h, g) != "" {
-			t.Fatalf("NewPacket LRH %v, want %v", pk.Layer(ib.LayerTypeLRH), &h)
+		if g, ok := pk.Layer(googlelayers.LayerTypeLRH).(*googlelayers.LRH); !ok || cmp.Diff(&h, g) != "" {
+			t.Fatalf("NewPacket LRH %v, want %v", pk.Layer(googlelayers.LayerTypeLRH), &h)
 		}
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/google/gopacket"
 
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/corpus"
 	"github.com/roce-go/roce/mad"
@@ -30,7 +31,7 @@ func fzMADs(tb testing.TB) [][]byte {
 	for _, rec := range corpus.Capture(tb, "ib_native_erf_dag_smp_ipoib_cm.pcap") {
 		// ERF: 16-byte header (no extension headers in this file), the
 		// wire length at bytes 14-15.
-		pkt := gopacket.NewPacket(rec[16:16+int(binary.BigEndian.Uint16(rec[14:]))], ib.LayerTypeLRH, gopacket.Default)
+		pkt := gopacket.NewPacket(rec[16:16+int(binary.BigEndian.Uint16(rec[14:]))], googlelayers.LayerTypeLRH, gopacket.Default)
 		if m, ok := pkt.Layer(mad.LayerTypeMAD).(*mad.MAD); ok {
 			out = append(out, append(append([]byte(nil), m.Contents...), m.Payload...))
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/ecn"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/pfc"
 )
@@ -21,7 +22,7 @@ import (
 // capture, every golden frame, the ICRC vectors, PAUSE, PFC and CNP
 // frames) at every byte offset, with the cut's capacity equal to its
 // length, and runs every decoder over each cut: roce.Frame.Decode,
-// roce.VerifyFrame, gopacket.NewPacket, the roce.Layers parser,
+// roce.VerifyFrame, gopacket.NewPacket, the googlelayers.Layers parser,
 // ib.Packet.Decode (on the cut transport packet), pfc.MACControl, cnp
 // (IsCNP, Decode, Reply) and ecn (FrameECN, MarkCE). Nothing may panic;
 // errors must wrap the documented sentinels; a cut either fails or
@@ -34,7 +35,7 @@ import (
 // (in its Ethernet padding) it decodes as the whole frame does.
 func TestTruncationSweepAll(t *testing.T) {
 	frames := fzEthernet(t)
-	var ls roce.Layers
+	var ls googlelayers.Layers
 	parser := ls.Parser()
 	var decoded []gopacket.LayerType
 	cuts := 0
@@ -95,12 +96,12 @@ func TestTruncationSweepAll(t *testing.T) {
 				}
 			}
 			if isRoCE && fullErr == nil && n >= hdrEnd {
-				if bth, ok := pk.Layer(ib.LayerTypeBTH).(*ib.BTH); !ok {
+				if bth, ok := pk.Layer(googlelayers.LayerTypeBTH).(*googlelayers.BTH); !ok {
 					t.Fatalf("frame %d cut at %d: NewPacket lost the BTH", i, n)
 				} else {
-					fzSameBTH(t, "NewPacket", &full.Packet.BTH, bth)
+					fzSameBTH(t, "NewPacket", &full.Packet.BTH, &bth.BTH)
 				}
-				fzSameBTH(t, "parser", &full.Packet.BTH, &ls.IB.BTH)
+				fzSameBTH(t, "parser", &full.Packet.BTH, &ls.BTH.BTH)
 			}
 
 			// ib.Packet over the cut transport packet, told its length.

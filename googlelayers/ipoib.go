@@ -4,7 +4,6 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 
-	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/ipoib"
 )
 
@@ -27,17 +26,10 @@ func init() {
 	layers.LinkTypeMetadata[ipoib.LinkType] = layers.EnumMetadata{
 		DecodeWith: LayerTypeIPoIBLinkHeader, Name: "IPoIB", LayerType: LayerTypeIPoIBLinkHeader,
 	}
-	ib.RegisterPayloadClassifier(classifyIPoIB)
 }
 
-// classifyIPoIB is ipoib.Match as package ib asks it: the layer type of
-// the payload of a native packet, or none.
-func classifyIPoIB(bth *ib.BTH, native bool, payload []byte) gopacket.LayerType {
-	if native && ipoib.Match(bth.OpCode, bth.DestQP, payload) {
-		return LayerTypeIPoIB
-	}
-	return gopacket.LayerTypeZero
-}
+// The BTH's decoder hands the payload of a native packet that ipoib.Match
+// takes for IPoIB to LayerTypeIPoIB (payloadLayer, register.go).
 
 // IPoIB is ipoib.Header, the IPoIB encapsulation header, as a layer: a
 // DecodingLayer and a SerializableLayer. Contents is its four bytes,

@@ -1,10 +1,9 @@
 package ib
 
 import (
+	"slices"
 	"strconv"
 	"time"
-
-	"github.com/google/gopacket"
 
 	"github.com/roce-go/roce/internal/errs"
 )
@@ -23,7 +22,6 @@ const AETHLen = 4
 // The syndrome's bits 6..5 say ACK, RNR NAK or NAK; bits 4..0 carry the
 // credit count, the RNR timer or the NAK code. Bit 7 is reserved and kept.
 type AETH struct {
-	eth
 	Syndrome uint8
 	MSN      uint32 // message sequence number, 24 bits
 }
@@ -44,34 +42,34 @@ func (h *AETH) do(op ethOp, b []byte) error {
 	return nil
 }
 
-// LayerType returns LayerTypeAETH.
-func (h *AETH) LayerType() gopacket.LayerType { return LayerTypeAETH }
-
-// CanDecode returns LayerTypeAETH.
-func (h *AETH) CanDecode() gopacket.LayerClass { return LayerTypeAETH }
-
-// Decode decodes the header at the start of data without gopacket: it
-// resets h (a header of a Layers set keeps its link to the set's BTH),
-// reads the fields and sets Contents to the header's AETHLen bytes and
-// Payload to what follows. Fewer bytes give an *Error wrapping
-// ErrTruncated.
+// Decode decodes the header at the start of data into h, resetting it.
+// Fewer than AETHLen bytes give an *Error wrapping ErrTruncated (and
+// io.ErrUnexpectedEOF). It allocates only that error.
 func (h *AETH) Decode(data []byte) error {
-	if err := h.decode(data, HeaderAETH); err != nil {
-		*h = AETH{eth: h.eth}
-		return err
+	if len(data) < AETHLen {
+		*h = AETH{}
+		return truncated(HeaderAETH.String(), 0, AETHLen, len(data))
 	}
 	h.parse(data)
 	return nil
 }
 
-// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
-// nil, is told of a truncation.
-func (h *AETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+// Len returns AETHLen, the header's size.
+func (h *AETH) Len() int { return AETHLen }
+
+// AppendTo appends the encoded header to b and returns the extended
+// slice. It refuses, returning b as it was, a field value that does not fit its field: the error is a *FieldError.
+func (h *AETH) AppendTo(b []byte) ([]byte, error) {
+	if err := h.check(); err != nil {
+		return b, err
+	}
+	b = slices.Grow(b, AETHLen)
+	h.put(b[len(b) : len(b)+AETHLen])
+	return b[:len(b)+AETHLen], nil
 }
 
 // Serialize prepends the header to b, the SerializeBuffer of either
-// gopacket module; the options change nothing. It refuses, writing
+// gopacket module; the options change nothing (see AppendTo for a byte slice). It refuses, writing
 // nothing, a field value that does not fit the field: the error is a
 // *FieldError.
 func (h *AETH) Serialize(b Buffer, _ SerializeOptions) error {
@@ -79,11 +77,6 @@ func (h *AETH) Serialize(b Buffer, _ SerializeOptions) error {
 		return err
 	}
 	return prepend(b, AETHLen, h)
-}
-
-// SerializeTo is Serialize as a gopacket.SerializableLayer.
-func (h *AETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return h.Serialize(b, SerializeOptions(opts))
 }
 
 // check reports a field that does not fit, as a *FieldError.

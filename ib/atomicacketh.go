@@ -2,8 +2,7 @@ package ib
 
 import (
 	"encoding/binary"
-
-	"github.com/google/gopacket"
+	"slices"
 )
 
 // AtomicAckETHLen is the size of the Atomic Acknowledge ETH.
@@ -13,7 +12,6 @@ const AtomicAckETHLen = 8
 // Vol 1, 9.3.6), after the AETH of an ATOMIC Acknowledge: the remote value
 // before the atomic operation.
 type AtomicAckETH struct {
-	eth
 	OrigRemData uint64 // original remote data
 }
 
@@ -36,40 +34,32 @@ func (h *AtomicAckETH) do(op ethOp, b []byte) error {
 	return nil
 }
 
-// LayerType returns LayerTypeAtomicAckETH.
-func (h *AtomicAckETH) LayerType() gopacket.LayerType { return LayerTypeAtomicAckETH }
-
-// CanDecode returns LayerTypeAtomicAckETH.
-func (h *AtomicAckETH) CanDecode() gopacket.LayerClass { return LayerTypeAtomicAckETH }
-
-// Decode decodes the header at the start of data without gopacket: it
-// resets h (a header of a Layers set keeps its link to the set's BTH),
-// reads the fields and sets Contents to the header's AtomicAckETHLen bytes and
-// Payload to what follows. Fewer bytes give an *Error wrapping
-// ErrTruncated.
+// Decode decodes the header at the start of data into h, resetting it.
+// Fewer than AtomicAckETHLen bytes give an *Error wrapping ErrTruncated (and
+// io.ErrUnexpectedEOF). It allocates only that error.
 func (h *AtomicAckETH) Decode(data []byte) error {
-	if err := h.decode(data, HeaderAtomicAckETH); err != nil {
-		*h = AtomicAckETH{eth: h.eth}
-		return err
+	if len(data) < AtomicAckETHLen {
+		*h = AtomicAckETH{}
+		return truncated(HeaderAtomicAckETH.String(), 0, AtomicAckETHLen, len(data))
 	}
 	h.parse(data)
 	return nil
 }
 
-// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
-// nil, is told of a truncation.
-func (h *AtomicAckETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+// Len returns AtomicAckETHLen, the header's size.
+func (h *AtomicAckETH) Len() int { return AtomicAckETHLen }
+
+// AppendTo appends the encoded header to b and returns the extended
+// slice. Every value of every field fits: it never fails.
+func (h *AtomicAckETH) AppendTo(b []byte) ([]byte, error) {
+	b = slices.Grow(b, AtomicAckETHLen)
+	h.put(b[len(b) : len(b)+AtomicAckETHLen])
+	return b[:len(b)+AtomicAckETHLen], nil
 }
 
 // Serialize prepends the header to b, the SerializeBuffer of either
-// gopacket module; the options change nothing. Every value of every
+// gopacket module; the options change nothing (see AppendTo for a byte slice). Every value of every
 // field fits, so it fails only if b does.
 func (h *AtomicAckETH) Serialize(b Buffer, _ SerializeOptions) error {
 	return prepend(b, AtomicAckETHLen, h)
-}
-
-// SerializeTo is Serialize as a gopacket.SerializableLayer.
-func (h *AtomicAckETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return h.Serialize(b, SerializeOptions(opts))
 }

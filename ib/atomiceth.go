@@ -2,8 +2,7 @@ package ib
 
 import (
 	"encoding/binary"
-
-	"github.com/google/gopacket"
+	"slices"
 )
 
 // AtomicETHLen is the size of the Atomic ETH.
@@ -23,7 +22,6 @@ const AtomicETHLen = 28
 //	|                 Compare Data (CmpSwap only)                   |
 //	+---------------------------------------------------------------+
 type AtomicETH struct {
-	eth
 	VA          uint64 // virtual address
 	RKey        uint32 // remote key (R_Key)
 	SwapData    uint64 // swap (CmpSwap) or add (FetchAdd) data
@@ -55,40 +53,32 @@ func (h *AtomicETH) do(op ethOp, b []byte) error {
 	return nil
 }
 
-// LayerType returns LayerTypeAtomicETH.
-func (h *AtomicETH) LayerType() gopacket.LayerType { return LayerTypeAtomicETH }
-
-// CanDecode returns LayerTypeAtomicETH.
-func (h *AtomicETH) CanDecode() gopacket.LayerClass { return LayerTypeAtomicETH }
-
-// Decode decodes the header at the start of data without gopacket: it
-// resets h (a header of a Layers set keeps its link to the set's BTH),
-// reads the fields and sets Contents to the header's AtomicETHLen bytes and
-// Payload to what follows. Fewer bytes give an *Error wrapping
-// ErrTruncated.
+// Decode decodes the header at the start of data into h, resetting it.
+// Fewer than AtomicETHLen bytes give an *Error wrapping ErrTruncated (and
+// io.ErrUnexpectedEOF). It allocates only that error.
 func (h *AtomicETH) Decode(data []byte) error {
-	if err := h.decode(data, HeaderAtomicETH); err != nil {
-		*h = AtomicETH{eth: h.eth}
-		return err
+	if len(data) < AtomicETHLen {
+		*h = AtomicETH{}
+		return truncated(HeaderAtomicETH.String(), 0, AtomicETHLen, len(data))
 	}
 	h.parse(data)
 	return nil
 }
 
-// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
-// nil, is told of a truncation.
-func (h *AtomicETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+// Len returns AtomicETHLen, the header's size.
+func (h *AtomicETH) Len() int { return AtomicETHLen }
+
+// AppendTo appends the encoded header to b and returns the extended
+// slice. Every value of every field fits: it never fails.
+func (h *AtomicETH) AppendTo(b []byte) ([]byte, error) {
+	b = slices.Grow(b, AtomicETHLen)
+	h.put(b[len(b) : len(b)+AtomicETHLen])
+	return b[:len(b)+AtomicETHLen], nil
 }
 
 // Serialize prepends the header to b, the SerializeBuffer of either
-// gopacket module; the options change nothing. Every value of every
+// gopacket module; the options change nothing (see AppendTo for a byte slice). Every value of every
 // field fits, so it fails only if b does.
 func (h *AtomicETH) Serialize(b Buffer, _ SerializeOptions) error {
 	return prepend(b, AtomicETHLen, h)
-}
-
-// SerializeTo is Serialize as a gopacket.SerializableLayer.
-func (h *AtomicETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return h.Serialize(b, SerializeOptions(opts))
 }

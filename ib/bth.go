@@ -4,9 +4,6 @@ import (
 	"encoding/binary"
 	"strconv"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-
 	"github.com/roce-go/roce/internal/errs"
 )
 
@@ -27,12 +24,11 @@ const ICRCLen = 4
 //	|A|   Resv7     |                      PSN                      |
 //	+-+-------------+-----------------------------------------------+
 //
-// As a gopacket layer, BTH decodes everything from its first byte to the
-// end of the ICRC: it splits off the PadCnt pad bytes and the 4-byte ICRC
-// (both kept, as received, in Pad and ICRC) and leaves the extended
-// headers and the payload in Payload for the layers that follow.
+// Decode and Split read everything from its first byte to the end of the
+// ICRC: they split off the PadCnt pad bytes and the 4-byte ICRC (both
+// kept, as received, in Pad and ICRC); Split returns the extended headers
+// and the payload for the headers that follow.
 type BTH struct {
-	layers.BaseLayer
 	OpCode Opcode
 	SE     bool   // solicited event
 	MigReq bool   // migration state (M)
@@ -56,9 +52,8 @@ type BTH struct {
 	// payload) and the payload holds only the bytes captured. The cut may
 	// fall anywhere after the BTH, inside the extended headers too:
 	// Packet.Captured says how much of each was captured. A decoder sets
-	// it when told the packet's declared length (Packet.DecodeTruncated)
-	// or, as a gopacket layer, when an earlier layer reported truncation
-	// (see DecodeFromBytes).
+	// it when told the packet's declared length (Packet.DecodeTruncated,
+	// Split).
 	Truncated bool
 
 	hdrs Headers // OpCode.Headers(), kept by the last decode
@@ -246,92 +241,61 @@ func (h *BTH) checkRule(rule PayloadRule, hdrEnd, end int, s *errs.Slot) (padSta
 	return padStart, nil
 }
 
-// LayerType returns LayerTypeBTH.
-func (h *BTH) LayerType() gopacket.LayerType { return LayerTypeBTH }
-
-// CanDecode returns LayerTypeBTH.
-func (h *BTH) CanDecode() gopacket.LayerClass { return LayerTypeBTH }
-
-// DecodeFromBytes decodes a transport packet: data runs from the first
-// byte of the BTH to the last byte of the ICRC, as RoCEv2's UDP length and
-// RoCEv1's GRH PayLen delimit it. df may be nil. On an error h is left
-// zeroed.
-//
-// A packet cut short by the capture (a small snap length) decodes too,
-// as long as the BTH was captured. The layers in front report the cut
-// through df (gopacket's
-// IPv4, IPv6 and UDP layers, rocev2.UDP, GRH): when df is a
-// gopacket.Packet whose Metadata().Truncated is set, or a
-// *gopacket.DecodingLayerParser whose Truncated is set, and the declared
-// length (the UDP Length or GRH PayLen, which a gopacket.Packet makes
-// known) exceeds data, h.Truncated is set, Payload holds the captured
-// bytes after the BTH, Pad is empty and ICRC is zero. When the cut falls
-// inside the extended headers, the layer of the header it falls in then
-// fails with ErrTruncated (a gopacket layer is whole or absent; package
-// ib's Packet.DecodeTruncated keeps the fields captured). A gopacket user
-// tells a cut packet by BTH.Truncated (or the packet's
-// Metadata().Truncated, or DecodingLayerParser.Truncated) and does not
-// check its ICRC: roce.VerifyPacket returns ErrUnchecked for it. Inside a
-// DecodingLayerParser the declared length is not known to the BTH, so
-// the opcode's payload rules go unchecked on a cut packet.
-func (h *BTH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.DecodeLayer(data, declaredLen(data, df)))
+// Decode decodes the BTH at the start of b, which runs from the first
+// byte of the BTH to the last byte of the ICRC, resetting h; it checks the
+// packet against the opcode's rules as Split does. Packet.Decode decodes
+// the extended headers and the payload too.
+func (h *BTH) Decode(b []byte) error {
+	_, err := h.Split(b, len(b))
+	return err
 }
 
-// DecodeLayer is DecodeFromBytes without gopacket: data runs from the
-// first byte of the BTH to the last byte of the ICRC, or to the end of
-// what the capture kept. length is the packet's length through the ICRC
-// as the headers in front of it declare it (the UDP Length less 8, the
-// GRH PayLen): len(data) for a whole packet, more for a packet the
-// capture cut, LengthUnknown for a cut packet whose length is not known
-// (its payload rules then go unchecked). A length up to len(data) means
-// the whole packet is there. On an error h is left zeroed; a truncation
-// wraps ErrTruncated.
-func (h *BTH) DecodeLayer(data []byte, length int) error {
+// Split decodes the BTH at the start of data, resetting h, and returns
+// what follows it up to the pad: the extended headers and the payload.
+// data runs from the first byte of the BTH to the last byte of the ICRC,
+// or to the end of what the capture kept. length is the packet's length
+// through the ICRC as the headers in front of it declare it (the UDP
+// Length less 8, the GRH PayLen; DeclaredLength): len(data) for a whole
+// packet, more for a packet the capture cut, LengthUnknown for a cut
+// packet whose length is not known (its payload rules then go
+// unchecked). A length up to len(data) means the whole packet is there.
+// A cut packet sets Truncated: Pad is empty, ICRC zero and the bytes
+// returned are those captured. On an error h is left zeroed; a
+// truncation wraps ErrTruncated (and io.ErrUnexpectedEOF).
+func (h *BTH) Split(data []byte, length int) (rest []byte, err error) {
 	if length >= 0 && length <= len(data) {
 		length = len(data)
 	}
 	_, padStart, err := h.split(data, length, nil)
 	if err != nil {
 		*h = BTH{}
-		return err
+		return nil, err
 	}
-	h.Contents = data[:BTHLen]
-	h.Payload = data[BTHLen:padStart]
+	rest = data[BTHLen:padStart]
 	if h.Truncated {
 		h.Pad, h.ICRC = nil, [ICRCLen]byte{}
-		return nil
+		return rest, nil
 	}
 	end := len(data) - ICRCLen
 	h.Pad = data[padStart:end]
 	copy(h.ICRC[:], data[end:])
-	return nil
+	return rest, nil
 }
 
-// declaredLen returns the length of the transport packet in data as the
-// headers in front of it declare it: len(data) unless df reports that the
-// capture cut the packet short; then DeclaredLength of the UDP or GRH
-// layer when df is a gopacket.Packet, and LengthUnknown otherwise.
-func declaredLen(data []byte, df gopacket.DecodeFeedback) int {
-	switch d := df.(type) {
-	case *gopacket.DecodingLayerParser:
-		if d.Truncated {
-			return LengthUnknown
-		}
-	case gopacket.Packet:
-		if d.Metadata().Truncated {
-			var udpLen uint16
-			if u, ok := d.TransportLayer().(*layers.UDP); ok {
-				udpLen = u.Length
-			}
-			g, _ := d.Layer(layerTypeGRH).(*GRH)
-			return DeclaredLength(udpLen, g)
-		}
+// NextHeader returns the first extended header of the opcode, or
+// NoHeader when only data follows (or the opcode is not one IBTA
+// defines).
+func (h *BTH) NextHeader() Header {
+	if hs := h.OpCode.Headers(); hs.Len() > 0 {
+		return hs.At(0)
 	}
-	return len(data)
+	return NoHeader
 }
 
-// DeclaredLength returns the length to give DecodeLayer for a packet the
+// Len returns BTHLen, the size of the header alone.
+func (h *BTH) Len() int { return BTHLen }
+
+// DeclaredLength returns the length to give Split for a packet the
 // capture cut short, as the header in front of the BTH declares it: the
 // UDP Length less 8 when udpLength (0 without a UDP header) is at least 8,
 // else the PayLen of grh (nil without a GRH), else LengthUnknown.
@@ -343,15 +307,6 @@ func DeclaredLength(udpLength uint16, grh *GRH) int {
 		return int(grh.PayLen)
 	}
 	return LengthUnknown
-}
-
-// NextLayerType returns the first extended header of the opcode, or
-// gopacket.LayerTypePayload when only data follows.
-func (h *BTH) NextLayerType() gopacket.LayerType {
-	if h.hdrs.Len() > 0 {
-		return h.hdrs.At(0).LayerType()
-	}
-	return payloadOrZero(h.Payload)
 }
 
 // Serialize prepends the BTH and appends the pad and the ICRC to the
@@ -399,11 +354,6 @@ func (h *BTH) Serialize(b Buffer, opts SerializeOptions) error {
 	return prepend(b, BTHLen, h)
 }
 
-// SerializeTo is Serialize as a gopacket.SerializableLayer.
-func (h *BTH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return h.Serialize(b, SerializeOptions(opts))
-}
-
 func flag(v bool, bit byte) byte {
 	if v {
 		return bit
@@ -434,11 +384,4 @@ func prepend(b Buffer, n int, h putter) error {
 	}
 	h.put(p)
 	return nil
-}
-
-func payloadOrZero(p []byte) gopacket.LayerType {
-	if len(p) > 0 {
-		return gopacket.LayerTypePayload
-	}
-	return gopacket.LayerTypeZero
 }

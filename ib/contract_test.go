@@ -5,20 +5,43 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/google/gopacket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// contractCases gives each DecodingLayer of the package, from a Layers
-// set (so that the extended headers keep their link to its BTH), and a
-// whole input it decodes; every shorter input is truncated.
-func contractCases(l *Layers) []struct {
+// decoder is what every header of the package is.
+type decoder interface {
+	Decode([]byte) error
+	Len() int
+}
+
+// contractCase is a header and a whole input it decodes; every shorter
+// input is truncated.
+type contractCase struct {
 	name string
-	l    gopacket.DecodingLayer
+	l    decoder
 	full []byte
-} {
-	l.DecodingLayers()
+}
+
+// headerSet holds one of each header.
+type headerSet struct {
+	LRH          LRH
+	GRH          GRH
+	BTH          BTH
+	RDETH        RDETH
+	DETH         DETH
+	XRCETH       XRCETH
+	RETH         RETH
+	AtomicETH    AtomicETH
+	AtomicAckETH AtomicAckETH
+	AETH         AETH
+	ImmDt        ImmDt
+	IETH         IETH
+	FETH         FETH
+}
+
+// contractCases gives each header of l and a whole input it decodes.
+func contractCases(l *headerSet) []contractCase {
 	ack := []byte{
 		0x11, 0, 0xff, 0xff, 0, 0, 0, 1, 0, 0, 0, 1, // BTH: RC Acknowledge
 		0x1f, 0, 0, 1, // AETH
@@ -42,11 +65,7 @@ func contractCases(l *Layers) []struct {
 		}
 		return b
 	}
-	return []struct {
-		name string
-		l    gopacket.DecodingLayer
-		full []byte
-	}{
+	return []contractCase{
 		{"BTH", &l.BTH, ack},
 		{"GRH", &l.GRH, grh},
 		{"LRH", &l.LRH, lrh},
@@ -82,54 +101,58 @@ func exportedZero(v reflect.Value) (string, bool) {
 	return "", true
 }
 
-// TestDecodeNilFeedback: every DecodeFromBytes takes a nil DecodeFeedback;
-// every input shorter than a whole one is an error matching ErrTruncated
-// and io.ErrUnexpectedEOF, without a panic, and leaves the receiver
-// zeroed after a successful decode of another packet, its link to the
-// BTH of its Layers kept.
-func TestDecodeNilFeedback(t *testing.T) {
-	var l Layers
+// TestDecodeResets: every Decode fails on every input shorter than a
+// whole one with an error matching ErrTruncated and io.ErrUnexpectedEOF,
+// without a panic, and leaves the receiver zeroed after a successful
+// decode of another packet (LRH its VCRC, which follows the packet).
+func TestDecodeResets(t *testing.T) {
+	var l headerSet
 	for _, c := range contractCases(&l) {
 		t.Run(c.name, func(t *testing.T) {
 			whole := len(c.full)
 			switch c.name {
-			case "GRH", "LRH":
-				// A cut after the header is a capture's snap length,
-				// not an error: the payload is what was captured.
+			case "GRH":
 				whole = GRHLen
-				if c.name == "LRH" {
-					whole = LRHLen
-				}
-				var df truncatedFeedback
-				require.NoError(t, c.l.DecodeFromBytes(c.full[:len(c.full)-3], &df))
-				assert.True(t, bool(df), "SetTruncated not called on a cut payload")
-				assert.Equal(t, c.full[whole:len(c.full)-3], c.l.(gopacket.Layer).LayerPayload())
+			case "LRH":
+				whole = LRHLen
 			}
 			for n := range whole {
-				require.NoError(t, c.l.DecodeFromBytes(c.full, nil))
-				require.NotEmpty(t, c.l.(gopacket.Layer).LayerContents())
+				require.NoError(t, c.l.Decode(c.full))
 				var err error
-				require.NotPanics(t, func() { err = c.l.DecodeFromBytes(c.full[:n], nil) }, "%d bytes", n)
+				require.NotPanics(t, func() { err = c.l.Decode(c.full[:n]) }, "%d bytes", n)
 				require.ErrorIs(t, err, ErrTruncated, "%d bytes", n)
 				require.ErrorIs(t, err, io.ErrUnexpectedEOF, "%d bytes", n)
 				field, zero := exportedZero(reflect.ValueOf(c.l))
-				require.True(t, zero, "%d bytes: %s kept from the previous decode", n, field)
+				require.True(t, zero || field == "VCRC", "%d bytes: %s kept from the previous decode", n, field)
 			}
-			// The feedback is told, when there is one.
-			var df truncatedFeedback
-			require.Error(t, c.l.DecodeFromBytes(c.full[:whole-1], &df))
-			assert.True(t, bool(df), "SetTruncated not called")
 		})
-	}
-	for _, e := range []*eth{&l.RDETH.eth, &l.DETH.eth, &l.XRCETH.eth, &l.RETH.eth, &l.AtomicETH.eth,
-		&l.AtomicAckETH.eth, &l.AETH.eth, &l.ImmDt.eth, &l.IETH.eth, &l.FETH.eth} {
-		assert.Same(t, &l.BTH, e.bth, "a failed decode dropped the link to the BTH")
 	}
 }
 
-type truncatedFeedback bool
-
-func (f *truncatedFeedback) SetTruncated() { *f = true }
+// TestSplitCut: GRH.Split and LRH.Split take a packet the capture cut
+// after the header, returning what was captured and reporting the cut.
+func TestSplitCut(t *testing.T) {
+	var l headerSet
+	cases := contractCases(&l)
+	grh, lrh := cases[1].full, cases[2].full
+	rest, cut, err := l.GRH.Split(grh[:len(grh)-3])
+	require.NoError(t, err)
+	assert.True(t, cut)
+	assert.Equal(t, grh[GRHLen:len(grh)-3], rest)
+	rest, cut, err = l.GRH.Split(grh)
+	require.NoError(t, err)
+	assert.False(t, cut)
+	assert.Equal(t, grh[GRHLen:], rest)
+	rest, cut, err = l.LRH.Split(lrh[:len(lrh)-5])
+	require.NoError(t, err)
+	assert.True(t, cut)
+	assert.Equal(t, lrh[LRHLen:len(lrh)-5], rest)
+	rest, cut, err = l.LRH.Split(lrh)
+	require.NoError(t, err)
+	assert.False(t, cut)
+	assert.Equal(t, lrh[LRHLen:len(lrh)-2], rest, "the VCRC is not part of the packet")
+	assert.Equal(t, uint16(0xabcd), l.LRH.VCRC)
+}
 
 // TestPacketDecodeResets: a failed Packet.Decode leaves nothing of the
 // packet decoded before it.
@@ -144,8 +167,7 @@ func TestPacketDecodeResets(t *testing.T) {
 	assert.Zero(t, p.BTH.OpCode)
 }
 
-// TestLRHDecodeEncode: the plain decode and encode of the LRH, without
-// gopacket.
+// TestLRHDecodeEncode: the plain decode and encode of the LRH.
 func TestLRHDecodeEncode(t *testing.T) {
 	b := []byte{
 		0x21,       // VL 2, LVer 1

@@ -1,20 +1,13 @@
 package ib
 
-// The gopacket-free core. Every header of this package decodes and
-// encodes without gopacket, so that the layers of both gopacket modules
-// (github.com/google/gopacket here, github.com/gopacket/gopacket in the
-// nested module rocelayers) are thin wrappers over one codec:
-//
-//   - LRH.DecodeLayer, GRH.DecodeLayer, BTH.DecodeLayer and the Decode of
-//     each extended header are DecodeFromBytes without the
-//     DecodeFeedback: they return what a layer would tell it (a
-//     truncation, as an error wrapping ErrTruncated, or a payload cut by
-//     the capture, as cut);
-//   - Serialize is SerializeTo writing through a Buffer, with the
-//     options as SerializeOptions, a conversion of either module's;
-//   - Headers.After and the extended headers' NextHeader say which header
-//     follows, for NextLayerType, and BTH.PayloadLayerType which layer the
-//     payload after the last one is (a MAD, IPoIB; handover.go).
+// The codec of every header is the standard library's alone: Decode (or,
+// for a header that delimits what follows it, Split), AppendTo and Len,
+// and Validate where building can fail. The gopacket layers of either
+// gopacket module (packages googlelayers and rocelayers) wrap these types;
+// for them each header also has Serialize, writing through a Buffer with
+// the options as SerializeOptions, a conversion of either module's, and
+// says which header follows it (Headers.After, BTH.NextHeader,
+// GRH.NextHeader, LRH.LNH).
 
 // Buffer is what a header's Serialize writes through: the methods of a
 // gopacket.SerializeBuffer it uses. The SerializeBuffer of either gopacket

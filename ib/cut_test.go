@@ -65,7 +65,7 @@ func ethValue(p *Packet, h Header) reflect.Value {
 // in with the fields that end at or before the cut and the others zero,
 // the headers after it zero, Captured saying how many bytes of each are
 // there; the payload a prefix of the whole one's. A cut before the end
-// of the BTH is ErrTruncated. The gopacket BTH decodes the same cuts.
+// of the BTH is ErrTruncated. BTH.Split decodes the same cuts.
 func TestDecodeTruncatedInsideHeaders(t *testing.T) {
 	cutsInside, want := 0, 0
 	for o := range 256 {
@@ -134,8 +134,8 @@ func TestDecodeTruncatedInsideHeaders(t *testing.T) {
 				t.Fatalf("%v cut at %d: payload %x, whole %x", op, n, p.Payload, whole.Payload)
 			}
 			var bth BTH
-			if err := bth.DecodeLayer(cut, len(b)); err != nil || bth.PSN != whole.BTH.PSN {
-				t.Fatalf("%v cut at %d: BTH.DecodeLayer: %v", op, n, err)
+			if _, err := bth.Split(cut, len(b)); err != nil || bth.PSN != whole.BTH.PSN {
+				t.Fatalf("%v cut at %d: BTH.Split: %v", op, n, err)
 			}
 		}
 	}

@@ -2,8 +2,7 @@ package ib
 
 import (
 	"encoding/binary"
-
-	"github.com/google/gopacket"
+	"slices"
 
 	"github.com/roce-go/roce/internal/errs"
 )
@@ -20,7 +19,6 @@ const DETHLen = 8
 //	|   Reserved    |                     SrcQP                     |
 //	+---------------+-----------------------------------------------+
 type DETH struct {
-	eth
 	QKey  uint32 // queue key (Q_Key); GSI uses 0x80010000
 	Resv8 uint8  // reserved
 	SrcQP uint32 // source queue pair, 24 bits
@@ -51,34 +49,34 @@ func (h *DETH) do(op ethOp, b []byte) error {
 	return nil
 }
 
-// LayerType returns LayerTypeDETH.
-func (h *DETH) LayerType() gopacket.LayerType { return LayerTypeDETH }
-
-// CanDecode returns LayerTypeDETH.
-func (h *DETH) CanDecode() gopacket.LayerClass { return LayerTypeDETH }
-
-// Decode decodes the header at the start of data without gopacket: it
-// resets h (a header of a Layers set keeps its link to the set's BTH),
-// reads the fields and sets Contents to the header's DETHLen bytes and
-// Payload to what follows. Fewer bytes give an *Error wrapping
-// ErrTruncated.
+// Decode decodes the header at the start of data into h, resetting it.
+// Fewer than DETHLen bytes give an *Error wrapping ErrTruncated (and
+// io.ErrUnexpectedEOF). It allocates only that error.
 func (h *DETH) Decode(data []byte) error {
-	if err := h.decode(data, HeaderDETH); err != nil {
-		*h = DETH{eth: h.eth}
-		return err
+	if len(data) < DETHLen {
+		*h = DETH{}
+		return truncated(HeaderDETH.String(), 0, DETHLen, len(data))
 	}
 	h.parse(data)
 	return nil
 }
 
-// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
-// nil, is told of a truncation.
-func (h *DETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+// Len returns DETHLen, the header's size.
+func (h *DETH) Len() int { return DETHLen }
+
+// AppendTo appends the encoded header to b and returns the extended
+// slice. It refuses, returning b as it was, a field value that does not fit its field: the error is a *FieldError.
+func (h *DETH) AppendTo(b []byte) ([]byte, error) {
+	if err := h.check(); err != nil {
+		return b, err
+	}
+	b = slices.Grow(b, DETHLen)
+	h.put(b[len(b) : len(b)+DETHLen])
+	return b[:len(b)+DETHLen], nil
 }
 
 // Serialize prepends the header to b, the SerializeBuffer of either
-// gopacket module; the options change nothing. It refuses, writing
+// gopacket module; the options change nothing (see AppendTo for a byte slice). It refuses, writing
 // nothing, a field value that does not fit the field: the error is a
 // *FieldError.
 func (h *DETH) Serialize(b Buffer, _ SerializeOptions) error {
@@ -86,11 +84,6 @@ func (h *DETH) Serialize(b Buffer, _ SerializeOptions) error {
 		return err
 	}
 	return prepend(b, DETHLen, h)
-}
-
-// SerializeTo is Serialize as a gopacket.SerializableLayer.
-func (h *DETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return h.Serialize(b, SerializeOptions(opts))
 }
 
 // check reports a field that does not fit, as a *FieldError.

@@ -113,11 +113,11 @@ func ExamplePacket_AppendTo() {
 	// 24 bytes, PadCnt 3
 }
 
-// Decoders take a nil gopacket.DecodeFeedback, and a truncated input is an
-// error matching ErrTruncated (and io.ErrUnexpectedEOF), never a panic.
-func ExampleBTH_DecodeFromBytes() {
+// A truncated input is an error matching ErrTruncated (and
+// io.ErrUnexpectedEOF), never a panic.
+func ExampleBTH_Decode() {
 	var h ib.BTH
-	err := h.DecodeFromBytes([]byte{0x04, 0x00, 0xff, 0xff, 0, 0, 0, 0x12}, nil)
+	err := h.Decode([]byte{0x04, 0x00, 0xff, 0xff, 0, 0, 0, 0x12})
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, ib.ErrTruncated), errors.Is(err, io.ErrUnexpectedEOF))
 	// Output:
@@ -125,8 +125,7 @@ func ExampleBTH_DecodeFromBytes() {
 	// true true
 }
 
-// Read the Local Route Header of a native InfiniBand packet without
-// gopacket.
+// Read the Local Route Header of a native InfiniBand packet.
 func ExampleLRH_Decode() {
 	pkt, _ := hex.DecodeString("00020001000700020400ffff000000120000000149422121b55ebbaf")
 	var h ib.LRH

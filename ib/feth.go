@@ -2,8 +2,7 @@ package ib
 
 import (
 	"encoding/binary"
-
-	"github.com/google/gopacket"
+	"slices"
 
 	"github.com/roce-go/roce/internal/errs"
 )
@@ -22,7 +21,6 @@ const FETHLen = 4
 // memory region); PLT is the placement type (bit 0: global visibility,
 // bit 1: persistence).
 type FETH struct {
-	eth
 	Resv uint32 // reserved, 26 bits
 	SEL  uint8  // selectivity level, 2 bits
 	PLT  uint8  // placement type, 4 bits
@@ -52,34 +50,34 @@ func (h *FETH) do(op ethOp, b []byte) error {
 	return nil
 }
 
-// LayerType returns LayerTypeFETH.
-func (h *FETH) LayerType() gopacket.LayerType { return LayerTypeFETH }
-
-// CanDecode returns LayerTypeFETH.
-func (h *FETH) CanDecode() gopacket.LayerClass { return LayerTypeFETH }
-
-// Decode decodes the header at the start of data without gopacket: it
-// resets h (a header of a Layers set keeps its link to the set's BTH),
-// reads the fields and sets Contents to the header's FETHLen bytes and
-// Payload to what follows. Fewer bytes give an *Error wrapping
-// ErrTruncated.
+// Decode decodes the header at the start of data into h, resetting it.
+// Fewer than FETHLen bytes give an *Error wrapping ErrTruncated (and
+// io.ErrUnexpectedEOF). It allocates only that error.
 func (h *FETH) Decode(data []byte) error {
-	if err := h.decode(data, HeaderFETH); err != nil {
-		*h = FETH{eth: h.eth}
-		return err
+	if len(data) < FETHLen {
+		*h = FETH{}
+		return truncated(HeaderFETH.String(), 0, FETHLen, len(data))
 	}
 	h.parse(data)
 	return nil
 }
 
-// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
-// nil, is told of a truncation.
-func (h *FETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+// Len returns FETHLen, the header's size.
+func (h *FETH) Len() int { return FETHLen }
+
+// AppendTo appends the encoded header to b and returns the extended
+// slice. It refuses, returning b as it was, a field value that does not fit its field: the error is a *FieldError.
+func (h *FETH) AppendTo(b []byte) ([]byte, error) {
+	if err := h.check(); err != nil {
+		return b, err
+	}
+	b = slices.Grow(b, FETHLen)
+	h.put(b[len(b) : len(b)+FETHLen])
+	return b[:len(b)+FETHLen], nil
 }
 
 // Serialize prepends the header to b, the SerializeBuffer of either
-// gopacket module; the options change nothing. It refuses, writing
+// gopacket module; the options change nothing (see AppendTo for a byte slice). It refuses, writing
 // nothing, a field value that does not fit the field: the error is a
 // *FieldError.
 func (h *FETH) Serialize(b Buffer, _ SerializeOptions) error {
@@ -87,11 +85,6 @@ func (h *FETH) Serialize(b Buffer, _ SerializeOptions) error {
 		return err
 	}
 	return prepend(b, FETHLen, h)
-}
-
-// SerializeTo is Serialize as a gopacket.SerializableLayer.
-func (h *FETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return h.Serialize(b, SerializeOptions(opts))
 }
 
 // check reports a field that does not fit, as a *FieldError.

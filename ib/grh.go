@@ -3,9 +3,7 @@ package ib
 import (
 	"encoding/binary"
 	"net/netip"
-
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
+	"slices"
 
 	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/internal/hdr"
@@ -31,10 +29,9 @@ const NxtHdrBTH = hdr.NxtHdrBTH
 //	+---------------------------------------------------------------+
 //
 // PayLen counts the bytes after the GRH up to and including the ICRC, so
-// as a gopacket layer GRH hands on exactly those bytes: anything after
-// them (Ethernet padding, an FCS) is not part of the packet.
+// Split hands on exactly those bytes: anything after them (Ethernet
+// padding, an FCS) is not part of the packet.
 type GRH struct {
-	layers.BaseLayer
 	IPVer     uint8  // 6
 	TClass    uint8  // traffic class
 	FlowLabel uint32 // 20 bits
@@ -95,52 +92,40 @@ func (h *GRH) Validate() error {
 	return errs.Fit("GRH.FlowLabel", uint64(h.FlowLabel), 20)
 }
 
-// LayerType returns LayerTypeGRH.
-func (h *GRH) LayerType() gopacket.LayerType { return LayerTypeGRH }
-
-// CanDecode returns LayerTypeGRH.
-func (h *GRH) CanDecode() gopacket.LayerClass { return LayerTypeGRH }
-
-// DecodeFromBytes decodes the header and trims the payload to PayLen. df
-// may be nil. On an error h is left zeroed. A PayLen beyond data (a packet
-// cut short by the capture) is no error: the payload is what was captured
-// and df is told the packet was truncated, as gopacket's IP layers do.
-func (h *GRH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	cut, err := h.DecodeLayer(data)
-	return tell(df, cut, err)
-}
-
-// DecodeLayer is DecodeFromBytes without gopacket: cut reports a PayLen
-// beyond data, which a gopacket layer tells its DecodeFeedback. On an
-// error h is left zeroed.
-func (h *GRH) DecodeLayer(data []byte) (cut bool, err error) {
-	if cut, err = h.decodeLayer(data); err != nil {
-		*h = GRH{}
-	}
-	return cut, err
-}
-
-func (h *GRH) decodeLayer(data []byte) (cut bool, err error) {
+// Split decodes the header at the start of data, resetting h, and
+// returns the bytes after it that PayLen counts. A PayLen beyond data (a
+// packet cut short by the capture) is no error: rest is what was
+// captured and cut is true, which a gopacket layer tells its
+// DecodeFeedback. On an error h is left zeroed.
+func (h *GRH) Split(data []byte) (rest []byte, cut bool, err error) {
 	if err := h.Decode(data); err != nil {
-		return false, err
+		*h = GRH{}
+		return nil, false, err
 	}
 	end := GRHLen + int(h.PayLen)
 	if end > len(data) {
-		// Cut by the capture: keep what was captured and say so, as
-		// gopacket's IP layers do; the BTH decodes what it can of it.
-		cut = true
-		end = len(data)
+		// Cut by the capture: keep what was captured and say so; the
+		// BTH decodes what it can of it.
+		cut, end = true, len(data)
 	}
-	h.Contents, h.Payload = data[:GRHLen], data[GRHLen:end]
-	return cut, nil
+	return data[GRHLen:end], cut, nil
 }
 
-// NextLayerType returns LayerTypeBTH when NxtHdr is 0x1B.
-func (h *GRH) NextLayerType() gopacket.LayerType {
-	if h.NxtHdr == NxtHdrBTH {
-		return LayerTypeBTH
+// NextHeader reports whether a BTH follows: NxtHdr is 0x1B.
+func (h *GRH) NextHeader() bool { return h.NxtHdr == NxtHdrBTH }
+
+// Len returns GRHLen.
+func (h *GRH) Len() int { return GRHLen }
+
+// AppendTo appends the encoded header to b and returns the extended
+// slice. It refuses, returning b as it was, what Validate refuses.
+func (h *GRH) AppendTo(b []byte) ([]byte, error) {
+	if err := h.Validate(); err != nil {
+		return b, err
 	}
-	return payloadOrZero(h.Payload)
+	b = slices.Grow(b, GRHLen)
+	h.put(b[len(b) : len(b)+GRHLen])
+	return b[:len(b)+GRHLen], nil
 }
 
 // Serialize prepends the GRH to b, the SerializeBuffer of either
@@ -169,32 +154,13 @@ func (h *GRH) Serialize(b Buffer, opts SerializeOptions) error {
 	return prepend(b, GRHLen, h)
 }
 
-// SerializeTo is Serialize as a gopacket.SerializableLayer.
-func (h *GRH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return h.Serialize(b, SerializeOptions(opts))
-}
-
-func decodeGRH(data []byte, p gopacket.PacketBuilder) error {
-	h := &GRH{}
-	if err := h.DecodeFromBytes(data, p); err != nil {
-		return err
-	}
-	p.AddLayer(h)
-	p.SetNetworkLayer(h)
-	return p.NextDecoder(h.NextLayerType())
-}
-
-// NetworkFlow returns the flow between the GIDs, so that GRH can be a
-// gopacket.NetworkLayer (RoCEv1 frames have no other network layer).
-func (h *GRH) NetworkFlow() gopacket.Flow {
-	return gopacket.NewFlow(layers.EndpointIPv6, h.SGID[:], h.DGID[:])
-}
-
 // Decode reads the 40 header bytes at the start of b into h, without
-// gopacket and without looking at PayLen. It leaves BaseLayer alone.
-// It allocates nothing: its errors are made once.
+// looking at PayLen (see Split). Fewer bytes reset h and give an error
+// wrapping ErrTruncated, an IPVer other than 6 one wrapping
+// ErrBadVersion. It allocates nothing: its errors are made once.
 func (h *GRH) Decode(b []byte) error {
 	if len(b) < GRHLen {
+		*h = GRH{}
 		return errGRHCut[len(b)]
 	}
 	h.parse(b)

@@ -2,8 +2,7 @@ package ib
 
 import (
 	"encoding/binary"
-
-	"github.com/google/gopacket"
+	"slices"
 )
 
 // IETHLen is the size of the Invalidate ETH.
@@ -12,7 +11,6 @@ const IETHLen = 4
 // IETH is the Invalidate Extended Transport Header (IBTA Vol 1, 9.3.8),
 // carried by SEND Last/Only with Invalidate: the R_Key to invalidate.
 type IETH struct {
-	eth
 	RKey uint32 // the remote key to invalidate
 }
 
@@ -35,40 +33,32 @@ func (h *IETH) do(op ethOp, b []byte) error {
 	return nil
 }
 
-// LayerType returns LayerTypeIETH.
-func (h *IETH) LayerType() gopacket.LayerType { return LayerTypeIETH }
-
-// CanDecode returns LayerTypeIETH.
-func (h *IETH) CanDecode() gopacket.LayerClass { return LayerTypeIETH }
-
-// Decode decodes the header at the start of data without gopacket: it
-// resets h (a header of a Layers set keeps its link to the set's BTH),
-// reads the fields and sets Contents to the header's IETHLen bytes and
-// Payload to what follows. Fewer bytes give an *Error wrapping
-// ErrTruncated.
+// Decode decodes the header at the start of data into h, resetting it.
+// Fewer than IETHLen bytes give an *Error wrapping ErrTruncated (and
+// io.ErrUnexpectedEOF). It allocates only that error.
 func (h *IETH) Decode(data []byte) error {
-	if err := h.decode(data, HeaderIETH); err != nil {
-		*h = IETH{eth: h.eth}
-		return err
+	if len(data) < IETHLen {
+		*h = IETH{}
+		return truncated(HeaderIETH.String(), 0, IETHLen, len(data))
 	}
 	h.parse(data)
 	return nil
 }
 
-// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
-// nil, is told of a truncation.
-func (h *IETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+// Len returns IETHLen, the header's size.
+func (h *IETH) Len() int { return IETHLen }
+
+// AppendTo appends the encoded header to b and returns the extended
+// slice. Every value of every field fits: it never fails.
+func (h *IETH) AppendTo(b []byte) ([]byte, error) {
+	b = slices.Grow(b, IETHLen)
+	h.put(b[len(b) : len(b)+IETHLen])
+	return b[:len(b)+IETHLen], nil
 }
 
 // Serialize prepends the header to b, the SerializeBuffer of either
-// gopacket module; the options change nothing. Every value of every
+// gopacket module; the options change nothing (see AppendTo for a byte slice). Every value of every
 // field fits, so it fails only if b does.
 func (h *IETH) Serialize(b Buffer, _ SerializeOptions) error {
 	return prepend(b, IETHLen, h)
-}
-
-// SerializeTo is Serialize as a gopacket.SerializableLayer.
-func (h *IETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return h.Serialize(b, SerializeOptions(opts))
 }

@@ -2,8 +2,7 @@ package ib
 
 import (
 	"encoding/binary"
-
-	"github.com/google/gopacket"
+	"slices"
 )
 
 // ImmDtLen is the size of the immediate data header.
@@ -13,7 +12,6 @@ const ImmDtLen = 4
 // bytes delivered to the receiver with the completion. Data holds them
 // read big-endian, so printing it as %08x shows the bytes in wire order.
 type ImmDt struct {
-	eth
 	Data uint32 // the four bytes, big-endian
 }
 
@@ -36,40 +34,32 @@ func (h *ImmDt) do(op ethOp, b []byte) error {
 	return nil
 }
 
-// LayerType returns LayerTypeImmDt.
-func (h *ImmDt) LayerType() gopacket.LayerType { return LayerTypeImmDt }
-
-// CanDecode returns LayerTypeImmDt.
-func (h *ImmDt) CanDecode() gopacket.LayerClass { return LayerTypeImmDt }
-
-// Decode decodes the header at the start of data without gopacket: it
-// resets h (a header of a Layers set keeps its link to the set's BTH),
-// reads the fields and sets Contents to the header's ImmDtLen bytes and
-// Payload to what follows. Fewer bytes give an *Error wrapping
-// ErrTruncated.
+// Decode decodes the header at the start of data into h, resetting it.
+// Fewer than ImmDtLen bytes give an *Error wrapping ErrTruncated (and
+// io.ErrUnexpectedEOF). It allocates only that error.
 func (h *ImmDt) Decode(data []byte) error {
-	if err := h.decode(data, HeaderImmDt); err != nil {
-		*h = ImmDt{eth: h.eth}
-		return err
+	if len(data) < ImmDtLen {
+		*h = ImmDt{}
+		return truncated(HeaderImmDt.String(), 0, ImmDtLen, len(data))
 	}
 	h.parse(data)
 	return nil
 }
 
-// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
-// nil, is told of a truncation.
-func (h *ImmDt) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+// Len returns ImmDtLen, the header's size.
+func (h *ImmDt) Len() int { return ImmDtLen }
+
+// AppendTo appends the encoded header to b and returns the extended
+// slice. Every value of every field fits: it never fails.
+func (h *ImmDt) AppendTo(b []byte) ([]byte, error) {
+	b = slices.Grow(b, ImmDtLen)
+	h.put(b[len(b) : len(b)+ImmDtLen])
+	return b[:len(b)+ImmDtLen], nil
 }
 
 // Serialize prepends the header to b, the SerializeBuffer of either
-// gopacket module; the options change nothing. Every value of every
+// gopacket module; the options change nothing (see AppendTo for a byte slice). Every value of every
 // field fits, so it fails only if b does.
 func (h *ImmDt) Serialize(b Buffer, _ SerializeOptions) error {
 	return prepend(b, ImmDtLen, h)
-}
-
-// SerializeTo is Serialize as a gopacket.SerializableLayer.
-func (h *ImmDt) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return h.Serialize(b, SerializeOptions(opts))
 }

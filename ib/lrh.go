@@ -2,9 +2,7 @@ package ib
 
 import (
 	"encoding/binary"
-
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
+	"slices"
 
 	"github.com/roce-go/roce/internal/errs"
 )
@@ -30,10 +28,9 @@ const (
 //	+---------+---------------------+-------------------------------+
 //
 // PktLen counts 4-byte words from the LRH through the ICRC; the 2-byte
-// VCRC follows. As a gopacket layer, LRH hands on the bytes after it up to
-// the VCRC, and keeps the VCRC.
+// VCRC follows. Split hands on the bytes after it up to the VCRC, and
+// keeps the VCRC.
 type LRH struct {
-	layers.BaseLayer
 	VL     uint8  // virtual lane
 	LVer   uint8  // link version
 	SL     uint8  // service level
@@ -101,10 +98,12 @@ func (h *LRH) Validate() error {
 }
 
 // Decode reads the 8 header bytes at the start of b into h, without
-// gopacket and without looking at PktLen. It leaves BaseLayer and VCRC,
-// which follows the packet, alone.
+// looking at PktLen (see Split). It leaves VCRC, which follows the
+// packet, alone. Fewer bytes reset h and give an error wrapping
+// ErrTruncated, made once.
 func (h *LRH) Decode(b []byte) error {
 	if len(b) < LRHLen {
+		*h = LRH{}
 		return errLRHCut[len(b)]
 	}
 	h.parse(b)
@@ -132,38 +131,41 @@ func (h *LRH) Encode(b []byte) error {
 	return nil
 }
 
-// LayerType returns LayerTypeLRH.
-func (h *LRH) LayerType() gopacket.LayerType { return LayerTypeLRH }
-
-// CanDecode returns LayerTypeLRH.
-func (h *LRH) CanDecode() gopacket.LayerClass { return LayerTypeLRH }
-
-// DecodeFromBytes decodes the header and trims the payload to PktLen. df
-// may be nil. On an error h is left zeroed. A PktLen beyond data (a packet
-// cut short by the capture) is no error: the payload is what was captured
-// and df is told the packet was truncated, as gopacket's IP layers do.
-func (h *LRH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	cut, err := h.DecodeLayer(data)
-	return tell(df, cut, err)
-}
-
-// DecodeLayer is DecodeFromBytes without gopacket: cut reports a PktLen
-// beyond data, which a gopacket layer tells its DecodeFeedback. On an
-// error h is left zeroed.
-func (h *LRH) DecodeLayer(data []byte) (cut bool, err error) {
-	if cut, err = h.decodeLayer(data); err != nil {
+// Split decodes the header at the start of data, resetting h, and
+// returns the bytes after it that PktLen counts, up to the VCRC, which it
+// reads into VCRC when data holds it. A PktLen beyond data (a packet cut
+// short by the capture) is no error: rest is what was captured and cut
+// is true, which a gopacket layer tells its DecodeFeedback. A PktLen
+// shorter than the LRH wraps ErrBadLength. On an error h is left zeroed.
+func (h *LRH) Split(data []byte) (rest []byte, cut bool, err error) {
+	if rest, cut, err = h.split(data); err != nil {
 		*h = LRH{}
 	}
-	return cut, err
+	return rest, cut, err
 }
 
-func (h *LRH) decodeLayer(data []byte) (cut bool, err error) {
+// Len returns LRHLen, the header without the VCRC.
+func (h *LRH) Len() int { return LRHLen }
+
+// AppendTo appends the encoded header (not the VCRC) to b and returns the
+// extended slice. It refuses, returning b as it was, what Validate
+// refuses.
+func (h *LRH) AppendTo(b []byte) ([]byte, error) {
+	if err := h.Validate(); err != nil {
+		return b, err
+	}
+	b = slices.Grow(b, LRHLen)
+	h.put(b[len(b) : len(b)+LRHLen])
+	return b[:len(b)+LRHLen], nil
+}
+
+func (h *LRH) split(data []byte) (rest []byte, cut bool, err error) {
 	if err := h.Decode(data); err != nil {
-		return false, err
+		return nil, false, err
 	}
 	end := int(h.PktLen) * 4
 	if end < LRHLen {
-		return false, errLRHShort[end/4]
+		return nil, false, errLRHShort[end/4]
 	}
 	if end > len(data) {
 		// Cut by the capture: keep what was captured and say so, as
@@ -175,19 +177,7 @@ func (h *LRH) decodeLayer(data []byte) (cut bool, err error) {
 	if len(data) >= end+2 {
 		h.VCRC = binary.BigEndian.Uint16(data[end:])
 	}
-	h.Contents, h.Payload = data[:LRHLen], data[LRHLen:end]
-	return cut, nil
-}
-
-// NextLayerType returns LayerTypeBTH or LayerTypeGRH according to LNH.
-func (h *LRH) NextLayerType() gopacket.LayerType {
-	switch h.LNH {
-	case LNHIBALocal:
-		return LayerTypeBTH
-	case LNHIBAGlobal:
-		return LayerTypeGRH
-	}
-	return payloadOrZero(h.Payload)
+	return data[LRHLen:end], cut, nil
 }
 
 // Serialize prepends the LRH to b, the SerializeBuffer of either
@@ -216,28 +206,4 @@ func (h *LRH) Serialize(b Buffer, opts SerializeOptions) error {
 	}
 	binary.BigEndian.PutUint16(v, h.VCRC)
 	return prepend(b, LRHLen, h)
-}
-
-// SerializeTo is Serialize as a gopacket.SerializableLayer.
-func (h *LRH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return h.Serialize(b, SerializeOptions(opts))
-}
-
-func decodeLRH(data []byte, p gopacket.PacketBuilder) error {
-	h := &LRH{}
-	if err := h.DecodeFromBytes(data, p); err != nil {
-		return err
-	}
-	p.AddLayer(h)
-	p.SetLinkLayer(h)
-	return p.NextDecoder(h.NextLayerType())
-}
-
-// LinkFlow returns the flow between the LIDs, so that LRH can be a
-// gopacket.LinkLayer.
-func (h *LRH) LinkFlow() gopacket.Flow {
-	var s, d [2]byte
-	binary.BigEndian.PutUint16(s[:], h.SLID)
-	binary.BigEndian.PutUint16(d[:], h.DLID)
-	return gopacket.NewFlow(layers.EndpointMAC, s[:], d[:])
 }

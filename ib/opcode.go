@@ -2,8 +2,6 @@ package ib
 
 import (
 	"strconv"
-
-	"github.com/google/gopacket"
 )
 
 // Opcode is the BTH OpCode: bits 7..5 select the transport, bits 4..0 the
@@ -50,30 +48,26 @@ const (
 )
 
 // headerInfo is the one table of the extended headers: each row gives
-// the header's name and size, its gopacket layer type, how to make a
-// fresh gopacket layer of it, and where its fields end. Packet.eths maps
+// the header's name and size and where its fields end. Packet.eths maps
 // a Header to the field of a Packet that holds it.
 var headerInfo = [numHeaders]struct {
-	name  string
-	size  int
-	layer gopacket.LayerType
-	new   func(e eth) ethLayer
+	name string
+	size int
 	// ends are the byte offsets in the header at which its fields end,
 	// in wire order (reserved fields included), then zeros: what
 	// Packet.DecodeTruncated keeps of a header the capture cut.
 	ends [4]uint8
 }{
-	NoHeader:           {layer: gopacket.LayerTypePayload},
-	HeaderRDETH:        {"RDETH", RDETHLen, layerTypeRDETH, func(e eth) ethLayer { return &RDETH{eth: e} }, [4]uint8{1, 4}},
-	HeaderDETH:         {"DETH", DETHLen, layerTypeDETH, func(e eth) ethLayer { return &DETH{eth: e} }, [4]uint8{4, 5, 8}},
-	HeaderXRCETH:       {"XRCETH", XRCETHLen, layerTypeXRCETH, func(e eth) ethLayer { return &XRCETH{eth: e} }, [4]uint8{1, 4}},
-	HeaderRETH:         {"RETH", RETHLen, layerTypeRETH, func(e eth) ethLayer { return &RETH{eth: e} }, [4]uint8{8, 12, 16}},
-	HeaderAtomicETH:    {"AtomicETH", AtomicETHLen, layerTypeAtomicETH, func(e eth) ethLayer { return &AtomicETH{eth: e} }, [4]uint8{8, 12, 20, 28}},
-	HeaderAtomicAckETH: {"AtomicAckETH", AtomicAckETHLen, layerTypeAtomicAckETH, func(e eth) ethLayer { return &AtomicAckETH{eth: e} }, [4]uint8{8}},
-	HeaderAETH:         {"AETH", AETHLen, layerTypeAETH, func(e eth) ethLayer { return &AETH{eth: e} }, [4]uint8{1, 4}},
-	HeaderImmDt:        {"ImmDt", ImmDtLen, layerTypeImmDt, func(e eth) ethLayer { return &ImmDt{eth: e} }, [4]uint8{4}},
-	HeaderIETH:         {"IETH", IETHLen, layerTypeIETH, func(e eth) ethLayer { return &IETH{eth: e} }, [4]uint8{4}},
-	HeaderFETH:         {"FETH", FETHLen, layerTypeFETH, func(e eth) ethLayer { return &FETH{eth: e} }, [4]uint8{4}},
+	HeaderRDETH:        {"RDETH", RDETHLen, [4]uint8{1, 4}},
+	HeaderDETH:         {"DETH", DETHLen, [4]uint8{4, 5, 8}},
+	HeaderXRCETH:       {"XRCETH", XRCETHLen, [4]uint8{1, 4}},
+	HeaderRETH:         {"RETH", RETHLen, [4]uint8{8, 12, 16}},
+	HeaderAtomicETH:    {"AtomicETH", AtomicETHLen, [4]uint8{8, 12, 20, 28}},
+	HeaderAtomicAckETH: {"AtomicAckETH", AtomicAckETHLen, [4]uint8{8}},
+	HeaderAETH:         {"AETH", AETHLen, [4]uint8{1, 4}},
+	HeaderImmDt:        {"ImmDt", ImmDtLen, [4]uint8{4}},
+	HeaderIETH:         {"IETH", IETHLen, [4]uint8{4}},
+	HeaderFETH:         {"FETH", FETHLen, [4]uint8{4}},
 }
 
 // whole returns how many of the first n bytes of the header its whole

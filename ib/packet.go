@@ -10,9 +10,7 @@ import (
 // gopacket's dispatch: the BTH, the extended headers its opcode lists,
 // the payload, the pad and the ICRC. Only the headers the opcode lists
 // are filled; Headers says which. Decode refills a Packet in place and
-// allocates nothing; Payload and BTH.Pad alias the input. The gopacket
-// fields of the headers (BaseLayer's Contents and Payload) are left
-// alone: they belong to the gopacket path.
+// allocates nothing; Payload and BTH.Pad alias the input.
 type Packet struct {
 	BTH          BTH
 	RDETH        RDETH

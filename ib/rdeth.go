@@ -1,7 +1,7 @@
 package ib
 
 import (
-	"github.com/google/gopacket"
+	"slices"
 
 	"github.com/roce-go/roce/internal/errs"
 )
@@ -16,7 +16,6 @@ const RDETHLen = 4
 //	|   Reserved    |                    EECnxt                     |
 //	+---------------+-----------------------------------------------+
 type RDETH struct {
-	eth
 	Resv8  uint8  // reserved
 	EECnxt uint32 // end-to-end context, 24 bits
 }
@@ -37,34 +36,34 @@ func (h *RDETH) do(op ethOp, b []byte) error {
 	return nil
 }
 
-// LayerType returns LayerTypeRDETH.
-func (h *RDETH) LayerType() gopacket.LayerType { return LayerTypeRDETH }
-
-// CanDecode returns LayerTypeRDETH.
-func (h *RDETH) CanDecode() gopacket.LayerClass { return LayerTypeRDETH }
-
-// Decode decodes the header at the start of data without gopacket: it
-// resets h (a header of a Layers set keeps its link to the set's BTH),
-// reads the fields and sets Contents to the header's RDETHLen bytes and
-// Payload to what follows. Fewer bytes give an *Error wrapping
-// ErrTruncated.
+// Decode decodes the header at the start of data into h, resetting it.
+// Fewer than RDETHLen bytes give an *Error wrapping ErrTruncated (and
+// io.ErrUnexpectedEOF). It allocates only that error.
 func (h *RDETH) Decode(data []byte) error {
-	if err := h.decode(data, HeaderRDETH); err != nil {
-		*h = RDETH{eth: h.eth}
-		return err
+	if len(data) < RDETHLen {
+		*h = RDETH{}
+		return truncated(HeaderRDETH.String(), 0, RDETHLen, len(data))
 	}
 	h.parse(data)
 	return nil
 }
 
-// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
-// nil, is told of a truncation.
-func (h *RDETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+// Len returns RDETHLen, the header's size.
+func (h *RDETH) Len() int { return RDETHLen }
+
+// AppendTo appends the encoded header to b and returns the extended
+// slice. It refuses, returning b as it was, a field value that does not fit its field: the error is a *FieldError.
+func (h *RDETH) AppendTo(b []byte) ([]byte, error) {
+	if err := h.check(); err != nil {
+		return b, err
+	}
+	b = slices.Grow(b, RDETHLen)
+	h.put(b[len(b) : len(b)+RDETHLen])
+	return b[:len(b)+RDETHLen], nil
 }
 
 // Serialize prepends the header to b, the SerializeBuffer of either
-// gopacket module; the options change nothing. It refuses, writing
+// gopacket module; the options change nothing (see AppendTo for a byte slice). It refuses, writing
 // nothing, a field value that does not fit the field: the error is a
 // *FieldError.
 func (h *RDETH) Serialize(b Buffer, _ SerializeOptions) error {
@@ -72,11 +71,6 @@ func (h *RDETH) Serialize(b Buffer, _ SerializeOptions) error {
 		return err
 	}
 	return prepend(b, RDETHLen, h)
-}
-
-// SerializeTo is Serialize as a gopacket.SerializableLayer.
-func (h *RDETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return h.Serialize(b, SerializeOptions(opts))
 }
 
 // check reports a field that does not fit, as a *FieldError.

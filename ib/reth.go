@@ -2,8 +2,7 @@ package ib
 
 import (
 	"encoding/binary"
-
-	"github.com/google/gopacket"
+	"slices"
 )
 
 // RETHLen is the size of the RDMA ETH.
@@ -20,7 +19,6 @@ const RETHLen = 16
 //	|                          DMA Length                           |
 //	+---------------------------------------------------------------+
 type RETH struct {
-	eth
 	VA     uint64 // virtual address
 	RKey   uint32 // remote key (R_Key)
 	DMALen uint32 // DMA length in bytes
@@ -49,40 +47,32 @@ func (h *RETH) do(op ethOp, b []byte) error {
 	return nil
 }
 
-// LayerType returns LayerTypeRETH.
-func (h *RETH) LayerType() gopacket.LayerType { return LayerTypeRETH }
-
-// CanDecode returns LayerTypeRETH.
-func (h *RETH) CanDecode() gopacket.LayerClass { return LayerTypeRETH }
-
-// Decode decodes the header at the start of data without gopacket: it
-// resets h (a header of a Layers set keeps its link to the set's BTH),
-// reads the fields and sets Contents to the header's RETHLen bytes and
-// Payload to what follows. Fewer bytes give an *Error wrapping
-// ErrTruncated.
+// Decode decodes the header at the start of data into h, resetting it.
+// Fewer than RETHLen bytes give an *Error wrapping ErrTruncated (and
+// io.ErrUnexpectedEOF). It allocates only that error.
 func (h *RETH) Decode(data []byte) error {
-	if err := h.decode(data, HeaderRETH); err != nil {
-		*h = RETH{eth: h.eth}
-		return err
+	if len(data) < RETHLen {
+		*h = RETH{}
+		return truncated(HeaderRETH.String(), 0, RETHLen, len(data))
 	}
 	h.parse(data)
 	return nil
 }
 
-// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
-// nil, is told of a truncation.
-func (h *RETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+// Len returns RETHLen, the header's size.
+func (h *RETH) Len() int { return RETHLen }
+
+// AppendTo appends the encoded header to b and returns the extended
+// slice. Every value of every field fits: it never fails.
+func (h *RETH) AppendTo(b []byte) ([]byte, error) {
+	b = slices.Grow(b, RETHLen)
+	h.put(b[len(b) : len(b)+RETHLen])
+	return b[:len(b)+RETHLen], nil
 }
 
 // Serialize prepends the header to b, the SerializeBuffer of either
-// gopacket module; the options change nothing. Every value of every
+// gopacket module; the options change nothing (see AppendTo for a byte slice). Every value of every
 // field fits, so it fails only if b does.
 func (h *RETH) Serialize(b Buffer, _ SerializeOptions) error {
 	return prepend(b, RETHLen, h)
-}
-
-// SerializeTo is Serialize as a gopacket.SerializableLayer.
-func (h *RETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return h.Serialize(b, SerializeOptions(opts))
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/google/gopacket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -79,15 +78,14 @@ func TestPacketValidate(t *testing.T) {
 	require.Len(t, out, BTHLen+4+ICRCLen)
 }
 
-// serializable is what every header layer is, for the SerializeTo tests.
+// serializable is what every header is, for the Serialize tests.
 type serializable interface {
-	gopacket.SerializableLayer
-	gopacket.DecodingLayer
+	Serialize(Buffer, SerializeOptions) error
 }
 
-// TestSerializeToRefuses: every SerializeTo refuses a field that does not
+// TestSerializeRefuses: every Serialize refuses a field that does not
 // fit, writing nothing, with the error AppendTo would give.
-func TestSerializeToRefuses(t *testing.T) {
+func TestSerializeRefuses(t *testing.T) {
 	for _, c := range []struct {
 		l   serializable
 		msg string
@@ -109,9 +107,14 @@ func TestSerializeToRefuses(t *testing.T) {
 		{&LRH{Resv5: 32}, "roce: LRH.Resv5 0x20 does not fit 5 bits"},
 		{&LRH{PktLen: 1 << 11}, "roce: LRH.PktLen 0x800 does not fit 11 bits"},
 	} {
-		buf := gopacket.NewSerializeBuffer()
-		err := c.l.SerializeTo(buf, gopacket.SerializeOptions{})
+		buf := &frontBuffer{}
+		err := c.l.Serialize(buf, SerializeOptions{})
 		assert.EqualError(t, err, c.msg, "%T", c.l)
+		if a, ok := c.l.(interface{ AppendTo([]byte) ([]byte, error) }); ok {
+			out, aerr := a.AppendTo(nil)
+			assert.Equal(t, err, aerr, "%T: AppendTo", c.l)
+			assert.Empty(t, out, "%T: AppendTo wrote despite the error", c.l)
+		}
 		assert.Empty(t, buf.Bytes(), "%T wrote despite the error", c.l)
 	}
 
@@ -133,15 +136,13 @@ func TestSerializeToRefuses(t *testing.T) {
 		{OpRCSendOnly, 5, 0, true, nil},
 		{OpRCSendOnly, 5, 3, false, nil},
 	} {
-		buf := gopacket.NewSerializeBuffer()
-		b, _ := buf.AppendBytes(c.after)
-		clear(b)
+		buf := &frontBuffer{b: make([]byte, c.after)}
 		h := &BTH{OpCode: c.op, PadCnt: c.padCnt}
-		err := h.SerializeTo(buf, gopacket.SerializeOptions{FixLengths: c.fix})
+		err := h.Serialize(buf, SerializeOptions{FixLengths: c.fix})
 		if c.wantErr == nil {
 			require.NoError(t, err, "%v after %d", c.op, c.after)
 			var d BTH
-			require.NoError(t, d.DecodeFromBytes(buf.Bytes(), nil), "%v: what SerializeTo wrote decodes", c.op)
+			require.NoError(t, d.Decode(buf.Bytes()), "%v: what Serialize wrote decodes", c.op)
 			continue
 		}
 		require.ErrorIs(t, err, c.wantErr, "%v after %d", c.op, c.after)
@@ -150,20 +151,17 @@ func TestSerializeToRefuses(t *testing.T) {
 }
 
 func TestGRHSerializeFixLengths(t *testing.T) {
-	buf := gopacket.NewSerializeBuffer()
-	b, _ := buf.AppendBytes(20)
-	clear(b)
+	buf := &frontBuffer{b: make([]byte, 20)}
 	var h GRH // IPVer and NxtHdr left zero
-	require.NoError(t, h.SerializeTo(buf, gopacket.SerializeOptions{FixLengths: true}))
+	require.NoError(t, h.Serialize(buf, SerializeOptions{FixLengths: true}))
 	var d GRH
-	require.NoError(t, d.DecodeFromBytes(buf.Bytes(), nil))
+	require.NoError(t, d.Decode(buf.Bytes()))
 	assert.EqualValues(t, 6, d.IPVer)
 	assert.EqualValues(t, NxtHdrBTH, d.NxtHdr)
 	assert.EqualValues(t, 20, d.PayLen)
 
-	buf = gopacket.NewSerializeBuffer()
-	_, _ = buf.AppendBytes(65536)
-	err := h.SerializeTo(buf, gopacket.SerializeOptions{FixLengths: true})
+	buf = &frontBuffer{b: make([]byte, 65536)}
+	err := h.Serialize(buf, SerializeOptions{FixLengths: true})
 	require.EqualError(t, err, "roce: GRH.PayLen 0x10000 does not fit 16 bits")
 	require.Len(t, buf.Bytes(), 65536)
 
@@ -181,11 +179,9 @@ func TestLRHSerializeFixLengths(t *testing.T) {
 		{2048*4 - LRHLen, "roce: LRH.PktLen 0x800 does not fit 11 bits"},
 		{2047*4 - LRHLen, ""},
 	} {
-		buf := gopacket.NewSerializeBuffer()
-		b, _ := buf.AppendBytes(c.after)
-		clear(b)
+		buf := &frontBuffer{b: make([]byte, c.after)}
 		h := LRH{LNH: LNHIBALocal, VCRC: 0xabcd}
-		err := h.SerializeTo(buf, gopacket.SerializeOptions{FixLengths: true})
+		err := h.Serialize(buf, SerializeOptions{FixLengths: true})
 		if c.msg != "" {
 			require.EqualError(t, err, c.msg)
 			require.Len(t, buf.Bytes(), c.after)
@@ -193,7 +189,8 @@ func TestLRHSerializeFixLengths(t *testing.T) {
 		}
 		require.NoError(t, err)
 		var d LRH
-		require.NoError(t, d.DecodeFromBytes(buf.Bytes(), nil))
+		_, _, err = d.Split(buf.Bytes())
+		require.NoError(t, err)
 		assert.Equal(t, (c.after+LRHLen)/4, int(d.PktLen))
 		assert.EqualValues(t, 0xabcd, d.VCRC)
 	}
@@ -339,7 +336,7 @@ func TestPacketProperty(t *testing.T) {
 		require.NoError(t, d.Decode(out), "#%d %v: %x", i, in.BTH.OpCode, out)
 		want := expectedDecode(&in)
 		if diff := cmp.Diff(want, d, cmpopts.IgnoreUnexported(Packet{}, BTH{}, RDETH{}, DETH{}, XRCETH{}, RETH{}, AtomicETH{},
-			AtomicAckETH{}, AETH{}, ImmDt{}, IETH{}, FETH{}), cmpopts.IgnoreFields(BTH{}, "BaseLayer"), cmpopts.EquateEmpty()); diff != "" {
+			AtomicAckETH{}, AETH{}, ImmDt{}, IETH{}, FETH{}), cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("#%d %v: decode (-want +got):\n%s", i, in.BTH.OpCode, diff)
 		}
 		checkLayersAgree(t, &in, out)
@@ -373,29 +370,41 @@ func expectedDecode(in *Packet) Packet {
 	return want
 }
 
-// layersOf returns the gopacket layers of p, BTH first.
-func layersOf(p *Packet) []gopacket.SerializableLayer {
-	ls := []gopacket.SerializableLayer{&p.BTH}
+// headersOf returns the headers of p, BTH first.
+func headersOf(p *Packet) []serializable {
+	ls := []serializable{&p.BTH}
 	hs := p.BTH.OpCode.Headers()
 	v := reflect.ValueOf(p).Elem()
 	for i := 0; i < hs.Len(); i++ {
-		ls = append(ls, v.FieldByName(hs.At(i).String()).Addr().Interface().(gopacket.SerializableLayer))
+		ls = append(ls, v.FieldByName(hs.At(i).String()).Addr().Interface().(serializable))
 	}
-	return append(ls, gopacket.Payload(p.Payload))
+	return ls
+}
+
+// serializeHeaders serializes p as a gopacket.SerializeLayers would, last
+// header first, behind its payload.
+func serializeHeaders(p *Packet) ([]byte, error) {
+	buf := &frontBuffer{b: append([]byte(nil), p.Payload...)}
+	ls := headersOf(p)
+	for i := len(ls) - 1; i >= 0; i-- {
+		if err := ls[i].Serialize(buf, SerializeOptions{FixLengths: true}); err != nil {
+			return nil, err
+		}
+	}
+	return buf.b, nil
 }
 
 func checkLayersAgree(t *testing.T, in *Packet, want []byte) {
 	t.Helper()
 	p := *in
-	buf := gopacket.NewSerializeBuffer()
-	require.NoError(t, gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true}, layersOf(&p)...))
-	require.True(t, bytes.Equal(want, buf.Bytes()), "%v: SerializeLayers\n%x\nAppendTo\n%x", in.BTH.OpCode, buf.Bytes(), want)
+	got, err := serializeHeaders(&p)
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(want, got), "%v: Serialize\n%x\nAppendTo\n%x", in.BTH.OpCode, got, want)
 }
 
 func checkLayersRefuse(t *testing.T, in *Packet) {
 	t.Helper()
 	p := *in
-	buf := gopacket.NewSerializeBuffer()
-	err := gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true}, layersOf(&p)...)
-	require.True(t, errors.Is(err, ErrBadValue) || errors.Is(err, ErrBadLength), "%v: SerializeLayers: %v", in.BTH.OpCode, err)
+	_, err := serializeHeaders(&p)
+	require.True(t, errors.Is(err, ErrBadValue) || errors.Is(err, ErrBadLength), "%v: Serialize: %v", in.BTH.OpCode, err)
 }

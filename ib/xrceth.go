@@ -1,7 +1,7 @@
 package ib
 
 import (
-	"github.com/google/gopacket"
+	"slices"
 
 	"github.com/roce-go/roce/internal/errs"
 )
@@ -16,7 +16,6 @@ const XRCETHLen = 4
 //	|   Reserved    |                    XRCSRQ                     |
 //	+---------------+-----------------------------------------------+
 type XRCETH struct {
-	eth
 	Resv8  uint8  // reserved
 	XRCSRQ uint32 // target XRC shared receive queue, 24 bits
 }
@@ -44,34 +43,34 @@ func (h *XRCETH) do(op ethOp, b []byte) error {
 	return nil
 }
 
-// LayerType returns LayerTypeXRCETH.
-func (h *XRCETH) LayerType() gopacket.LayerType { return LayerTypeXRCETH }
-
-// CanDecode returns LayerTypeXRCETH.
-func (h *XRCETH) CanDecode() gopacket.LayerClass { return LayerTypeXRCETH }
-
-// Decode decodes the header at the start of data without gopacket: it
-// resets h (a header of a Layers set keeps its link to the set's BTH),
-// reads the fields and sets Contents to the header's XRCETHLen bytes and
-// Payload to what follows. Fewer bytes give an *Error wrapping
-// ErrTruncated.
+// Decode decodes the header at the start of data into h, resetting it.
+// Fewer than XRCETHLen bytes give an *Error wrapping ErrTruncated (and
+// io.ErrUnexpectedEOF). It allocates only that error.
 func (h *XRCETH) Decode(data []byte) error {
-	if err := h.decode(data, HeaderXRCETH); err != nil {
-		*h = XRCETH{eth: h.eth}
-		return err
+	if len(data) < XRCETHLen {
+		*h = XRCETH{}
+		return truncated(HeaderXRCETH.String(), 0, XRCETHLen, len(data))
 	}
 	h.parse(data)
 	return nil
 }
 
-// DecodeFromBytes is Decode as a gopacket.DecodingLayer: df, which may be
-// nil, is told of a truncation.
-func (h *XRCETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+// Len returns XRCETHLen, the header's size.
+func (h *XRCETH) Len() int { return XRCETHLen }
+
+// AppendTo appends the encoded header to b and returns the extended
+// slice. It refuses, returning b as it was, a field value that does not fit its field: the error is a *FieldError.
+func (h *XRCETH) AppendTo(b []byte) ([]byte, error) {
+	if err := h.check(); err != nil {
+		return b, err
+	}
+	b = slices.Grow(b, XRCETHLen)
+	h.put(b[len(b) : len(b)+XRCETHLen])
+	return b[:len(b)+XRCETHLen], nil
 }
 
 // Serialize prepends the header to b, the SerializeBuffer of either
-// gopacket module; the options change nothing. It refuses, writing
+// gopacket module; the options change nothing (see AppendTo for a byte slice). It refuses, writing
 // nothing, a field value that does not fit the field: the error is a
 // *FieldError.
 func (h *XRCETH) Serialize(b Buffer, _ SerializeOptions) error {
@@ -79,11 +78,6 @@ func (h *XRCETH) Serialize(b Buffer, _ SerializeOptions) error {
 		return err
 	}
 	return prepend(b, XRCETHLen, h)
-}
-
-// SerializeTo is Serialize as a gopacket.SerializableLayer.
-func (h *XRCETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
-	return h.Serialize(b, SerializeOptions(opts))
 }
 
 // check reports a field that does not fit, as a *FieldError.

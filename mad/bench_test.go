@@ -6,13 +6,13 @@ import (
 
 	"github.com/google/gopacket"
 
-	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/internal/testkit/corpus"
 	"github.com/roce-go/roce/mad"
 )
 
 // BenchmarkParser decodes three frames of the rxe capture with one
-// roce.Layers parser: an RDMA WRITE Only (Ethernet, IPv4, UDP, BTH, RETH,
+// googlelayers.Layers parser: an RDMA WRITE Only (Ethernet, IPv4, UDP, BTH, RETH,
 // payload: the baseline), a MAD of a class left opaque (the same frame
 // as the REQ with the class byte set to the vendor class 0x09: MAD
 // header and payload), the CM REQ (MAD header and the whole REQ) and a
@@ -31,15 +31,15 @@ func BenchmarkParser(b *testing.B) {
 		name  string
 		frame []byte
 		last  gopacket.LayerType
-		attr  func(l *roce.Layers) error
+		attr  func(l *googlelayers.Layers) error
 	}{
 		{"BTH", frames[3], gopacket.LayerTypePayload, nil},
 		{"MAD", opaque, gopacket.LayerTypePayload, nil},
 		{"CMREQ", req, mad.LayerTypeCM, nil},
-		{"SMPDRSMInfo", smp, mad.LayerTypeSMPDirected, func(l *roce.Layers) error { return info.Decode(l.MAD.SMPDirected.Data[:]) }},
+		{"SMPDRSMInfo", smp, mad.LayerTypeSMPDirected, func(l *googlelayers.Layers) error { return info.Decode(l.SMPDirected.Data[:]) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			var l roce.Layers
+			var l googlelayers.Layers
 			p := l.Parser()
 			decoded := make([]gopacket.LayerType, 0, 16)
 			if err := p.DecodeLayers(c.frame, &decoded); err != nil || decoded[len(decoded)-1] != c.last {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/gopacket"
 
-	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/corpus"
 	"github.com/roce-go/roce/mad"
@@ -31,7 +31,7 @@ type capturedMAD struct {
 }
 
 // capturedMADs returns every MAD of the captures, found through the
-// module's own transport paths: roce.Layers' parser for the Ethernet
+// module's own transport paths: googlelayers.Layers' parser for the Ethernet
 // frames, gopacket.NewPacket from the LRH for the ERF records; the test
 // fails when a path misses the MAD layer of a UD SEND Only to QP 0 or 1.
 func capturedMADs(t *testing.T) []capturedMAD {
@@ -43,8 +43,8 @@ func capturedMADs(t *testing.T) []capturedMAD {
 			var qp uint32
 			var isUDSend bool
 			if name == "ib_native_erf_dag_smp_ipoib_cm.pcap" {
-				pkt := gopacket.NewPacket(erfIB(t, rec), ib.LayerTypeLRH, gopacket.Default)
-				bth, _ := pkt.Layer(ib.LayerTypeBTH).(*ib.BTH)
+				pkt := gopacket.NewPacket(erfIB(t, rec), googlelayers.LayerTypeLRH, gopacket.Default)
+				bth, _ := pkt.Layer(googlelayers.LayerTypeBTH).(*googlelayers.BTH)
 				if bth == nil {
 					continue
 				}
@@ -53,14 +53,14 @@ func capturedMADs(t *testing.T) []capturedMAD {
 					raw = append(append([]byte(nil), m.Contents...), m.Payload...)
 				}
 			} else {
-				var l roce.Layers
+				var l googlelayers.Layers
 				var decoded []gopacket.LayerType
 				if l.Parser().DecodeLayers(rec, &decoded) != nil && len(decoded) < 4 {
 					continue // ARP
 				}
-				qp, isUDSend = l.IB.BTH.DestQP, l.IB.BTH.OpCode == ib.OpUDSendOnly
+				qp, isUDSend = l.BTH.DestQP, l.BTH.OpCode == ib.OpUDSendOnly
 				if slices.Contains(decoded, mad.LayerTypeMAD) {
-					raw = append(append([]byte(nil), l.MAD.MAD.Contents...), l.MAD.MAD.Payload...)
+					raw = append(append([]byte(nil), l.MAD.Contents...), l.MAD.Payload...)
 				}
 			}
 			if isUDSend && qp <= 1 && len(raw) != mad.Len {

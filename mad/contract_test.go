@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/gopacket"
 
-	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/corpus"
 	"github.com/roce-go/roce/mad"
@@ -206,7 +206,7 @@ func TestFieldErrors(t *testing.T) {
 // and record) and encoding into a buffer with room allocate nothing.
 func TestNoAllocs(t *testing.T) {
 	frames := corpus.Capture(t, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap")
-	var l roce.Layers
+	var l googlelayers.Layers
 	p := l.Parser()
 	decoded := make([]gopacket.LayerType, 0, 16)
 	for _, i := range []int{0, 1, 2, 10, 11} { // REQ, REP, RTU, DREQ, DREP
@@ -221,7 +221,7 @@ func TestNoAllocs(t *testing.T) {
 	if err := p.DecodeLayers(frames[0], &decoded); err != nil {
 		t.Fatal(err)
 	}
-	req := l.MAD.CM.REQ
+	req := l.CM.REQ
 	var ip mad.IPCM
 	buf := make([]byte, 0, mad.Len)
 	var sa mad.Layers
@@ -248,7 +248,7 @@ func TestNoAllocs(t *testing.T) {
 		name string
 		f    func() error
 	}{
-		{"REQ.Decode", func() error { return req.Decode(l.MAD.MAD.Payload) }},
+		{"REQ.Decode", func() error { return req.Decode(l.MAD.Payload) }},
 		{"REQ.AppendTo", func() error { _, err := req.AppendTo(buf[:0]); return err }},
 		{"REQ.IPCM", func() error {
 			if !req.IPCM(&ip) || !ip.Src().IsValid() || !ip.Dst().IsValid() {
@@ -256,7 +256,7 @@ func TestNoAllocs(t *testing.T) {
 			}
 			return nil
 		}},
-		{"Header.AppendTo", func() error { _, err := l.MAD.MAD.Header.AppendTo(buf[:0]); return err }},
+		{"Header.AppendTo", func() error { _, err := l.MAD.Header.AppendTo(buf[:0]); return err }},
 		{"SA parser", func() error { return saParser.DecodeLayers(saRaw, &decoded) }},
 		{"PathRecord.Decode", func() error { return path.Decode(sa.SA.Record(0)) }},
 		{"PathRecord.AppendTo", func() error { _, err := path.AppendTo(buf[:0]); return err }},

@@ -4,7 +4,6 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 
-	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/errs"
 )
 
@@ -31,9 +30,9 @@ func register(t gopacket.LayerType, name string) gopacket.LayerType {
 	return gopacket.RegisterLayerType(int(t), gopacket.LayerTypeMetadata{Name: name, Decoder: gopacket.DecodeFunc(decodeMAD)})
 }
 
-// The BTH and DETH layers of package ib hand the payload of a UD SEND
-// Only to QP 0 or QP 1, when it holds a whole MAD, to the MAD layer.
-func init() { ib.RegisterManagementLayer(LayerTypeMAD, Len) }
+// The BTH and DETH layers of package googlelayers hand the payload of a
+// UD SEND Only to QP 0 or QP 1, when it holds a whole MAD, to the MAD
+// layer (ib.BTH.ToManagement).
 
 // MAD is the gopacket layer of the common MAD header (see Header). Its
 // payload is the MAD data, the 232 bytes after the header; the next layer

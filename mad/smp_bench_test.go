@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/gopacket"
 
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/mad"
 )
@@ -19,7 +20,7 @@ func benchGolden(b *testing.B, i int) []byte {
 
 func BenchmarkBTHBaseline(b *testing.B) {
 	pkt := nativeMADPacket(b, benchGolden(b, 1), 1)[ib.LRHLen:]
-	var h ib.BTH
+	var h googlelayers.BTH
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := h.DecodeFromBytes(pkt, gopacket.NilDecodeFeedback); err != nil {

@@ -28,7 +28,7 @@ func madFrame(b *testing.B) []byte {
 	return nil
 }
 
-// BenchmarkParserMADGoogle is the baseline: roce.Layers.Parser of
+// BenchmarkParserMADGoogle is the baseline: googlelayers.Layers.Parser of
 // Google's gopacket on a RoCEv2 frame carrying a CM REQ.
 func BenchmarkParserMADGoogle(b *testing.B) {
 	frame := madFrame(b)

@@ -41,7 +41,7 @@ func TestBuildMADSameAsGoogle(t *testing.T) {
 	gbuf, fbuf := ggopacket.NewSerializeBuffer(), gopacket.NewSerializeBuffer()
 	if err := ggopacket.SerializeLayers(gbuf, ggopacket.SerializeOptions(opts),
 		&glayers.Ethernet{SrcMAC: mac, DstMAC: mac, EthernetType: glayers.EthernetTypeIPv4}, gip, gudp,
-		&bth, &deth, &hdr, &cm); err != nil {
+		&googlelayers.BTH{BTH: bth}, &googlelayers.DETH{DETH: deth}, &hdr, &cm); err != nil {
 		t.Fatal(err)
 	}
 	if err := gopacket.SerializeLayers(fbuf, gopacket.SerializeOptions(opts),

@@ -44,7 +44,7 @@ func (c capture) starts() (ggopacket.LayerType, gopacket.LayerType) {
 	case c.gfirst != 0:
 		return c.gfirst, c.ffirst
 	case c.native:
-		return ib.LayerTypeLRH, rocelayers.LayerTypeLRH
+		return googlelayers.LayerTypeLRH, rocelayers.LayerTypeLRH
 	case c.ipoib:
 		return googlelayers.LayerTypeIPoIBLinkHeader, rocelayers.LayerTypeIPoIBLinkHeader
 	}
@@ -127,16 +127,16 @@ func TestTagsToBTH(t *testing.T) {
 func linkRecords(c capture) capture {
 	out := capture{name: c.name + " as link type 242", ipoib: true}
 	for _, data := range c.frames {
-		p := ggopacket.NewPacket(data, ib.LayerTypeLRH, ggopacket.Default)
+		p := ggopacket.NewPacket(data, googlelayers.LayerTypeLRH, ggopacket.Default)
 		h, ok := p.Layer(googlelayers.LayerTypeIPoIB).(*googlelayers.IPoIB)
 		if !ok {
 			continue
 		}
 		var lh ipoib.LinkHeader
-		bth := p.Layer(ib.LayerTypeBTH).(*ib.BTH)
-		if g, ok := p.Layer(ib.LayerTypeGRH).(*ib.GRH); ok {
+		bth := p.Layer(googlelayers.LayerTypeBTH).(*googlelayers.BTH)
+		if g, ok := p.Layer(googlelayers.LayerTypeGRH).(*googlelayers.GRH); ok {
 			lh = ipoib.LinkHeader{IPVer: g.IPVer, TClass: g.TClass, FlowLabel: g.FlowLabel, SGID: g.SGID, DGID: g.DGID}
-			if d, ok := p.Layer(ib.LayerTypeDETH).(*ib.DETH); ok {
+			if d, ok := p.Layer(googlelayers.LayerTypeDETH).(*googlelayers.DETH); ok {
 				lh.SrcQP = d.SrcQP
 			}
 		} else {
@@ -206,20 +206,28 @@ func erfRecord(t testing.TB, rec []byte) []byte {
 // BTH's header list, an extended header's kind and BTH).
 var anyUnexported = cmp.Exporter(func(reflect.Type) bool { return true })
 
+// codecs are the codec packages whose headers the layers embed.
+var codecs = map[string]bool{"github.com/roce-go/roce/ib": true, "github.com/roce-go/roce/pfc": true,
+	"github.com/roce-go/roce/mad": true, "github.com/roce-go/roce/ipoib": true, "github.com/roce-go/roce/dcbx": true}
+
 // core returns the header a layer of this module's packages is: the
-// layer itself for a google/gopacket layer of ib, pfc, mad or ipoib, the embedded
-// header for a rocelayers layer; nil for any other layer.
+// layer itself for a google/gopacket layer of a codec package, the
+// embedded codec header for a layer of googlelayers or rocelayers; nil
+// for any other layer.
 func core(l any) any {
 	v := reflect.ValueOf(l)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
 		return nil
 	}
-	switch t := v.Elem().Type(); t.PkgPath() {
-	case "github.com/roce-go/roce/ib", "github.com/roce-go/roce/pfc",
-		"github.com/roce-go/roce/mad", "github.com/roce-go/roce/ipoib":
+	switch t := v.Elem().Type(); {
+	case codecs[t.PkgPath()]:
 		return v.Elem().Interface()
-	case "github.com/roce-go/roce/rocelayers":
-		return v.Elem().Field(0).Interface()
+	case t.PkgPath() == "github.com/roce-go/roce/rocelayers" || t.PkgPath() == "github.com/roce-go/roce/googlelayers":
+		for i := range t.NumField() {
+			if f := t.Field(i); f.Anonymous && codecs[f.Type.PkgPath()] {
+				return v.Elem().Field(i).Interface()
+			}
+		}
 	}
 	return nil
 }
@@ -301,45 +309,23 @@ func tally(t *testing.T, count map[string]int, ipoibs int) string {
 }
 
 // googleParser is the DecodingLayerParser of Google's gopacket this
-// test compares with: roce.Layers (the MAD layers included),
-// googlelayers.MACControl and the IPoIB layers.
+// test compares with: googlelayers.Layers (the MAD, MAC Control and
+// IPoIB layers included).
 type googleParser struct {
-	l     roce.Layers
-	mac   googlelayers.MACControl
-	ipoib googlelayers.IPoIB
-	link  googlelayers.IPoIBLinkHeader
-	p     *ggopacket.DecodingLayerParser
+	l googlelayers.Layers
+	p *ggopacket.DecodingLayerParser
 }
 
-// newGoogleParser returns roce.Layers.Parser with MAC Control and the
-// IPoIB layers beside them, or for a first layer other than Ethernet a
-// parser from first over the same layers.
+// newGoogleParser returns googlelayers.Layers.ParserFrom(first).
 func newGoogleParser(first ggopacket.LayerType) *googleParser {
 	g := &googleParser{}
-	if first == glayers.LayerTypeEthernet {
-		g.p = g.l.Parser()
-	} else {
-		g.l.IB.EnableManagement() // as Parser does
-		g.p = ggopacket.NewDecodingLayerParser(first, &g.l.Ethernet, &g.l.Dot1Q, &g.l.IPv4, &g.l.IPv6, &g.l.UDP)
-		for _, d := range append(g.l.IB.DecodingLayers(), g.l.MAD.DecodingLayers()...) {
-			g.p.AddDecodingLayer(d)
-		}
-	}
-	for _, d := range g.extra() {
-		g.p.AddDecodingLayer(d)
-	}
+	g.p = g.l.ParserFrom(first)
 	return g
-}
-
-// extra returns the layers of g that are not in roce.Layers.
-func (g *googleParser) extra() []ggopacket.DecodingLayer {
-	return []ggopacket.DecodingLayer{&g.mac, &g.ipoib, &g.link}
 }
 
 // layer returns the google layer of g decoded as type t.
 func (g *googleParser) layer(t ggopacket.LayerType) any {
-	ls := append(append(g.extra(), g.l.IB.DecodingLayers()...), g.l.MAD.DecodingLayers()...)
-	for _, d := range ls {
+	for _, d := range g.l.DecodingLayers() {
 		if d.CanDecode().Contains(t) {
 			return d
 		}

@@ -3,7 +3,10 @@ package rocelayers
 import (
 	"github.com/gopacket/gopacket"
 
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/ipoib"
+	"github.com/roce-go/roce/mad"
 )
 
 // layer is what every layer of this package is.
@@ -36,8 +39,8 @@ func decode[L any, P interface {
 	pk, _ := p.(gopacket.Packet)
 	var bth *ib.BTH
 	if e, ok := any(h).(eth); ok && pk != nil {
-		// LayerTypeBTH by ib's number: its initializer refers to decode.
-		if b, ok := pk.Layer(gopacket.LayerType(ib.LayerTypeBTH)).(*BTH); ok {
+		// LayerTypeBTH by its number: its initializer refers to decode.
+		if b, ok := pk.Layer(gopacket.LayerType(googlelayers.LayerTypeBTH)).(*BTH); ok {
 			bth = &b.BTH
 			e.SetBTH(bth)
 		}
@@ -67,13 +70,13 @@ func decode[L any, P interface {
 // transport header of bth's packet (next is the payload, or nothing),
 // where it is the layer bth names for the payload: a MAD to QP 0 or 1,
 // or what a classifier takes the payload of a native packet for (see
-// ib.BTH.PayloadLayerType).
+// payloadLayer).
 func handOver(bth *ib.BTH, next gopacket.LayerType, payload []byte, pk gopacket.Packet) gopacket.LayerType {
 	if bth == nil || next != gopacket.LayerTypePayload && next != gopacket.LayerTypeZero {
 		return next
 	}
-	native := pk != nil && pk.Layer(gopacket.LayerType(ib.LayerTypeLRH)) != nil
-	return gopacket.LayerType(bth.PayloadLayerType(payload, native))
+	native := pk != nil && pk.Layer(gopacket.LayerType(googlelayers.LayerTypeLRH)) != nil
+	return payloadLayer(bth, payload, native)
 }
 
 // The decoders the layer types are registered with; the extended headers
@@ -83,3 +86,38 @@ var (
 	decodeGRH        = decode[GRH]
 	decodeMACControl = decode[MACControl]
 )
+
+// dataLayer returns the layer type of p, the bytes after the last header
+// of bth's packet, for a decoder that holds the MAD layers: the MAD layer
+// for a whole MAD to QP 0 or 1 (ib.BTH.ToManagement), else
+// gopacket.LayerTypePayload (or LayerTypeZero when there are no bytes and
+// zero is set).
+func dataLayer(bth *ib.BTH, p []byte, zero bool) gopacket.LayerType {
+	if bth.ToManagement() && len(p) >= mad.Len && len(p) > 0 {
+		return gopacket.LayerType(mad.LayerTypeMAD) // LayerTypeMAD, by number: its initializer refers to decode
+	}
+	if zero {
+		return payloadOrZero(p)
+	}
+	return gopacket.LayerTypePayload
+}
+
+// payloadLayer is the layer gopacket.NewPacket decodes the payload after
+// the last transport header of bth's packet as: the MAD layer, IPoIB for
+// a native packet that ipoib.Match takes, else gopacket.Payload.
+func payloadLayer(bth *ib.BTH, payload []byte, native bool) gopacket.LayerType {
+	if t := dataLayer(bth, payload, false); t != gopacket.LayerTypePayload {
+		return t
+	}
+	if native && ipoib.Match(bth.OpCode, bth.DestQP, payload) {
+		return gopacket.LayerType(googlelayers.LayerTypeIPoIB) // LayerTypeIPoIB, by number
+	}
+	return gopacket.LayerTypePayload
+}
+
+func payloadOrZero(p []byte) gopacket.LayerType {
+	if len(p) > 0 {
+		return gopacket.LayerTypePayload
+	}
+	return gopacket.LayerTypeZero
+}

@@ -2,7 +2,9 @@ package rocelayers
 
 import (
 	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
 
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 )
 
@@ -10,8 +12,59 @@ import (
 // packet NewPacket decoded) each is linked to its BTH, whose opcode says
 // which header follows it.
 
+// link is what every extended header layer adds to its ib header: its
+// bytes, and the BTH that says which header comes next.
+type link struct {
+	layers.BaseLayer
+	bth  *ib.BTH // set by Layers, or by the decoder of its packet; nil for a header decoded on its own
+	mads bool    // in a Layers set: a MAD follows a UD SEND to QP 0 or 1
+}
+
+// SetBTH links the header to bth, the BTH of its packet, which tells it
+// which header follows it. Layers.DecodingLayers links the headers of
+// its set.
+func (l *link) SetBTH(bth *ib.BTH) { l.bth = bth }
+
+// split sets Contents to the n bytes of the header at the start of data
+// (which decoded without an error) and Payload to what follows, or both
+// to nil on an error; it tells df of a truncation.
+func (l *link) split(data []byte, n int, df gopacket.DecodeFeedback, err error) error {
+	if err != nil {
+		l.Contents, l.Payload = nil, nil
+		return tell(df, false, err)
+	}
+	l.Contents, l.Payload = data[:n], data[n:]
+	return nil
+}
+
+// next returns the layer of the header the opcode of the linked BTH puts
+// after kind, or gopacket.LayerTypePayload when only data follows (the
+// MAD layer for a MAD, in a Layers set). A header decoded outside a set
+// or a packet does not know its opcode and returns the payload type.
+func (l *link) next(kind ib.Header) gopacket.LayerType {
+	if l.bth != nil {
+		if n := l.bth.OpCode.Headers().After(kind); n != ib.NoHeader {
+			return HeaderLayerType(n)
+		}
+		if l.mads {
+			return dataLayer(l.bth, l.Payload, true)
+		}
+	}
+	return payloadOrZero(l.Payload)
+}
+
+// eth is what the layer of an extended header is.
+type eth interface {
+	gopacket.DecodingLayer
+	gopacket.Layer
+	SetBTH(*ib.BTH)
+}
+
 // RDETH is ib.RDETH, the Reliable Datagram ETH, as a layer.
-type RDETH struct{ ib.RDETH }
+type RDETH struct {
+	link
+	ib.RDETH
+}
 
 // LayerType returns LayerTypeRDETH.
 func (h *RDETH) LayerType() gopacket.LayerType { return LayerTypeRDETH }
@@ -20,13 +73,13 @@ func (h *RDETH) LayerType() gopacket.LayerType { return LayerTypeRDETH }
 func (h *RDETH) CanDecode() gopacket.LayerClass { return LayerTypeRDETH }
 
 // NextLayerType returns the header the opcode puts next, or the payload.
-func (h *RDETH) NextLayerType() gopacket.LayerType {
-	return gopacket.LayerType(h.RDETH.NextLayerType())
-}
+func (h *RDETH) NextLayerType() gopacket.LayerType { return h.next(ib.HeaderRDETH) }
 
-// DecodeFromBytes is ib.RDETH.Decode; df may be nil.
+// DecodeFromBytes is ib.RDETH.Decode, Contents the header's bytes and
+// Payload what follows; df, which may be nil, is told of a truncation.
+// On an error h is left zeroed but for its link to the BTH.
 func (h *RDETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+	return h.split(data, ib.RDETHLen, df, h.RDETH.Decode(data))
 }
 
 // SerializeTo is ib.RDETH.Serialize.
@@ -35,7 +88,10 @@ func (h *RDETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeO
 }
 
 // DETH is ib.DETH, the Datagram ETH, as a layer.
-type DETH struct{ ib.DETH }
+type DETH struct {
+	link
+	ib.DETH
+}
 
 // LayerType returns LayerTypeDETH.
 func (h *DETH) LayerType() gopacket.LayerType { return LayerTypeDETH }
@@ -44,11 +100,13 @@ func (h *DETH) LayerType() gopacket.LayerType { return LayerTypeDETH }
 func (h *DETH) CanDecode() gopacket.LayerClass { return LayerTypeDETH }
 
 // NextLayerType returns the header the opcode puts next, or the payload.
-func (h *DETH) NextLayerType() gopacket.LayerType { return gopacket.LayerType(h.DETH.NextLayerType()) }
+func (h *DETH) NextLayerType() gopacket.LayerType { return h.next(ib.HeaderDETH) }
 
-// DecodeFromBytes is ib.DETH.Decode; df may be nil.
+// DecodeFromBytes is ib.DETH.Decode, Contents the header's bytes and
+// Payload what follows; df, which may be nil, is told of a truncation.
+// On an error h is left zeroed but for its link to the BTH.
 func (h *DETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+	return h.split(data, ib.DETHLen, df, h.DETH.Decode(data))
 }
 
 // SerializeTo is ib.DETH.Serialize.
@@ -57,7 +115,10 @@ func (h *DETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOp
 }
 
 // XRCETH is ib.XRCETH, the XRC ETH, as a layer.
-type XRCETH struct{ ib.XRCETH }
+type XRCETH struct {
+	link
+	ib.XRCETH
+}
 
 // LayerType returns LayerTypeXRCETH.
 func (h *XRCETH) LayerType() gopacket.LayerType { return LayerTypeXRCETH }
@@ -66,13 +127,13 @@ func (h *XRCETH) LayerType() gopacket.LayerType { return LayerTypeXRCETH }
 func (h *XRCETH) CanDecode() gopacket.LayerClass { return LayerTypeXRCETH }
 
 // NextLayerType returns the header the opcode puts next, or the payload.
-func (h *XRCETH) NextLayerType() gopacket.LayerType {
-	return gopacket.LayerType(h.XRCETH.NextLayerType())
-}
+func (h *XRCETH) NextLayerType() gopacket.LayerType { return h.next(ib.HeaderXRCETH) }
 
-// DecodeFromBytes is ib.XRCETH.Decode; df may be nil.
+// DecodeFromBytes is ib.XRCETH.Decode, Contents the header's bytes and
+// Payload what follows; df, which may be nil, is told of a truncation.
+// On an error h is left zeroed but for its link to the BTH.
 func (h *XRCETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+	return h.split(data, ib.XRCETHLen, df, h.XRCETH.Decode(data))
 }
 
 // SerializeTo is ib.XRCETH.Serialize.
@@ -81,7 +142,10 @@ func (h *XRCETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.Serialize
 }
 
 // RETH is ib.RETH, the RDMA ETH, as a layer.
-type RETH struct{ ib.RETH }
+type RETH struct {
+	link
+	ib.RETH
+}
 
 // LayerType returns LayerTypeRETH.
 func (h *RETH) LayerType() gopacket.LayerType { return LayerTypeRETH }
@@ -90,11 +154,13 @@ func (h *RETH) LayerType() gopacket.LayerType { return LayerTypeRETH }
 func (h *RETH) CanDecode() gopacket.LayerClass { return LayerTypeRETH }
 
 // NextLayerType returns the header the opcode puts next, or the payload.
-func (h *RETH) NextLayerType() gopacket.LayerType { return gopacket.LayerType(h.RETH.NextLayerType()) }
+func (h *RETH) NextLayerType() gopacket.LayerType { return h.next(ib.HeaderRETH) }
 
-// DecodeFromBytes is ib.RETH.Decode; df may be nil.
+// DecodeFromBytes is ib.RETH.Decode, Contents the header's bytes and
+// Payload what follows; df, which may be nil, is told of a truncation.
+// On an error h is left zeroed but for its link to the BTH.
 func (h *RETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+	return h.split(data, ib.RETHLen, df, h.RETH.Decode(data))
 }
 
 // SerializeTo is ib.RETH.Serialize.
@@ -103,7 +169,10 @@ func (h *RETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOp
 }
 
 // AtomicETH is ib.AtomicETH, the Atomic ETH, as a layer.
-type AtomicETH struct{ ib.AtomicETH }
+type AtomicETH struct {
+	link
+	ib.AtomicETH
+}
 
 // LayerType returns LayerTypeAtomicETH.
 func (h *AtomicETH) LayerType() gopacket.LayerType { return LayerTypeAtomicETH }
@@ -112,13 +181,13 @@ func (h *AtomicETH) LayerType() gopacket.LayerType { return LayerTypeAtomicETH }
 func (h *AtomicETH) CanDecode() gopacket.LayerClass { return LayerTypeAtomicETH }
 
 // NextLayerType returns the header the opcode puts next, or the payload.
-func (h *AtomicETH) NextLayerType() gopacket.LayerType {
-	return gopacket.LayerType(h.AtomicETH.NextLayerType())
-}
+func (h *AtomicETH) NextLayerType() gopacket.LayerType { return h.next(ib.HeaderAtomicETH) }
 
-// DecodeFromBytes is ib.AtomicETH.Decode; df may be nil.
+// DecodeFromBytes is ib.AtomicETH.Decode, Contents the header's bytes and
+// Payload what follows; df, which may be nil, is told of a truncation.
+// On an error h is left zeroed but for its link to the BTH.
 func (h *AtomicETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+	return h.split(data, ib.AtomicETHLen, df, h.AtomicETH.Decode(data))
 }
 
 // SerializeTo is ib.AtomicETH.Serialize.
@@ -127,7 +196,10 @@ func (h *AtomicETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.Serial
 }
 
 // AtomicAckETH is ib.AtomicAckETH, the Atomic Acknowledge ETH, as a layer.
-type AtomicAckETH struct{ ib.AtomicAckETH }
+type AtomicAckETH struct {
+	link
+	ib.AtomicAckETH
+}
 
 // LayerType returns LayerTypeAtomicAckETH.
 func (h *AtomicAckETH) LayerType() gopacket.LayerType { return LayerTypeAtomicAckETH }
@@ -136,13 +208,13 @@ func (h *AtomicAckETH) LayerType() gopacket.LayerType { return LayerTypeAtomicAc
 func (h *AtomicAckETH) CanDecode() gopacket.LayerClass { return LayerTypeAtomicAckETH }
 
 // NextLayerType returns the header the opcode puts next, or the payload.
-func (h *AtomicAckETH) NextLayerType() gopacket.LayerType {
-	return gopacket.LayerType(h.AtomicAckETH.NextLayerType())
-}
+func (h *AtomicAckETH) NextLayerType() gopacket.LayerType { return h.next(ib.HeaderAtomicAckETH) }
 
-// DecodeFromBytes is ib.AtomicAckETH.Decode; df may be nil.
+// DecodeFromBytes is ib.AtomicAckETH.Decode, Contents the header's bytes and
+// Payload what follows; df, which may be nil, is told of a truncation.
+// On an error h is left zeroed but for its link to the BTH.
 func (h *AtomicAckETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+	return h.split(data, ib.AtomicAckETHLen, df, h.AtomicAckETH.Decode(data))
 }
 
 // SerializeTo is ib.AtomicAckETH.Serialize.
@@ -151,7 +223,10 @@ func (h *AtomicAckETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.Ser
 }
 
 // AETH is ib.AETH, the ACK ETH, as a layer.
-type AETH struct{ ib.AETH }
+type AETH struct {
+	link
+	ib.AETH
+}
 
 // LayerType returns LayerTypeAETH.
 func (h *AETH) LayerType() gopacket.LayerType { return LayerTypeAETH }
@@ -160,11 +235,13 @@ func (h *AETH) LayerType() gopacket.LayerType { return LayerTypeAETH }
 func (h *AETH) CanDecode() gopacket.LayerClass { return LayerTypeAETH }
 
 // NextLayerType returns the header the opcode puts next, or the payload.
-func (h *AETH) NextLayerType() gopacket.LayerType { return gopacket.LayerType(h.AETH.NextLayerType()) }
+func (h *AETH) NextLayerType() gopacket.LayerType { return h.next(ib.HeaderAETH) }
 
-// DecodeFromBytes is ib.AETH.Decode; df may be nil.
+// DecodeFromBytes is ib.AETH.Decode, Contents the header's bytes and
+// Payload what follows; df, which may be nil, is told of a truncation.
+// On an error h is left zeroed but for its link to the BTH.
 func (h *AETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+	return h.split(data, ib.AETHLen, df, h.AETH.Decode(data))
 }
 
 // SerializeTo is ib.AETH.Serialize.
@@ -173,7 +250,10 @@ func (h *AETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOp
 }
 
 // ImmDt is ib.ImmDt, the Immediate Data header, as a layer.
-type ImmDt struct{ ib.ImmDt }
+type ImmDt struct {
+	link
+	ib.ImmDt
+}
 
 // LayerType returns LayerTypeImmDt.
 func (h *ImmDt) LayerType() gopacket.LayerType { return LayerTypeImmDt }
@@ -182,13 +262,13 @@ func (h *ImmDt) LayerType() gopacket.LayerType { return LayerTypeImmDt }
 func (h *ImmDt) CanDecode() gopacket.LayerClass { return LayerTypeImmDt }
 
 // NextLayerType returns the header the opcode puts next, or the payload.
-func (h *ImmDt) NextLayerType() gopacket.LayerType {
-	return gopacket.LayerType(h.ImmDt.NextLayerType())
-}
+func (h *ImmDt) NextLayerType() gopacket.LayerType { return h.next(ib.HeaderImmDt) }
 
-// DecodeFromBytes is ib.ImmDt.Decode; df may be nil.
+// DecodeFromBytes is ib.ImmDt.Decode, Contents the header's bytes and
+// Payload what follows; df, which may be nil, is told of a truncation.
+// On an error h is left zeroed but for its link to the BTH.
 func (h *ImmDt) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+	return h.split(data, ib.ImmDtLen, df, h.ImmDt.Decode(data))
 }
 
 // SerializeTo is ib.ImmDt.Serialize.
@@ -197,7 +277,10 @@ func (h *ImmDt) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeO
 }
 
 // IETH is ib.IETH, the Invalidate ETH, as a layer.
-type IETH struct{ ib.IETH }
+type IETH struct {
+	link
+	ib.IETH
+}
 
 // LayerType returns LayerTypeIETH.
 func (h *IETH) LayerType() gopacket.LayerType { return LayerTypeIETH }
@@ -206,11 +289,13 @@ func (h *IETH) LayerType() gopacket.LayerType { return LayerTypeIETH }
 func (h *IETH) CanDecode() gopacket.LayerClass { return LayerTypeIETH }
 
 // NextLayerType returns the header the opcode puts next, or the payload.
-func (h *IETH) NextLayerType() gopacket.LayerType { return gopacket.LayerType(h.IETH.NextLayerType()) }
+func (h *IETH) NextLayerType() gopacket.LayerType { return h.next(ib.HeaderIETH) }
 
-// DecodeFromBytes is ib.IETH.Decode; df may be nil.
+// DecodeFromBytes is ib.IETH.Decode, Contents the header's bytes and
+// Payload what follows; df, which may be nil, is told of a truncation.
+// On an error h is left zeroed but for its link to the BTH.
 func (h *IETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+	return h.split(data, ib.IETHLen, df, h.IETH.Decode(data))
 }
 
 // SerializeTo is ib.IETH.Serialize.
@@ -219,7 +304,10 @@ func (h *IETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOp
 }
 
 // FETH is ib.FETH, the FLUSH ETH, as a layer.
-type FETH struct{ ib.FETH }
+type FETH struct {
+	link
+	ib.FETH
+}
 
 // LayerType returns LayerTypeFETH.
 func (h *FETH) LayerType() gopacket.LayerType { return LayerTypeFETH }
@@ -228,14 +316,29 @@ func (h *FETH) LayerType() gopacket.LayerType { return LayerTypeFETH }
 func (h *FETH) CanDecode() gopacket.LayerClass { return LayerTypeFETH }
 
 // NextLayerType returns the header the opcode puts next, or the payload.
-func (h *FETH) NextLayerType() gopacket.LayerType { return gopacket.LayerType(h.FETH.NextLayerType()) }
+func (h *FETH) NextLayerType() gopacket.LayerType { return h.next(ib.HeaderFETH) }
 
-// DecodeFromBytes is ib.FETH.Decode; df may be nil.
+// DecodeFromBytes is ib.FETH.Decode, Contents the header's bytes and
+// Payload what follows; df, which may be nil, is told of a truncation.
+// On an error h is left zeroed but for its link to the BTH.
 func (h *FETH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	return tell(df, false, h.Decode(data))
+	return h.split(data, ib.FETHLen, df, h.FETH.Decode(data))
 }
 
 // SerializeTo is ib.FETH.Serialize.
 func (h *FETH) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.SerializeOptions) error {
 	return h.Serialize(b, ib.SerializeOptions(opts))
+}
+
+// EnableManagement makes the DETH, linked to a BTH, name the MAD layer as
+// its next layer for a whole UD SEND Only to QP 0 or QP 1, for a
+// DecodingLayerParser that also holds the MAD layers. Layers.DecodingLayers
+// calls it.
+func (h *DETH) EnableManagement() { h.mads = true }
+
+// HeaderLayerType returns the layer type of extended header h, and
+// gopacket.LayerTypePayload for ib.NoHeader (what follows the last
+// header): googlelayers.HeaderLayerType's, by number.
+func HeaderLayerType(h ib.Header) gopacket.LayerType {
+	return gopacket.LayerType(googlelayers.HeaderLayerType(h))
 }

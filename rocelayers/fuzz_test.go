@@ -10,7 +10,6 @@ import (
 	"github.com/gopacket/gopacket"
 
 	"github.com/roce-go/roce/googlelayers"
-	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/rocelayers"
 )
@@ -61,9 +60,9 @@ func FuzzSameAsGoogle(f *testing.F) {
 		g ggopacket.LayerType
 		f gopacket.LayerType
 	}{
-		{ib.LayerTypeLRH, rocelayers.LayerTypeLRH},
-		{ib.LayerTypeGRH, rocelayers.LayerTypeGRH},
-		{ib.LayerTypeBTH, rocelayers.LayerTypeBTH},
+		{googlelayers.LayerTypeLRH, rocelayers.LayerTypeLRH},
+		{googlelayers.LayerTypeGRH, rocelayers.LayerTypeGRH},
+		{googlelayers.LayerTypeBTH, rocelayers.LayerTypeBTH},
 		{googlelayers.LayerTypeMACControl, rocelayers.LayerTypeMACControl},
 		{mad.LayerTypeMAD, rocelayers.LayerTypeMAD},
 		{googlelayers.LayerTypeIPoIBLinkHeader, rocelayers.LayerTypeIPoIBLinkHeader},

@@ -50,13 +50,12 @@ type Layers struct {
 }
 
 // DecodingLayers links the extended headers to the BTH of l, which tells
-// each of them which header follows (the DETH a MAD, as after
-// ib.Layers.EnableManagement), and the layers after the MAD header to
+// each of them which header follows (the DETH a MAD), and the layers after the MAD header to
 // its MAD, and returns every layer of l, ready for
 // gopacket.DecodingLayerParser.AddDecodingLayer.
 func (l *Layers) DecodingLayers() []gopacket.DecodingLayer {
-	for _, e := range [...]eth{&l.RDETH, &l.DETH, &l.XRCETH, &l.RETH,
-		&l.AtomicETH, &l.AtomicAckETH, &l.AETH, &l.ImmDt, &l.IETH, &l.FETH} {
+	for _, e := range [...]*link{&l.RDETH.link, &l.DETH.link, &l.XRCETH.link, &l.RETH.link,
+		&l.AtomicETH.link, &l.AtomicAckETH.link, &l.AETH.link, &l.ImmDt.link, &l.IETH.link, &l.FETH.link} {
 		e.SetBTH(&l.BTH.BTH)
 	}
 	l.DETH.EnableManagement()

@@ -94,7 +94,7 @@ func TestBuildSameAsGoogle(t *testing.T) {
 	}
 	gwrite := []ggopacket.SerializableLayer{
 		&glayers.Ethernet{SrcMAC: mac[:], DstMAC: mac[:], EthernetType: glayers.EthernetTypeIPv4}, gip,
-		gudp, &bth, &reth, ggopacket.Payload(payload)}
+		gudp, &googlelayers.BTH{BTH: bth}, &googlelayers.RETH{RETH: reth}, ggopacket.Payload(payload)}
 	fbuf := gopacket.NewSerializeBuffer()
 	fip := &layers.IPv4{Version: 4, IHL: 5, TTL: 64, Flags: layers.IPv4DontFragment, Protocol: layers.IPProtocolUDP,
 		SrcIP: []byte{192, 168, 1, 2}, DstIP: []byte{192, 168, 1, 3}}

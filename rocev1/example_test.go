@@ -5,23 +5,29 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/rocev1"
 )
 
-// Decode a RoCEv1 frame with gopacket (importing rocev1 registers
-// Ethertype 0x8915), check its ICRC, then damage it.
+// Decode a RoCEv1 frame, check its ICRC, then damage it.
 func Example() {
 	frame, err := hex.DecodeString(strings.ReplaceAll(v3, " ", "")) // vector V3 of docs/icrc-vectors.md
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	p := gopacket.NewPacket(frame, layers.LayerTypeEthernet, gopacket.Default)
-	grh := p.Layer(ib.LayerTypeGRH).(*ib.GRH)
-	bth := p.Layer(ib.LayerTypeBTH).(*ib.BTH)
+	var grh ib.GRH
+	rest, _, err := grh.Split(frame[14:]) // after the Ethernet header
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var p ib.Packet
+	if err := p.Decode(rest); err != nil {
+		fmt.Println(err)
+		return
+	}
+	bth := &p.BTH
 	fmt.Println(grh.SrcGID(), ">", grh.DstGID(), bth.OpCode, "qp", bth.DestQP, "psn", bth.PSN)
 
 	pkt := frame[14:] // GRH through ICRC

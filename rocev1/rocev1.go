@@ -2,29 +2,19 @@
 // in Ethernet frames of Ethertype 0x8915, a GRH in front of the BTH (IBTA
 // Vol 1 Annex A16).
 //
-// Importing it registers Ethertype 0x8915 with gopacket, also behind
-// 802.1Q tags, so that gopacket.NewPacket decodes Ethernet, [Dot1Q,] GRH,
-// BTH, the extended headers and the payload. The GRH hands on exactly
-// PayLen bytes, so the ICRC is found from PayLen, never from the end of
-// the frame (which may carry padding or an FCS).
+// The GRH delimits exactly PayLen bytes, so the ICRC is found from
+// PayLen, never from the end of the frame (which may carry padding or an
+// FCS). Package googlelayers registers Ethertype 0x8915 with
+// github.com/google/gopacket.
 package rocev1
 
 import (
-	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
 )
 
 // EtherType is the Ethertype of RoCEv1 (IEEE registration 0x8915).
-const EtherType layers.EthernetType = hdr.EtherTypeRoCE
-
-func init() {
-	layers.EthernetTypeMetadata[EtherType] = layers.EnumMetadata{
-		DecodeWith: ib.LayerTypeGRH,
-		Name:       "RoCEv1",
-		LayerType:  ib.LayerTypeGRH,
-	}
-}
+const EtherType = hdr.EtherTypeRoCE
 
 // VerifyICRC checks the ICRC of a RoCEv1 packet: pkt runs from the first
 // byte of the GRH through the ICRC.

@@ -2,10 +2,8 @@ package rocev2
 
 import (
 	"encoding/binary"
-	"net"
 	"net/netip"
 
-	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
 )
@@ -93,42 +91,6 @@ func GRHFromIPv6Header(g *ib.GRH, b []byte) {
 	*g = ib.GRH{IPVer: 6, TClass: ip.TrafficClass(), FlowLabel: ip.FlowLabel(),
 		PayLen: ip.PayloadLen() - UDPHeaderLen, NxtHdr: ib.NxtHdrBTH, HopLmt: ip.HopLimit(),
 		SGID: ip.Src(), DGID: ip.Dst()}
-}
-
-// GRHFromIPv4 maps a decoded gopacket IPv4 layer onto a GRH, as
-// GRHFromIPv4Header does.
-func GRHFromIPv4(ip *layers.IPv4) ib.GRH {
-	g := ib.GRH{IPVer: 6, TClass: ip.TOS, NxtHdr: ib.NxtHdrBTH, HopLmt: ip.TTL,
-		PayLen: ip.Length - uint16(ip.IHL)*4 - UDPHeaderLen}
-	g.SGID = netip.AddrFrom4([4]byte(ip.SrcIP.To4())).As16()
-	g.DGID = netip.AddrFrom4([4]byte(ip.DstIP.To4())).As16()
-	return g
-}
-
-// GRHFromIPv6 maps a decoded gopacket IPv6 layer onto a GRH.
-func GRHFromIPv6(ip *layers.IPv6) ib.GRH {
-	g := ib.GRH{IPVer: 6, TClass: ip.TrafficClass, FlowLabel: ip.FlowLabel,
-		NxtHdr: ib.NxtHdrBTH, HopLmt: ip.HopLimit, PayLen: ip.Length - UDPHeaderLen}
-	copy(g.SGID[:], ip.SrcIP.To16())
-	copy(g.DGID[:], ip.DstIP.To16())
-	return g
-}
-
-// IPv4FromGRH fills a gopacket IPv4 layer from g, for SerializeLayers
-// (set FixLengths and ComputeChecksums to fill Length and Checksum).
-func IPv4FromGRH(g *ib.GRH) *layers.IPv4 {
-	return &layers.IPv4{Version: 4, IHL: 5, TOS: g.TClass, TTL: g.HopLmt,
-		Flags: layers.IPv4DontFragment, Protocol: layers.IPProtocolUDP,
-		Length: g.PayLen + IPv4HeaderLen + UDPHeaderLen,
-		SrcIP:  net.IP(g.SGID[12:16:16]), DstIP: net.IP(g.DGID[12:16:16])}
-}
-
-// IPv6FromGRH fills a gopacket IPv6 layer from g.
-func IPv6FromGRH(g *ib.GRH) *layers.IPv6 {
-	return &layers.IPv6{Version: 6, TrafficClass: g.TClass, FlowLabel: g.FlowLabel,
-		NextHeader: layers.IPProtocolUDP, HopLimit: g.HopLmt,
-		Length: g.PayLen + UDPHeaderLen,
-		SrcIP:  net.IP(g.SGID[:]), DstIP: net.IP(g.DGID[:])}
 }
 
 // UDPChecksum returns the UDP checksum of a datagram (header and data in

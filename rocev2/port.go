@@ -1,28 +1,13 @@
 package rocev2
 
 import (
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/internal/hdr"
 )
 
 // Port is the RoCEv2 UDP destination port, 4791 (IBTA Annex A17.2.1).
-const Port layers.UDPPort = hdr.RoCEv2Port
-
-func init() {
-	layers.RegisterUDPPortLayerType(Port, ib.LayerTypeBTH)
-}
-
-// UDP is layers.UDP with RoCEv2's dispatch rule: only destination port
-// 4791 leads to a BTH. gopacket's own UDP falls back to the source port
-// when the destination port is not registered, which would read any
-// datagram sent from port 4791 as RoCE. Use UDP in a
-// gopacket.DecodingLayerParser in place of layers.UDP.
-type UDP struct {
-	layers.UDP
-}
+const Port = hdr.RoCEv2Port
 
 // Preallocated errors, indexed by the bytes present or by the Length
 // field, so that a malformed datagram costs no allocation.
@@ -38,30 +23,8 @@ func udpErrs(mk func(int) error) (t [hdr.UDPLen]error) {
 	return t
 }
 
-// DecodeFromBytes resets u and decodes the UDP header at the start of
-// data, as layers.UDP does, with the contract every layer of this module
-// keeps: df may be nil, and malformed input gives an error wrapping a
-// sentinel (ib.ErrTruncated for fewer than 8 bytes, ib.ErrBadLength for
-// a Length field of 1 to 7), never a panic. A Length beyond data marks
-// the packet truncated through df, as gopacket's UDP does.
-func (u *UDP) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	if err := CheckUDPHeader(data); err != nil {
-		u.UDP = layers.UDP{}
-		if df != nil && len(data) < hdr.UDPLen {
-			df.SetTruncated()
-		}
-		return err
-	}
-	if df == nil {
-		df = gopacket.NilDecodeFeedback
-	}
-	// layers.UDP sets every field it decodes, so no reset is needed here.
-	return u.UDP.DecodeFromBytes(data, df)
-}
-
-// CheckUDPHeader reports, without gopacket, what keeps data from starting
-// a UDP header that gopacket's UDP layers decode without an error of
-// their own: fewer than 8 bytes (an error wrapping ib.ErrTruncated) or a
+// CheckUDPHeader reports what keeps data from starting a UDP header
+// that the gopacket UDP layers decode without an error of their own: fewer than 8 bytes (an error wrapping ib.ErrTruncated) or a
 // Length of 1 to 7 (ib.ErrBadLength). It returns nil otherwise. The
 // errors are preallocated: it never allocates.
 func CheckUDPHeader(data []byte) error {
@@ -72,22 +35,6 @@ func CheckUDPHeader(data []byte) error {
 		return errUDPLength[n]
 	}
 	return nil
-}
-
-// NextLayerType returns ib.LayerTypeBTH for destination port 4791, and
-// otherwise what gopacket registers for the destination port, then for
-// the source port unless that is 4791.
-func (u *UDP) NextLayerType() gopacket.LayerType {
-	if u.DstPort == Port {
-		return ib.LayerTypeBTH
-	}
-	if lt := u.DstPort.LayerType(); lt != gopacket.LayerTypePayload {
-		return lt
-	}
-	if u.SrcPort != Port {
-		return u.SrcPort.LayerType()
-	}
-	return gopacket.LayerTypePayload
 }
 
 // FlowLabelToUDPSrcPort folds a 20-bit flow label into a UDP source port in

@@ -1,4 +1,4 @@
-package ib_test
+package googlelayers_test
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/gopacket"
 
-	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/googlelayers"
 )
 
 // An opcode IBTA does not define decodes as a BTH and opaque bytes, pad
@@ -16,7 +16,7 @@ import (
 func TestBTHSerializeUnknownOpcodeWithPadCnt(t *testing.T) {
 	// Opcode 0x30 (UC, reserved), PadCnt 3, four opaque bytes, ICRC.
 	in := []byte{0x30, 0x30, 0xff, 0xff, 0, 0, 0, 1, 0, 0, 0, 2, 0xa, 0xb, 0xc, 0xd, 1, 2, 3, 4}
-	var h ib.BTH
+	var h googlelayers.BTH
 	if err := h.DecodeFromBytes(in, gopacket.NilDecodeFeedback); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,84 @@
+package googlelayers
+
+import (
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+
+	"github.com/roce-go/roce/mad"
+)
+
+// Layers holds one reusable decoding layer for everything a RoCE or PFC
+// frame can carry: Ethernet, 802.1Q, IPv4, IPv6, UDP (with RoCEv2's
+// dispatch rule), the InfiniBand layers, MAC Control, the management
+// datagrams (MAD, RMPP, CM, SA, SMP, SMPDirected, PerfMgt) a UD SEND Only
+// to QP 0 or QP 1 carries, the IPoIB layers and the payload. A whole MAD
+// to QP 0 or 1 decodes as MAD, then RMPP and the class body. The IPoIB
+// layers decode a link type 242 record (ParserFrom(LayerTypeIPoIBLinkHeader));
+// after a transport header the payload stays a Payload, IPoIB or not:
+// a parser's one layer of each type (its IPv4, say) would be overwritten
+// by the inner packet's. rocelayers.Layers is the same for
+// github.com/gopacket/gopacket.
+type Layers struct {
+	Ethernet     layers.Ethernet
+	Dot1Q        layers.Dot1Q
+	IPv4         layers.IPv4
+	IPv6         layers.IPv6
+	UDP          UDP
+	LRH          LRH
+	GRH          GRH
+	BTH          BTH
+	RDETH        RDETH
+	DETH         DETH
+	XRCETH       XRCETH
+	RETH         RETH
+	AtomicETH    AtomicETH
+	AtomicAckETH AtomicAckETH
+	AETH         AETH
+	ImmDt        ImmDt
+	IETH         IETH
+	FETH         FETH
+	MACControl   MACControl
+	mad.Layers   // MAD, RMPP, CM, SA, SMP, SMPDirected, PerfMgt
+	IPoIB        IPoIB
+	LinkHeader   IPoIBLinkHeader
+	Payload      gopacket.Payload
+}
+
+// DecodingLayers links the extended headers to the BTH of l, which tells
+// each of them which header follows (the DETH a MAD), and the layers
+// after the MAD header to its MAD, and returns every layer of l, ready
+// for gopacket.DecodingLayerParser.AddDecodingLayer.
+func (l *Layers) DecodingLayers() []gopacket.DecodingLayer {
+	for _, e := range [...]*link{&l.RDETH.link, &l.DETH.link, &l.XRCETH.link, &l.RETH.link,
+		&l.AtomicETH.link, &l.AtomicAckETH.link, &l.AETH.link, &l.ImmDt.link, &l.IETH.link, &l.FETH.link} {
+		e.SetBTH(&l.BTH.BTH)
+	}
+	l.DETH.EnableManagement()
+	ls := []gopacket.DecodingLayer{&l.Ethernet, &l.Dot1Q, &l.IPv4, &l.IPv6, &l.UDP,
+		&l.LRH, &l.GRH, &l.BTH, &l.RDETH, &l.DETH, &l.XRCETH, &l.RETH, &l.AtomicETH,
+		&l.AtomicAckETH, &l.AETH, &l.ImmDt, &l.IETH, &l.FETH, &l.MACControl}
+	ls = append(ls, l.Layers.DecodingLayers()...)
+	return append(ls, &l.IPoIB, &l.LinkHeader, &l.Payload)
+}
+
+// Parser returns a DecodingLayerParser over the layers of l, starting at
+// Ethernet. Building it allocates; decoding with it does not. The parser
+// keeps its layers in a gopacket.DecodingLayerSparse, a slice indexed by
+// layer type, rather than gopacket's default map: with a dozen layers the
+// map lookups would cost more than the decoding.
+func (l *Layers) Parser() *gopacket.DecodingLayerParser {
+	return l.ParserFrom(layers.LayerTypeEthernet)
+}
+
+// ParserFrom is Parser starting at first: LayerTypeLRH for native
+// InfiniBand, LayerTypeGRH for RoCEv1 packets without Ethernet,
+// LayerTypeIPoIBLinkHeader for link type 242 records, mad.LayerTypeMAD
+// for a MAD on its own.
+func (l *Layers) ParserFrom(first gopacket.LayerType) *gopacket.DecodingLayerParser {
+	p := gopacket.NewDecodingLayerParser(first)
+	p.SetDecodingLayerContainer(gopacket.DecodingLayerSparse(nil))
+	for _, d := range l.DecodingLayers() {
+		p.AddDecodingLayer(d)
+	}
+	return p
+}
