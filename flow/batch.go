@@ -19,15 +19,27 @@ import (
 type Batch struct {
 	items []batchItem
 	macs  []batchMAC
-	mads  []byte // the payloads of the CM MADs
+	mads  []byte    // the payloads of the CM MADs
+	pkt   ib.Packet // AddBatch's packet
 }
 
 type batchItem struct {
 	p      Packet
-	ib     ib.Packet
+	ib     batchHeaders
 	mad    int // the payload is mads[mad:madEnd]; mad is -1 when it was not kept
 	madEnd int
 	mac    int // the frame is MAC Control: macs[mac]; -1 otherwise
+}
+
+// batchHeaders are the headers of an ib.Packet that the analysis reads
+// (Add reads no other: TestBatch compares the reports of every opcode
+// family); AddBatch puts them in an ib.Packet of its own, the other
+// headers zero.
+type batchHeaders struct {
+	bth  ib.BTH
+	aeth ib.AETH
+	deth ib.DETH
+	reth ib.RETH
 }
 
 type batchMAC struct {
@@ -43,23 +55,33 @@ func NewBatch() *Batch { return new(Batch) }
 func (b *Batch) Add(r *dump.Record) {
 	switch r.Kind {
 	case dump.KindRoCE, dump.KindInfiniBand:
-		b.items = append(b.items, batchItem{mad: -1, mac: -1})
-		it := &b.items[len(b.items)-1]
+		it := b.next()
 		packetOf(r, &it.p)
-		it.ib = *it.p.IB
-		it.p.IB = nil
-		if isCM(&Packet{IB: &it.ib}) {
+		ip := it.p.IB
+		it.ib.bth, it.ib.aeth, it.ib.deth, it.ib.reth = ip.BTH, ip.AETH, ip.DETH, ip.RETH
+		it.p.IB, it.mad, it.madEnd, it.mac = nil, -1, 0, -1
+		if isCM(&Packet{IB: ip}) {
 			it.mad = len(b.mads)
-			b.mads = append(b.mads, it.ib.Payload...)
+			b.mads = append(b.mads, ip.Payload...)
 			it.madEnd = len(b.mads)
 		} else {
-			it.p.bareLen = len(it.ib.Payload) + 1
+			it.p.bareLen = len(ip.Payload) + 1
 		}
-		it.ib.Payload = nil
 	case dump.KindMACControl:
 		b.items = append(b.items, batchItem{mad: -1, mac: len(b.macs)})
 		b.macs = append(b.macs, batchMAC{t: r.Time, src: macSource(r), m: r.MACControl})
 	}
+}
+
+// next returns the item after the last, its fields as a previous use of
+// the Batch left them: every one is set by Add.
+func (b *Batch) next() *batchItem {
+	if len(b.items) < cap(b.items) {
+		b.items = b.items[:len(b.items)+1]
+	} else {
+		b.items = append(b.items, batchItem{})
+	}
+	return &b.items[len(b.items)-1]
 }
 
 // Reset empties the Batch.
@@ -79,11 +101,13 @@ func (a *Analyzer) AddBatch(b *Batch) {
 			a.AddMACControl(m.t, m.src, &m.m)
 			continue
 		}
-		it.p.IB = &it.ib
+		ip := &b.pkt
+		ip.BTH, ip.AETH, ip.DETH, ip.RETH, ip.Payload = it.ib.bth, it.ib.aeth, it.ib.deth, it.ib.reth, nil
 		if it.mad >= 0 {
-			it.ib.Payload = b.mads[it.mad:it.madEnd:it.madEnd]
+			ip.Payload = b.mads[it.mad:it.madEnd:it.madEnd]
 		}
+		it.p.IB = ip
 		a.Add(&it.p)
-		it.ib.Payload = nil
+		it.p.IB = nil
 	}
 }
