@@ -32,8 +32,9 @@ var layerRank = map[string]int{
 	"cnp":    12,
 
 	// The gopacket adapters.
-	"internal/gpbuf": 19,
-	"googlelayers":   20,
+	"internal/gpbuf":     19,
+	"internal/layertype": 19, // the layer types of both adapters
+	"googlelayers":       20,
 
 	// Capture files, the decoded record and the tools built on them.
 	"capfile":                   29,

@@ -5,6 +5,7 @@ import (
 	"github.com/google/gopacket/layers"
 
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/layertype"
 )
 
 // The extended transport headers as layers. Inside a Layers set (or a
@@ -63,16 +64,16 @@ var ethLayers = [...]struct {
 	layer gopacket.LayerType
 	new   func(l link) ethLayer
 }{
-	ib.HeaderRDETH:        {layerTypeRDETH, func(l link) ethLayer { return &RDETH{link: l} }},
-	ib.HeaderDETH:         {layerTypeDETH, func(l link) ethLayer { return &DETH{link: l} }},
-	ib.HeaderXRCETH:       {layerTypeXRCETH, func(l link) ethLayer { return &XRCETH{link: l} }},
-	ib.HeaderRETH:         {layerTypeRETH, func(l link) ethLayer { return &RETH{link: l} }},
-	ib.HeaderAtomicETH:    {layerTypeAtomicETH, func(l link) ethLayer { return &AtomicETH{link: l} }},
-	ib.HeaderAtomicAckETH: {layerTypeAtomicAckETH, func(l link) ethLayer { return &AtomicAckETH{link: l} }},
-	ib.HeaderAETH:         {layerTypeAETH, func(l link) ethLayer { return &AETH{link: l} }},
-	ib.HeaderImmDt:        {layerTypeImmDt, func(l link) ethLayer { return &ImmDt{link: l} }},
-	ib.HeaderIETH:         {layerTypeIETH, func(l link) ethLayer { return &IETH{link: l} }},
-	ib.HeaderFETH:         {layerTypeFETH, func(l link) ethLayer { return &FETH{link: l} }},
+	ib.HeaderRDETH:        {gopacket.LayerType(layertype.RDETH.Num), func(l link) ethLayer { return &RDETH{link: l} }},
+	ib.HeaderDETH:         {gopacket.LayerType(layertype.DETH.Num), func(l link) ethLayer { return &DETH{link: l} }},
+	ib.HeaderXRCETH:       {gopacket.LayerType(layertype.XRCETH.Num), func(l link) ethLayer { return &XRCETH{link: l} }},
+	ib.HeaderRETH:         {gopacket.LayerType(layertype.RETH.Num), func(l link) ethLayer { return &RETH{link: l} }},
+	ib.HeaderAtomicETH:    {gopacket.LayerType(layertype.AtomicETH.Num), func(l link) ethLayer { return &AtomicETH{link: l} }},
+	ib.HeaderAtomicAckETH: {gopacket.LayerType(layertype.AtomicAckETH.Num), func(l link) ethLayer { return &AtomicAckETH{link: l} }},
+	ib.HeaderAETH:         {gopacket.LayerType(layertype.AETH.Num), func(l link) ethLayer { return &AETH{link: l} }},
+	ib.HeaderImmDt:        {gopacket.LayerType(layertype.ImmDt.Num), func(l link) ethLayer { return &ImmDt{link: l} }},
+	ib.HeaderIETH:         {gopacket.LayerType(layertype.IETH.Num), func(l link) ethLayer { return &IETH{link: l} }},
+	ib.HeaderFETH:         {gopacket.LayerType(layertype.FETH.Num), func(l link) ethLayer { return &FETH{link: l} }},
 }
 
 // newETH returns a fresh layer for header h that follows bth.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
+	"github.com/roce-go/roce/internal/layertype"
 )
 
 // Each layer below embeds the header of package ib, whose fields and
@@ -228,7 +229,7 @@ func declaredLen(data []byte, df gopacket.DecodeFeedback) int {
 				udpLen = u.Length
 			}
 			var grh *ib.GRH
-			if g, ok := d.Layer(layerTypeGRH).(*GRH); ok {
+			if g, ok := d.Layer(gopacket.LayerType(layertype.GRH.Num)).(*GRH); ok {
 				grh = &g.GRH
 			}
 			return ib.DeclaredLength(udpLen, grh)
@@ -272,6 +273,6 @@ func decodeBTH(data []byte, p gopacket.PacketBuilder) error {
 		p.AddLayer(l)
 		rest = l.LayerPayload()
 	}
-	native := pk != nil && pk.Layer(layerTypeLRH) != nil
+	native := pk != nil && pk.Layer(gopacket.LayerType(layertype.LRH.Num)) != nil
 	return p.NextDecoder(payloadLayer(&bth.BTH, rest, native))
 }

@@ -3,6 +3,7 @@ package googlelayers
 import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
+	"github.com/roce-go/roce/internal/layertype"
 
 	"github.com/roce-go/roce/ipoib"
 )
@@ -15,11 +16,11 @@ import (
 // packet that ipoib.Match takes for IPoIB decode as IPoIB.
 var (
 	// LayerTypeIPoIB is the layer type of IPoIB.
-	LayerTypeIPoIB = gopacket.RegisterLayerType(1850, gopacket.LayerTypeMetadata{
-		Name: "IPoIB", Decoder: gopacket.DecodeFunc(decodeIPoIB)})
+	LayerTypeIPoIB = gopacket.RegisterLayerType(layertype.IPoIB.Num, gopacket.LayerTypeMetadata{
+		Name: layertype.IPoIB.Name, Decoder: gopacket.DecodeFunc(decodeIPoIB)})
 	// LayerTypeIPoIBLinkHeader is the layer type of IPoIBLinkHeader.
-	LayerTypeIPoIBLinkHeader = gopacket.RegisterLayerType(1851, gopacket.LayerTypeMetadata{
-		Name: "IPoIBLinkHeader", Decoder: gopacket.DecodeFunc(decodeIPoIBLinkHeader)})
+	LayerTypeIPoIBLinkHeader = gopacket.RegisterLayerType(layertype.IPoIBLinkHeader.Num, gopacket.LayerTypeMetadata{
+		Name: layertype.IPoIBLinkHeader.Name, Decoder: gopacket.DecodeFunc(decodeIPoIBLinkHeader)})
 )
 
 func init() {

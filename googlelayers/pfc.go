@@ -3,6 +3,7 @@ package googlelayers
 import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
+	"github.com/roce-go/roce/internal/layertype"
 
 	"github.com/roce-go/roce/pfc"
 )
@@ -11,8 +12,8 @@ import (
 // the range gopacket leaves to applications (1000-1999). Importing this
 // package routes Ethertype 0x8808 to it in gopacket's Ethernet decoder,
 // which has no MAC Control layer of its own (v1.1.19).
-var LayerTypeMACControl = gopacket.RegisterLayerType(1810, gopacket.LayerTypeMetadata{
-	Name:    "MACControl",
+var LayerTypeMACControl = gopacket.RegisterLayerType(layertype.MACControl.Num, gopacket.LayerTypeMetadata{
+	Name:    layertype.MACControl.Name,
 	Decoder: gopacket.DecodeFunc(decodeMACControl),
 })
 

@@ -6,35 +6,19 @@ import (
 
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
+	"github.com/roce-go/roce/internal/layertype"
 	"github.com/roce-go/roce/ipoib"
 	"github.com/roce-go/roce/mad"
 )
 
-// The numbers of the InfiniBand layer types, 1790-1802 of the range
-// gopacket leaves to applications (1000-1999); rocelayers registers the
-// same numbers with github.com/gopacket/gopacket. gopacket panics on a
-// number registered twice.
-const (
-	layerTypeLRH gopacket.LayerType = 1790 + iota
-	layerTypeGRH
-	layerTypeBTH
-	layerTypeRDETH
-	layerTypeDETH
-	layerTypeXRCETH
-	layerTypeRETH
-	layerTypeAtomicETH
-	layerTypeAtomicAckETH
-	layerTypeAETH
-	layerTypeImmDt
-	layerTypeIETH
-	layerTypeFETH
-)
-
-// The InfiniBand layer types this package registers with gopacket.
+// The InfiniBand layer types this package registers with gopacket,
+// 1790-1802 of the range gopacket leaves to applications (1000-1999), as
+// the module's table of layer types (internal/layertype) numbers them;
+// rocelayers registers the same numbers with github.com/gopacket/gopacket.
 var (
-	LayerTypeLRH          = register(layerTypeLRH, "LRH", decodeLRH)
-	LayerTypeGRH          = register(layerTypeGRH, "GRH", decodeGRH)
-	LayerTypeBTH          = register(layerTypeBTH, "BTH", decodeBTH)
+	LayerTypeLRH          = register(layertype.LRH, decodeLRH)
+	LayerTypeGRH          = register(layertype.GRH, decodeGRH)
+	LayerTypeBTH          = register(layertype.BTH, decodeBTH)
 	LayerTypeRDETH        = registerETH(ib.HeaderRDETH)
 	LayerTypeDETH         = registerETH(ib.HeaderDETH)
 	LayerTypeXRCETH       = registerETH(ib.HeaderXRCETH)
@@ -47,14 +31,15 @@ var (
 	LayerTypeFETH         = registerETH(ib.HeaderFETH)
 )
 
-func register(t gopacket.LayerType, name string, d func([]byte, gopacket.PacketBuilder) error) gopacket.LayerType {
-	return gopacket.RegisterLayerType(int(t), gopacket.LayerTypeMetadata{Name: name, Decoder: gopacket.DecodeFunc(d)})
+// register registers layer type t with its decoder; gopacket panics on a
+// number registered twice.
+func register(t layertype.Type, d func([]byte, gopacket.PacketBuilder) error) gopacket.LayerType {
+	return gopacket.RegisterLayerType(t.Num, gopacket.LayerTypeMetadata{Name: t.Name, Decoder: gopacket.DecodeFunc(d)})
 }
 
-// registerETH registers the layer type of an extended header from its row
-// of the header table.
+// registerETH registers the layer type of an extended header.
 func registerETH(h ib.Header) gopacket.LayerType {
-	return register(ethLayers[h].layer, h.String(), decodeETH(h))
+	return register(layertype.ETH[h], decodeETH(h))
 }
 
 // EtherType9100 is the TPID of the outer tag of QinQ before 802.1ad

@@ -3,8 +3,8 @@ package rocelayers
 import (
 	"github.com/gopacket/gopacket"
 
-	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/layertype"
 	"github.com/roce-go/roce/ipoib"
 	"github.com/roce-go/roce/mad"
 )
@@ -40,7 +40,7 @@ func decode[L any, P interface {
 	var bth *ib.BTH
 	if e, ok := any(h).(eth); ok && pk != nil {
 		// LayerTypeBTH by its number: its initializer refers to decode.
-		if b, ok := pk.Layer(gopacket.LayerType(googlelayers.LayerTypeBTH)).(*BTH); ok {
+		if b, ok := pk.Layer(gopacket.LayerType(layertype.BTH.Num)).(*BTH); ok {
 			bth = &b.BTH
 			e.SetBTH(bth)
 		}
@@ -75,7 +75,7 @@ func handOver(bth *ib.BTH, next gopacket.LayerType, payload []byte, pk gopacket.
 	if bth == nil || next != gopacket.LayerTypePayload && next != gopacket.LayerTypeZero {
 		return next
 	}
-	native := pk != nil && pk.Layer(gopacket.LayerType(googlelayers.LayerTypeLRH)) != nil
+	native := pk != nil && pk.Layer(gopacket.LayerType(layertype.LRH.Num)) != nil
 	return payloadLayer(bth, payload, native)
 }
 
@@ -94,7 +94,7 @@ var (
 // zero is set).
 func dataLayer(bth *ib.BTH, p []byte, zero bool) gopacket.LayerType {
 	if bth.ToManagement() && len(p) >= mad.Len && len(p) > 0 {
-		return gopacket.LayerType(mad.LayerTypeMAD) // LayerTypeMAD, by number: its initializer refers to decode
+		return gopacket.LayerType(layertype.MAD.Num) // LayerTypeMAD, by number: its initializer refers to decode
 	}
 	if zero {
 		return payloadOrZero(p)
@@ -110,7 +110,7 @@ func payloadLayer(bth *ib.BTH, payload []byte, native bool) gopacket.LayerType {
 		return t
 	}
 	if native && ipoib.Match(bth.OpCode, bth.DestQP, payload) {
-		return gopacket.LayerType(googlelayers.LayerTypeIPoIB) // LayerTypeIPoIB, by number
+		return gopacket.LayerType(layertype.IPoIB.Num) // LayerTypeIPoIB, by number
 	}
 	return gopacket.LayerTypePayload
 }

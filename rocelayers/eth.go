@@ -4,8 +4,8 @@ import (
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
 
-	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/layertype"
 )
 
 // The extended transport headers as layers. Inside a Layers set (or a
@@ -338,7 +338,10 @@ func (h *DETH) EnableManagement() { h.mads = true }
 
 // HeaderLayerType returns the layer type of extended header h, and
 // gopacket.LayerTypePayload for ib.NoHeader (what follows the last
-// header): googlelayers.HeaderLayerType's, by number.
+// header).
 func HeaderLayerType(h ib.Header) gopacket.LayerType {
-	return gopacket.LayerType(googlelayers.HeaderLayerType(h))
+	if h > ib.NoHeader && int(h) < len(layertype.ETH) {
+		return gopacket.LayerType(layertype.ETH[h].Num)
+	}
+	return gopacket.LayerTypePayload
 }

@@ -4,59 +4,54 @@ import (
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
 
-	"github.com/roce-go/roce/googlelayers"
+	"github.com/roce-go/roce/internal/hdr"
+	"github.com/roce-go/roce/internal/layertype"
 	"github.com/roce-go/roce/ipoib"
-	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/pfc"
 	"github.com/roce-go/roce/rocev1"
 	"github.com/roce-go/roce/rocev2"
 )
 
 // The layer types of this package, registered with gopacket under the
-// numbers their packages (or package googlelayers, for pfc) register
-// with github.com/google/gopacket (ib 1790-1802, pfc 1810, mad 1820-1823 and 1835-1837, ipoib 1850-1851), so that a layer type of one module converts to
-// the other's by number: gopacket.LayerType(googlelayers.LayerTypeBTH) is
-// LayerTypeBTH. The community gopacket registers only 1010 (GTPv2) in
+// numbers of the module's table of layer types (internal/layertype),
+// which googlelayers registers with github.com/google/gopacket (ib
+// 1790-1802, pfc 1810, mad 1820-1823 and 1835-1837, ipoib 1850-1851), so
+// that a layer type of one module converts to the other's by number:
+// gopacket.LayerType(googlelayers.LayerTypeBTH) is LayerTypeBTH. The community gopacket registers only 1010 (GTPv2) in
 // the range 1000-1999 it leaves to applications.
 var (
-	LayerTypeLRH          = register(googlelayers.LayerTypeLRH, decodeLRH)
-	LayerTypeGRH          = register(googlelayers.LayerTypeGRH, decodeGRH)
-	LayerTypeBTH          = register(googlelayers.LayerTypeBTH, decodeBTH)
-	LayerTypeRDETH        = register(googlelayers.LayerTypeRDETH, decode[RDETH])
-	LayerTypeDETH         = register(googlelayers.LayerTypeDETH, decode[DETH])
-	LayerTypeXRCETH       = register(googlelayers.LayerTypeXRCETH, decode[XRCETH])
-	LayerTypeRETH         = register(googlelayers.LayerTypeRETH, decode[RETH])
-	LayerTypeAtomicETH    = register(googlelayers.LayerTypeAtomicETH, decode[AtomicETH])
-	LayerTypeAtomicAckETH = register(googlelayers.LayerTypeAtomicAckETH, decode[AtomicAckETH])
-	LayerTypeAETH         = register(googlelayers.LayerTypeAETH, decode[AETH])
-	LayerTypeImmDt        = register(googlelayers.LayerTypeImmDt, decode[ImmDt])
-	LayerTypeIETH         = register(googlelayers.LayerTypeIETH, decode[IETH])
-	LayerTypeFETH         = register(googlelayers.LayerTypeFETH, decode[FETH])
-	LayerTypeMACControl   = register(googlelayers.LayerTypeMACControl, decodeMACControl)
+	LayerTypeLRH          = register(layertype.LRH, decodeLRH)
+	LayerTypeGRH          = register(layertype.GRH, decodeGRH)
+	LayerTypeBTH          = register(layertype.BTH, decodeBTH)
+	LayerTypeRDETH        = register(layertype.RDETH, decode[RDETH])
+	LayerTypeDETH         = register(layertype.DETH, decode[DETH])
+	LayerTypeXRCETH       = register(layertype.XRCETH, decode[XRCETH])
+	LayerTypeRETH         = register(layertype.RETH, decode[RETH])
+	LayerTypeAtomicETH    = register(layertype.AtomicETH, decode[AtomicETH])
+	LayerTypeAtomicAckETH = register(layertype.AtomicAckETH, decode[AtomicAckETH])
+	LayerTypeAETH         = register(layertype.AETH, decode[AETH])
+	LayerTypeImmDt        = register(layertype.ImmDt, decode[ImmDt])
+	LayerTypeIETH         = register(layertype.IETH, decode[IETH])
+	LayerTypeFETH         = register(layertype.FETH, decode[FETH])
+	LayerTypeMACControl   = register(layertype.MACControl, decodeMACControl)
 
-	LayerTypeMAD  = register(mad.LayerTypeMAD, decodeMAD)
-	LayerTypeRMPP = register(mad.LayerTypeRMPP, decode[RMPP])
-	LayerTypeCM   = register(mad.LayerTypeCM, decodeMAD) // from the MAD header, as in mad
-	LayerTypeSA   = register(mad.LayerTypeSA, decodeMAD)
+	LayerTypeMAD  = register(layertype.MAD, decodeMAD)
+	LayerTypeRMPP = register(layertype.RMPP, decode[RMPP])
+	LayerTypeCM   = register(layertype.CM, decodeMAD) // from the MAD header, as in mad
+	LayerTypeSA   = register(layertype.SA, decodeMAD)
 
-	LayerTypeSMP         = register(mad.LayerTypeSMP, decode[SMP])
-	LayerTypeSMPDirected = register(mad.LayerTypeSMPDirected, decode[SMPDirected])
-	LayerTypePerfMgt     = register(mad.LayerTypePerfMgt, decode[PerfMgt])
+	LayerTypeSMP         = register(layertype.SMP, decode[SMP])
+	LayerTypeSMPDirected = register(layertype.SMPDirected, decode[SMPDirected])
+	LayerTypePerfMgt     = register(layertype.PerfMgt, decode[PerfMgt])
 
-	LayerTypeIPoIB           = register(googlelayers.LayerTypeIPoIB, decode[IPoIB])
-	LayerTypeIPoIBLinkHeader = register(googlelayers.LayerTypeIPoIBLinkHeader, decode[IPoIBLinkHeader])
+	LayerTypeIPoIB           = register(layertype.IPoIB, decode[IPoIB])
+	LayerTypeIPoIBLinkHeader = register(layertype.IPoIBLinkHeader, decode[IPoIBLinkHeader])
 )
 
-// googleLayerType is a layer type of github.com/google/gopacket, which
-// this package reads only for its number and name.
-type googleLayerType interface {
-	~int64
-	String() string
-}
-
-// register registers the layer type numbered and named as g.
-func register[G googleLayerType](g G, d gopacket.DecodeFunc) gopacket.LayerType {
-	return gopacket.RegisterLayerType(int(g), gopacket.LayerTypeMetadata{Name: g.String(), Decoder: d})
+// register registers layer type t of the module's table with its
+// decoder.
+func register(t layertype.Type, d gopacket.DecodeFunc) gopacket.LayerType {
+	return gopacket.RegisterLayerType(t.Num, gopacket.LayerTypeMetadata{Name: t.Name, Decoder: d})
 }
 
 // The hooks into gopacket's dispatch tables: Ethertype 0x8915 (RoCEv1,
@@ -76,6 +71,12 @@ func init() {
 	}
 	layers.RegisterUDPPortLayerType(layers.UDPPort(rocev2.Port), LayerTypeBTH)
 	// TPID 0x9100, the outer tag of QinQ before 802.1ad, as an 802.1Q
-	// tag, as tshark and roce.Frame decode it (layers.EthernetType(googlelayers.EtherType9100)).
-	layers.EthernetTypeMetadata[layers.EthernetType(googlelayers.EtherType9100)] = layers.EthernetTypeMetadata[layers.EthernetTypeDot1Q]
+	// tag, as tshark and roce.Frame decode it (layers.EthernetType(hdr.EtherType9100)).
+	layers.EthernetTypeMetadata[EtherType9100] = layers.EthernetTypeMetadata[layers.EthernetTypeDot1Q]
 }
+
+// EtherType9100 is the TPID of the outer tag of QinQ before 802.1ad
+// (0x9100), which tshark decodes as an 802.1Q tag: importing this
+// package registers it with gopacket's Ethertype table as layers.Dot1Q,
+// as googlelayers.EtherType9100 is for Google's gopacket.
+const EtherType9100 layers.EthernetType = hdr.EtherType9100
