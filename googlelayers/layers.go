@@ -1,9 +1,12 @@
 package googlelayers
 
 import (
+	"reflect"
+
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 
+	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/mad"
 )
 
@@ -49,16 +52,28 @@ type Layers struct {
 // after the MAD header to its MAD, and returns every layer of l, ready
 // for gopacket.DecodingLayerParser.AddDecodingLayer.
 func (l *Layers) DecodingLayers() []gopacket.DecodingLayer {
-	for _, e := range [...]*link{&l.RDETH.link, &l.DETH.link, &l.XRCETH.link, &l.RETH.link,
-		&l.AtomicETH.link, &l.AtomicAckETH.link, &l.AETH.link, &l.ImmDt.link, &l.IETH.link, &l.FETH.link} {
-		e.SetBTH(&l.BTH.BTH)
-	}
+	ls := fields(l, &l.BTH.BTH)
 	l.DETH.EnableManagement()
-	ls := []gopacket.DecodingLayer{&l.Ethernet, &l.Dot1Q, &l.IPv4, &l.IPv6, &l.UDP,
-		&l.LRH, &l.GRH, &l.BTH, &l.RDETH, &l.DETH, &l.XRCETH, &l.RETH, &l.AtomicETH,
-		&l.AtomicAckETH, &l.AETH, &l.ImmDt, &l.IETH, &l.FETH, &l.MACControl}
-	ls = append(ls, l.Layers.DecodingLayers()...)
-	return append(ls, &l.IPoIB, &l.LinkHeader, &l.Payload)
+	return append(ls, l.Layers.DecodingLayers()...) // the MAD layers, linked to their MAD
+}
+
+// fields returns the fields of the struct l points to that are decoding
+// layers, in their order, having linked each extended header among them
+// to bth: a header added to the struct joins the set without another
+// list to extend.
+func fields(l any, bth *ib.BTH) []gopacket.DecodingLayer {
+	var ls []gopacket.DecodingLayer
+	v := reflect.ValueOf(l).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i).Addr().Interface()
+		if e, ok := f.(interface{ SetBTH(*ib.BTH) }); ok {
+			e.SetBTH(bth)
+		}
+		if d, ok := f.(gopacket.DecodingLayer); ok {
+			ls = append(ls, d)
+		}
+	}
+	return ls
 }
 
 // Parser returns a DecodingLayerParser over the layers of l, starting at

@@ -54,6 +54,11 @@ func (h *AETH) Decode(data []byte) error {
 	return nil
 }
 
+// Validate reports a field that does not fit its field, as a
+// *FieldError wrapping ErrBadValue; AppendTo and Serialize refuse what it
+// refuses. It allocates only the error.
+func (h *AETH) Validate() error { return h.check() }
+
 // Len returns AETHLen, the header's size.
 func (h *AETH) Len() int { return AETHLen }
 

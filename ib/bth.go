@@ -292,6 +292,13 @@ func (h *BTH) NextHeader() Header {
 	return NoHeader
 }
 
+// Validate reports a field of the BTH that does not fit, as a
+// *FieldError wrapping ErrBadValue: DestQP and PSN have 24 bits, TVer 4,
+// Resv6a 6, Resv7 7, PadCnt 2. Packet.Validate checks a packet as a
+// whole (Packet.AppendTo sets PadCnt for the opcodes IBTA defines). It
+// allocates only the error.
+func (h *BTH) Validate() error { return h.check(true) }
+
 // Len returns BTHLen, the size of the header alone.
 func (h *BTH) Len() int { return BTHLen }
 

@@ -61,6 +61,11 @@ func (h *DETH) Decode(data []byte) error {
 	return nil
 }
 
+// Validate reports a field that does not fit its field, as a
+// *FieldError wrapping ErrBadValue; AppendTo and Serialize refuse what it
+// refuses. It allocates only the error.
+func (h *DETH) Validate() error { return h.check() }
+
 // Len returns DETHLen, the header's size.
 func (h *DETH) Len() int { return DETHLen }
 

@@ -62,6 +62,11 @@ func (h *FETH) Decode(data []byte) error {
 	return nil
 }
 
+// Validate reports a field that does not fit its field, as a
+// *FieldError wrapping ErrBadValue; AppendTo and Serialize refuse what it
+// refuses. It allocates only the error.
+func (h *FETH) Validate() error { return h.check() }
+
 // Len returns FETHLen, the header's size.
 func (h *FETH) Len() int { return FETHLen }
 

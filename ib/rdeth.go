@@ -48,6 +48,11 @@ func (h *RDETH) Decode(data []byte) error {
 	return nil
 }
 
+// Validate reports a field that does not fit its field, as a
+// *FieldError wrapping ErrBadValue; AppendTo and Serialize refuse what it
+// refuses. It allocates only the error.
+func (h *RDETH) Validate() error { return h.check() }
+
 // Len returns RDETHLen, the header's size.
 func (h *RDETH) Len() int { return RDETHLen }
 

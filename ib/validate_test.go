@@ -110,6 +110,9 @@ func TestSerializeRefuses(t *testing.T) {
 		buf := &frontBuffer{}
 		err := c.l.Serialize(buf, SerializeOptions{})
 		assert.EqualError(t, err, c.msg, "%T", c.l)
+		if v, ok := c.l.(interface{ Validate() error }); ok {
+			assert.EqualError(t, v.Validate(), c.msg, "%T: Validate", c.l)
+		}
 		if a, ok := c.l.(interface{ AppendTo([]byte) ([]byte, error) }); ok {
 			out, aerr := a.AppendTo(nil)
 			assert.Equal(t, err, aerr, "%T: AppendTo", c.l)

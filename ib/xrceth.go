@@ -55,6 +55,11 @@ func (h *XRCETH) Decode(data []byte) error {
 	return nil
 }
 
+// Validate reports a field that does not fit its field, as a
+// *FieldError wrapping ErrBadValue; AppendTo and Serialize refuse what it
+// refuses. It allocates only the error.
+func (h *XRCETH) Validate() error { return h.check() }
+
 // Len returns XRCETHLen, the header's size.
 func (h *XRCETH) Len() int { return XRCETHLen }
 
