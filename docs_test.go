@@ -220,3 +220,27 @@ func TestDocsGoBlocks(t *testing.T) {
 		t.Errorf("%v have no Go blocks", guides)
 	}
 }
+
+// setUp is the README's set-up block: the main job on a capture the
+// repository ships, then the tests, which .ci/run runs as the README
+// says.
+const setUp = "```\ngo run ./cmd/rocedump testdata/captures/rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap\ngo test ./...\n```\n"
+
+// TestREADMESetUp checks that the README gives the two set-up commands,
+// that the capture the first names is in the repository, and that CI
+// runs the second.
+func TestREADMESetUp(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	if !strings.Contains(string(b), setUp) {
+		t.Errorf("README.md lacks the set-up block:\n%s", setUp)
+	}
+	if _, err := os.Stat("testdata/captures/rocev2_ipv4_rc_write_only_ack_ect0_4k.pcap"); err != nil {
+		t.Error(err)
+	}
+	ci, err := os.ReadFile(".ci/run")
+	require.NoError(t, err)
+	if !regexp.MustCompile(`(?m)^go test \./\.\.\.$`).Match(ci) {
+		t.Error(".ci/run does not run the README's go test ./...")
+	}
+}
