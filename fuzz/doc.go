@@ -15,7 +15,7 @@
 //     the native InfiniBand LRH, each also as the first layer of
 //     gopacket.NewPacket.
 //   - FuzzFrameDecode: an Ethernet frame through roce.Frame.Decode,
-//     roce.VerifyFrame, gopacket.NewPacket and the roce.Layers parser,
+//     roce.VerifyFrame, gopacket.NewPacket and the googlelayers.Layers parser,
 //     which must agree.
 //   - FuzzFrameRoundTrip: a frame Frame.Decode accepts through
 //     Frame.AppendTo and Decode again: accepted, self-verifying, equal,

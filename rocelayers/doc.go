@@ -18,7 +18,7 @@
 // whole MAD in a UD SEND Only to QP 0 or 1 decodes as MAD, then RMPP for
 // a class that carries it, then the class body (CM, SA), or a Payload for
 // a class or attribute package mad leaves opaque, in NewPacket (the BTH
-// names the payload's layer, ib.BTH.PayloadLayerType) as in the parser
+// names the payload's layer, ib.BTH.ToManagement) as in the parser
 // of Layers; SMP, SMPDirected and PerfMgt decode a MAD of their class
 // from its first byte. After the transport headers of a native
 // InfiniBand packet that ipoib.Match takes for IPoIB, NewPacket decodes
@@ -28,43 +28,43 @@
 // fork's LLDP TLVs (it is no layer).
 //
 // Each layer embeds the header of package ib (or pfc, mad, ipoib), with
-// its fields and methods: a *rocelayers.BTH is an ib.BTH (bth.BTH) with
-// the methods of a gopacket layer, DecodingLayer and SerializableLayer.
-// Those methods call ib's gopacket-free codec (DecodeLayer or Decode,
-// Serialize), which the google/gopacket layers call too: the logic exists
-// once. The layers of mad and ipoib pass the fork's DecodeFeedback to
+// its fields and methods, and a layers.BaseLayer: a *rocelayers.BTH is an
+// ib.BTH (bth.BTH) with the methods of a gopacket layer, DecodingLayer
+// and SerializableLayer. Those methods call the codec (Decode or Split,
+// Serialize), as the layers of googlelayers, for google/gopacket, do: the
+// logic exists once, and TestSameAPIAsGooglelayers holds the two packages'
+// exported API equal. The layers of mad and ipoib pass the fork's DecodeFeedback to
 // their DecodeFromBytes (the interface, SetTruncated, is the same in both
 // modules) and write through their Serialize, SerializeTo over an
 // ib.Buffer. Layers.Parser builds an allocation-free DecodingLayerParser
-// (as roce.Layers.Parser does), VerifyPacket and FixICRC check and write
-// the ICRC (as roce.VerifyPacket and roce.FixICRC do), and BTH is a
+// (as googlelayers.Layers.Parser does), VerifyPacket and FixICRC check
+// and write the ICRC (as googlelayers' do), and BTH is a
 // gopacket.LayerWithChecksum, so Packet.VerifyChecksums checks the ICRC
 // beside the IP and UDP checksums.
 //
-// Layer type numbers. Each layer is registered under the number its
-// package registers with Google's gopacket, ib 1790-1802 (LRH 1790, GRH
+// Layer type numbers. Each layer is registered under the number of the
+// module's table of layer types (internal/layertype), which googlelayers
+// registers with Google's gopacket too, ib 1790-1802 (LRH 1790, GRH
 // 1791, BTH 1792, RDETH 1793, DETH 1794, XRCETH 1795, RETH 1796,
 // AtomicETH 1797, AtomicAckETH 1798, AETH 1799, ImmDt 1800, IETH 1801,
 // FETH 1802), pfc 1810 (MACControl), mad 1820-1823 (MAD, RMPP, CM, SA)
 // and 1835-1837 (SMP, SMPDirected, PerfMgt), and ipoib 1850-1851 (IPoIB,
-// IPoIBLinkHeader), read from those packages: the
-// two registries are separate, the community gopacket registers only
+// IPoIBLinkHeader): the two registries are separate, the community gopacket registers only
 // 1010 (GTPv2) in the range 1000-1999 it leaves to applications, and a
 // layer type converts between the modules by number
-// (gopacket.LayerType(ib.LayerTypeBTH) == LayerTypeBTH), which is how
-// NextLayerType here is ib's.
+// (gopacket.LayerType(googlelayers.LayerTypeBTH) == LayerTypeBTH).
 //
-// Adding a layer of this module takes a few lines, once its package has a
-// gopacket-free Decode (or DecodeLayer, or a DecodeFromBytes that only
-// calls SetTruncated) and Serialize beside its google/gopacket methods: a
-// row in register.go, LayerTypeX = register(pkg.LayerTypeX, decode[X])
-// (the generic decoder, or a few lines of its own), a type embedding the
-// header, type X struct{ pkg.X }, with its five one-line methods
-// (LayerType, CanDecode, NextLayerType, DecodeFromBytes, SerializeTo
-// calling Serialize), a field in Layers and its DecodingLayers list, and,
-// for a new Ethertype, port or link type, one line in the init of
-// register.go. A new class body of package mad is also a row of
-// madBodies (mad.go) and a Follow in Layers.DecodingLayers.
+// Adding a layer of this module takes a few lines, once its codec has
+// Decode (or Split) and AppendTo (or Serialize): its number and name in
+// internal/layertype, a row in register.go, LayerTypeX =
+// register(layertype.X, decode[X]) (the generic decoder, or a few lines
+// of its own), a type embedding the header and a layers.BaseLayer, with
+// its five one-line methods (LayerType, CanDecode, NextLayerType,
+// DecodeFromBytes, SerializeTo), a field in Layers (DecodingLayers takes
+// the fields that are layers), and, for a new Ethertype, port or link
+// type, one line in the init of register.go; googlelayers gets the same.
+// A new class body of package mad is also a row of madBodies (mad.go)
+// and a Follow in Layers.DecodingLayers.
 //
 // Allocation contract: the DecodingLayerParser of Layers.Parser, once
 // warm, and FixICRC allocate nothing; VerifyPacket allocates only the

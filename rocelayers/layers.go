@@ -12,15 +12,13 @@ import (
 // Layers holds one reusable decoding layer for everything a RoCE or PFC
 // frame can carry: Ethernet, 802.1Q, IPv4, IPv6, UDP (with RoCEv2's
 // dispatch rule), the InfiniBand layers, MAC Control, the MAD layers and
-// the payload. It is roce.Layers for github.com/gopacket/gopacket, with
-// its InfiniBand and MAD layers inline (l.BTH and l.CM where roce.Layers
-// has l.IB.BTH and l.MAD.CM) and MAC Control beside them. As in
-// roce.Layers, a whole MAD to QP 0 or 1 decodes as MAD, then RMPP and
-// the class body (CM, SA, SMP, SMPDirected, PerfMgt). The IPoIB layers
-// decode a link type 242 record
-// (ParserFrom(LayerTypeIPoIBLinkHeader)); after a transport header the
-// payload stays a Payload, IPoIB or not, as in roce.Layers (see
-// ib.RegisterPayloadClassifier).
+// the payload: googlelayers.Layers for github.com/gopacket/gopacket. A
+// whole MAD to QP 0 or 1 decodes as MAD, then RMPP and the class body
+// (CM, SA, SMP, SMPDirected, PerfMgt). The IPoIB layers decode a link
+// type 242 record (ParserFrom(LayerTypeIPoIBLinkHeader)); after a
+// transport header the payload stays a Payload, IPoIB or not: a parser's
+// one layer of each type (its IPv4, say) would be overwritten by the
+// inner packet's.
 type Layers struct {
 	Ethernet     layers.Ethernet
 	Dot1Q        layers.Dot1Q
@@ -86,7 +84,7 @@ func fields(l any, bth *ib.BTH) []gopacket.DecodingLayer {
 }
 
 // Parser returns a DecodingLayerParser over the layers of l, starting at
-// Ethernet, as roce.Layers.Parser does. Building it allocates; decoding
+// Ethernet, as googlelayers.Layers.Parser does. Building it allocates; decoding
 // with it does not. Its layers sit in a gopacket.DecodingLayerSparse, a
 // slice indexed by layer type, rather than gopacket's default map.
 func (l *Layers) Parser() *gopacket.DecodingLayerParser {

@@ -8,7 +8,7 @@ import (
 )
 
 // UDP is layers.UDP with RoCEv2's dispatch rule and this module's decoding
-// contract, as rocev2.UDP is for Google's gopacket: only destination port
+// contract, as googlelayers.UDP is for Google's gopacket: only destination port
 // 4791 leads to a BTH (layers.UDP falls back to the source port, which
 // would read any datagram sent from port 4791 as RoCE); df may be nil; a
 // header cut short or a Length of 1 to 7 gives an error wrapping

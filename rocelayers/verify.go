@@ -12,7 +12,7 @@ import (
 )
 
 // VerifyPacket checks the ICRC of a gopacket.Packet decoded from an
-// Ethernet frame, as roce.VerifyPacket does for Google's gopacket: nil,
+// Ethernet frame, as googlelayers.VerifyPacket does for Google's gopacket: nil,
 // an *ib.ICRCError wrapping ib.ErrBadICRC, or ib.ErrUnchecked for a
 // packet the capture cut short.
 func VerifyPacket(p gopacket.Packet) error { return roce.VerifyFrame(p.Data()) }
