@@ -165,7 +165,7 @@ type Record struct {
 	// gives rather than computing it again (the pipeline's consumer
 	// decoding a frame a worker has checked).
 	icrcKnown, icrcWas bool
-	endpoints          endpointsText // text.go: the text of the last IP endpoints
+	endpoints          [2]endpointsText // text.go: the text of the last two IP endpoints, the latest first
 }
 
 // netInfo is what the Ethernet, IP and UDP or TCP headers say, read

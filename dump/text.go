@@ -126,8 +126,8 @@ type endpointsKey struct {
 	sport, dport uint16
 }
 
-// endpointsText is the text of the last endpoints appendIPEndpoints
-// wrote with ports: text[:n], n 0 when there is none.
+// endpointsText is the text of endpoints appendIPEndpoints wrote with
+// ports: text[:n], n 0 when there is none.
 type endpointsText struct {
 	key  endpointsKey
 	n    int
@@ -155,20 +155,26 @@ func (r *Record) appendIPEndpoints(b []byte, proto bool) []byte {
 		b = append(b, ' ')
 	}
 	if n.l4 != 0 {
-		// The text of the last endpoints, kept: a capture's frames
-		// come from few of them.
+		// The text of the last two endpoints, kept: a capture's frames
+		// come from few of them, requests and responses alternating.
 		k := endpointsKey{n.ipVer, n.src, n.dst, n.sport, n.dport}
-		if c := &r.endpoints; c.n == 0 || c.key != k {
-			t := netip.AddrPortFrom(src, n.sport).AppendTo(c.text[:0])
-			t = append(t, " > "...)
-			t = netip.AddrPortFrom(dst, n.dport).AppendTo(t)
-			if len(t) > len(c.text) { // not kept (cannot be: the longest is 2*47+3 bytes)
-				c.n = 0
-				return append(b, t...)
+		cs := &r.endpoints
+		for i := range cs {
+			if c := &cs[i]; c.n > 0 && c.key == k {
+				return append(b, c.text[:c.n]...)
 			}
-			c.key, c.n = k, len(t)
 		}
-		return append(b, r.endpoints.text[:r.endpoints.n]...)
+		cs[1] = cs[0]
+		c := &cs[0]
+		t := netip.AddrPortFrom(src, n.sport).AppendTo(c.text[:0])
+		t = append(t, " > "...)
+		t = netip.AddrPortFrom(dst, n.dport).AppendTo(t)
+		if len(t) > len(c.text) { // not kept (cannot be: the longest is 2*47+3 bytes)
+			c.n = 0
+			return append(b, t...)
+		}
+		c.key, c.n = k, len(t)
+		return append(b, c.text[:c.n]...)
 	}
 	b = src.AppendTo(b)
 	b = append(b, " > "...)
