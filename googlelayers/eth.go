@@ -44,52 +44,13 @@ func (l *link) split(data []byte, n int, df gopacket.DecodeFeedback, err error) 
 func (l *link) next(kind ib.Header) gopacket.LayerType {
 	if l.bth != nil {
 		if n := l.bth.OpCode.Headers().After(kind); n != ib.NoHeader {
-			return ethLayers[n].layer
+			return HeaderLayerType(n)
 		}
 		if l.mads {
 			return dataLayer(l.bth, l.Payload, true)
 		}
 	}
 	return payloadOrZero(l.Payload)
-}
-
-// ethLayer is what every extended header layer is.
-type ethLayer interface {
-	gopacket.DecodingLayer
-	gopacket.Layer
-}
-
-// ethLayers is, by header, its layer type and a fresh layer of it.
-var ethLayers = [...]struct {
-	layer gopacket.LayerType
-	new   func(l link) ethLayer
-}{
-	ib.HeaderRDETH:        {gopacket.LayerType(layertype.RDETH.Num), func(l link) ethLayer { return &RDETH{link: l} }},
-	ib.HeaderDETH:         {gopacket.LayerType(layertype.DETH.Num), func(l link) ethLayer { return &DETH{link: l} }},
-	ib.HeaderXRCETH:       {gopacket.LayerType(layertype.XRCETH.Num), func(l link) ethLayer { return &XRCETH{link: l} }},
-	ib.HeaderRETH:         {gopacket.LayerType(layertype.RETH.Num), func(l link) ethLayer { return &RETH{link: l} }},
-	ib.HeaderAtomicETH:    {gopacket.LayerType(layertype.AtomicETH.Num), func(l link) ethLayer { return &AtomicETH{link: l} }},
-	ib.HeaderAtomicAckETH: {gopacket.LayerType(layertype.AtomicAckETH.Num), func(l link) ethLayer { return &AtomicAckETH{link: l} }},
-	ib.HeaderAETH:         {gopacket.LayerType(layertype.AETH.Num), func(l link) ethLayer { return &AETH{link: l} }},
-	ib.HeaderImmDt:        {gopacket.LayerType(layertype.ImmDt.Num), func(l link) ethLayer { return &ImmDt{link: l} }},
-	ib.HeaderIETH:         {gopacket.LayerType(layertype.IETH.Num), func(l link) ethLayer { return &IETH{link: l} }},
-	ib.HeaderFETH:         {gopacket.LayerType(layertype.FETH.Num), func(l link) ethLayer { return &FETH{link: l} }},
-}
-
-// newETH returns a fresh layer for header h that follows bth.
-func newETH(h ib.Header, bth *ib.BTH) ethLayer { return ethLayers[h].new(link{bth: bth}) }
-
-// decodeETH returns the decoder of an extended header met on its own (a
-// user calling gopacket.NewPacket with an ETH layer type first).
-func decodeETH(h ib.Header) func([]byte, gopacket.PacketBuilder) error {
-	return func(data []byte, p gopacket.PacketBuilder) error {
-		l := newETH(h, nil)
-		if err := l.DecodeFromBytes(data, p); err != nil {
-			return err
-		}
-		p.AddLayer(l)
-		return p.NextDecoder(gopacket.LayerTypePayload)
-	}
 }
 
 // RDETH is ib.RDETH, the Reliable Datagram ETH, as a layer.
@@ -372,8 +333,8 @@ func (h *DETH) EnableManagement() { h.mads = true }
 // gopacket.LayerTypePayload for ib.NoHeader (what follows the last
 // header).
 func HeaderLayerType(h ib.Header) gopacket.LayerType {
-	if h > ib.NoHeader && int(h) < len(ethLayers) {
-		return ethLayers[h].layer
+	if h > ib.NoHeader && int(h) < len(layertype.ETH) {
+		return gopacket.LayerType(layertype.ETH[h].Num)
 	}
 	return gopacket.LayerTypePayload
 }

@@ -176,7 +176,7 @@ func (h *BTH) CanDecode() gopacket.LayerClass { return LayerTypeBTH }
 // gopacket.LayerTypePayload when only data follows.
 func (h *BTH) NextLayerType() gopacket.LayerType {
 	if n := h.NextHeader(); n != ib.NoHeader {
-		return ethLayers[n].layer
+		return HeaderLayerType(n)
 	}
 	return payloadOrZero(h.Payload)
 }

@@ -9,6 +9,13 @@ import (
 	"github.com/roce-go/roce/mad"
 )
 
+// eth is what the layer of an extended header is.
+type eth interface {
+	gopacket.DecodingLayer
+	gopacket.Layer
+	SetBTH(*ib.BTH)
+}
+
 // layer is what every layer of this package is.
 type layer interface {
 	gopacket.DecodingLayer

@@ -1,3 +1,5 @@
+// Code generated from ../googlelayers/eth.go by go generate; DO NOT EDIT.
+
 package rocelayers
 
 import (
@@ -51,13 +53,6 @@ func (l *link) next(kind ib.Header) gopacket.LayerType {
 		}
 	}
 	return payloadOrZero(l.Payload)
-}
-
-// eth is what the layer of an extended header is.
-type eth interface {
-	gopacket.DecodingLayer
-	gopacket.Layer
-	SetBTH(*ib.BTH)
 }
 
 // RDETH is ib.RDETH, the Reliable Datagram ETH, as a layer.

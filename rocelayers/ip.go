@@ -1,3 +1,5 @@
+// Code generated from ../googlelayers/ip.go by go generate; DO NOT EDIT.
+
 package rocelayers
 
 import (
