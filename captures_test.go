@@ -23,7 +23,6 @@ import (
 	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/oracle"
-	"github.com/roce-go/roce/mad"
 )
 
 // captureDir holds the real captures described in testdata/captures/README.md.
@@ -245,14 +244,14 @@ func checkCapture(t *testing.T, c capture) {
 		b := view{gBTH.OpCode, gBTH.DestQP, gBTH.PSN, 0, gBTH.ICRC}
 		if app := pkt.ApplicationLayer(); app != nil {
 			b.payLen = len(app.Payload())
-		} else if m := pkt.Layer(mad.LayerTypeMAD); m != nil { // a MAD is the payload
+		} else if m := pkt.Layer(googlelayers.LayerTypeMAD); m != nil { // a MAD is the payload
 			b.payLen = len(m.LayerContents()) + len(m.LayerPayload())
 		}
 		cv := view{ls.BTH.OpCode, ls.BTH.DestQP, ls.BTH.PSN, 0, ls.BTH.ICRC}
 		if slices.Contains(decoded, gopacket.LayerTypePayload) {
 			cv.payLen = len(ls.Payload)
 		}
-		if slices.Contains(decoded, mad.LayerTypeMAD) {
+		if slices.Contains(decoded, googlelayers.LayerTypeMAD) {
 			cv.payLen = len(ls.MAD.Contents) + len(ls.MAD.Payload)
 		}
 		if a != b || a != cv {

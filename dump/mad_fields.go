@@ -19,7 +19,7 @@ type madRec struct {
 	cut   bool
 	has   [(maxMADRows + 63) / 64]uint64
 	proto [4]bool
-	hdr   mad.MAD
+	hdr   mad.Header
 	rmpp  bool // the class carries an RMPP header: rmppH holds it
 	rmppH mad.RMPP
 	cm    bool // a CM message of an attribute CM defines: cmL holds it
@@ -106,32 +106,32 @@ func (r *Record) decodeCutMAD(got []byte) {
 func (m *madRec) decode(b []byte) {
 	m.ok, m.rmpp, m.cm, m.ipcm, m.sa = false, false, false, false, false
 	m.path, m.mcm, m.node, m.pir, m.svc = false, false, false, false, false
-	if m.hdr.DecodeFromBytes(b, nil) != nil {
+	if len(b) < mad.Len || m.hdr.Decode(b) != nil {
 		return
 	}
 	m.ok = true
-	m.smp.decodeSMP(&m.hdr.Header, b)
+	m.smp.decodeSMP(&m.hdr, b)
 	m.decodeAttrs(b)
 	m.decodeTables()
-	rest, next := m.hdr.Payload, m.hdr.NextLayerType()
-	if next == mad.LayerTypeRMPP {
-		if m.rmppH.DecodeFromBytes(rest, nil) != nil {
+	rest, body := b[mad.HeaderLen:], m.hdr.Body()
+	if m.hdr.MgmtClass.HasRMPP() {
+		if m.rmppH.Decode(rest) != nil {
 			return
 		}
-		m.rmpp, rest = true, m.rmppH.Payload
-		next = mad.LayerTypeSA // the one class with RMPP this table decodes
+		m.rmpp, rest = true, rest[mad.RMPPLen:]
+		body = mad.BodySA // the one class with RMPP this table decodes
 		if m.hdr.MgmtClass != mad.ClassSubnAdm {
 			return
 		}
 	}
-	switch next {
-	case mad.LayerTypeCM:
+	switch body {
+	case mad.BodyCM:
 		m.cmL.AttributeID = m.hdr.AttributeID
-		m.cm = m.cmL.DecodeFromBytes(rest, nil) == nil && m.cmL.Name() != ""
+		m.cm = m.cmL.Decode(rest) == nil && m.cmL.Name() != ""
 		q := &m.cmL.REQ
 		m.ipcm = m.cm && m.hdr.AttributeID == mad.AttrConnectRequest && q.ServiceID.IsIPCM() && q.IPCM(&m.ipcmH)
-	case mad.LayerTypeSA:
-		m.sa = m.saL.DecodeFromBytes(rest, nil) == nil
+	case mad.BodySA:
+		m.sa = m.saL.Decode(rest) == nil
 		if m.sa {
 			m.decodeRecord() // sa_record_fields.go
 		}

@@ -20,7 +20,7 @@ type attrRec struct {
 // decodeAttrs decodes the attribute of the SMP decodeSMP decoded, or of
 // the PerfMgt MAD b holds (a whole MAD).
 func (m *madRec) decodeAttrs(b []byte) {
-	a, s, h := &m.attr, &m.smp, &m.hdr.Header
+	a, s, h := &m.attr, &m.smp, &m.hdr
 	a.pi, a.si, a.pc, a.pce = false, false, false, false
 	data := s.data()
 	if data == nil {

@@ -27,7 +27,7 @@ func (r *Record) appendMAD(b []byte) []byte {
 		return b
 	}
 	m := &r.madj
-	h := &m.hdr.Header
+	h := &m.hdr
 	if len(p.Payload) < mad.Len {
 		// decodeCutMAD decoded the MAD with the bytes not captured
 		// zeros: its header is the frame's when the capture kept it.
@@ -56,7 +56,7 @@ func (r *Record) appendMAD(b []byte) []byte {
 // appendClass appends the fields of an SMP or PerfMgt MAD after its
 // header. The attribute of a Get request is empty and not shown.
 func (m *madRec) appendClass(b []byte) []byte {
-	h := &m.hdr.Header
+	h := &m.hdr
 	show := h.Response || h.Method != mad.MethodGet
 	switch s := &m.smp; {
 	case s.lid:

@@ -149,7 +149,7 @@ func (a *Analyzer) cmPacket(p *Packet) {
 		return
 	}
 	t.msg.AttributeID = t.hdr.AttributeID
-	if t.msg.DecodeFromBytes(pl[mad.HeaderLen:mad.Len], nil) != nil {
+	if t.msg.Decode(pl[mad.HeaderLen:mad.Len]) != nil {
 		return
 	}
 	k := cmMsgOf(t.hdr.AttributeID)

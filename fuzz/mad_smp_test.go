@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/gopacket"
 
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/mad"
 )
@@ -33,9 +34,9 @@ func FuzzSMP(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := fzExact(data)
-		fzMADLayoutCheck(t, b, &mad.SMP{}, mad.ClassSubnLID)
-		fzMADLayoutCheck(t, b, &mad.SMPDirected{}, mad.ClassSubnDR)
-		fzMADLayoutCheck(t, b, &mad.PerfMgt{}, mad.ClassPerfMgt)
+		fzMADLayoutCheck(t, b, &googlelayers.SMP{}, mad.ClassSubnLID)
+		fzMADLayoutCheck(t, b, &googlelayers.SMPDirected{}, mad.ClassSubnDR)
+		fzMADLayoutCheck(t, b, &googlelayers.PerfMgt{}, mad.ClassPerfMgt)
 		if len(b) >= 64 {
 			for _, a := range fzMADAttrs() {
 				fzMADAttrCheck(t, b[64:], a.attr, a.size)
@@ -105,7 +106,7 @@ func fzMADLayoutCheck(t *testing.T, b []byte, l fzMADLayout, class mad.Class) {
 		}
 		return
 	}
-	ml, _ := pk.Layer(mad.LayerTypeMAD).(*mad.MAD)
+	ml, _ := pk.Layer(googlelayers.LayerTypeMAD).(*googlelayers.MAD)
 	got, _ := pk.Layer(l.LayerType()).(fzMADLayout)
 	if ml == nil || got == nil {
 		t.Fatalf("%s: NewPacket gave %v", name, pk.Layers())

@@ -32,7 +32,7 @@ func fzMADs(tb testing.TB) [][]byte {
 		// ERF: 16-byte header (no extension headers in this file), the
 		// wire length at bytes 14-15.
 		pkt := gopacket.NewPacket(rec[16:16+int(binary.BigEndian.Uint16(rec[14:]))], googlelayers.LayerTypeLRH, gopacket.Default)
-		if m, ok := pkt.Layer(mad.LayerTypeMAD).(*mad.MAD); ok {
+		if m, ok := pkt.Layer(googlelayers.LayerTypeMAD).(*googlelayers.MAD); ok {
 			out = append(out, append(append([]byte(nil), m.Contents...), m.Payload...))
 		}
 	}
@@ -40,7 +40,7 @@ func fzMADs(tb testing.TB) [][]byte {
 }
 
 // FuzzMAD: arbitrary bytes as a MAD through a DecodingLayerParser over
-// mad.Layers and through gopacket.NewPacket from LayerTypeMAD. Fewer
+// googlelayers.MADLayers and through gopacket.NewPacket from LayerTypeMAD. Fewer
 // than 256 bytes fail with ErrTruncated, 256 or more decode (an unknown
 // class or attribute as opaque data), but for a directed-route SMP with a
 // hop count above 63, which fails with ErrBadLength; the parser and NewPacket agree on
@@ -52,9 +52,9 @@ func FuzzMAD(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := fzExact(data[:min(len(data), mad.Len)])
-		var l mad.Layers
+		var l googlelayers.MADLayers
 		var pl gopacket.Payload
-		p := gopacket.NewDecodingLayerParser(mad.LayerTypeMAD, append(l.DecodingLayers(), &pl)...)
+		p := gopacket.NewDecodingLayerParser(googlelayers.LayerTypeMAD, append(l.DecodingLayers(), &pl)...)
 		var decoded []gopacket.LayerType
 		err := p.DecodeLayers(b, &decoded)
 		fzCheckErr(t, "parser", err, ib.ErrTruncated, ib.ErrBadLength)
@@ -63,7 +63,7 @@ func FuzzMAD(f *testing.F) {
 			t.Fatalf("%d bytes: %v", len(b), err)
 		}
 		_ = l.MAD.String()
-		pkt := gopacket.NewPacket(b, mad.LayerTypeMAD, gopacket.NoCopy)
+		pkt := gopacket.NewPacket(b, googlelayers.LayerTypeMAD, gopacket.NoCopy)
 		fzNoPanic(t, "NewPacket", pkt)
 		if err != nil {
 			if pkt.ErrorLayer() == nil {

@@ -10,8 +10,10 @@
 // Importing the package registers the layers with gopacket, under the
 // numbers the codec packages registered before they left gopacket: the
 // InfiniBand layers 1790-1802 (LRH, GRH, BTH and the ten extended
-// headers), MAC Control 1810, IPoIB 1850 and IPoIBLinkHeader 1851; and
-// it hooks them into gopacket's dispatch: Ethertype 0x8915 (RoCEv1) to
+// headers), MAC Control 1810, the management datagrams 1820-1823 (MAD,
+// RMPP, CM, SA) and 1835-1837 (SMP, SMPDirected, PerfMgt), IPoIB 1850
+// and IPoIBLinkHeader 1851; and it hooks them into gopacket's dispatch:
+// Ethertype 0x8915 (RoCEv1) to
 // the GRH, Ethertype 0x8808 to MAC Control, TPID 0x9100 to Dot1Q, UDP
 // destination port 4791 to the BTH, link type 242 (LINKTYPE_IPOIB) to
 // IPoIBLinkHeader. After the transport headers of a packet, the BTH's
@@ -19,10 +21,11 @@
 // layer and the IPoIB datagram of a native packet (ipoib.Match) to IPoIB;
 // the table is this package's (register.go), no codec package holds one.
 //
-// Layers holds one reusable layer of each kind for a DecodingLayerParser
-// (Parser from Ethernet, ParserFrom any first layer); VerifyPacket and
-// FixICRC check and write the ICRC of a packet gopacket decoded or
-// serialized.
+// MADLayers is the reusable set of the MAD layers and DCBX hands
+// gopacket's LLDP TLVs to dcbx.TLVs. Layers holds one reusable layer of
+// each kind for a DecodingLayerParser (Parser from Ethernet, ParserFrom
+// any first layer); VerifyPacket and FixICRC check and write the ICRC of
+// a packet gopacket decoded or serialized.
 //
 // The nested module github.com/roce-go/roce/rocelayers holds the same
 // layers for github.com/gopacket/gopacket under the same numbers.

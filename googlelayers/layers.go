@@ -7,7 +7,6 @@ import (
 	"github.com/google/gopacket/layers"
 
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/mad"
 )
 
 // Layers holds one reusable decoding layer for everything a RoCE or PFC
@@ -41,7 +40,7 @@ type Layers struct {
 	IETH         IETH
 	FETH         FETH
 	MACControl   MACControl
-	mad.Layers   // MAD, RMPP, CM, SA, SMP, SMPDirected, PerfMgt
+	MADLayers    // MAD, RMPP, CM, SA, SMP, SMPDirected, PerfMgt
 	IPoIB        IPoIB
 	LinkHeader   IPoIBLinkHeader
 	Payload      gopacket.Payload
@@ -54,7 +53,7 @@ type Layers struct {
 func (l *Layers) DecodingLayers() []gopacket.DecodingLayer {
 	ls := fields(l, &l.BTH.BTH)
 	l.DETH.EnableManagement()
-	return append(ls, l.Layers.DecodingLayers()...) // the MAD layers, linked to their MAD
+	return append(ls, l.MADLayers.DecodingLayers()...) // the MAD layers, linked to their MAD
 }
 
 // fields returns the fields of the struct l points to that are decoding
@@ -87,7 +86,7 @@ func (l *Layers) Parser() *gopacket.DecodingLayerParser {
 
 // ParserFrom is Parser starting at first: LayerTypeLRH for native
 // InfiniBand, LayerTypeGRH for RoCEv1 packets without Ethernet,
-// LayerTypeIPoIBLinkHeader for link type 242 records, mad.LayerTypeMAD
+// LayerTypeIPoIBLinkHeader for link type 242 records, LayerTypeMAD
 // for a MAD on its own.
 func (l *Layers) ParserFrom(first gopacket.LayerType) *gopacket.DecodingLayerParser {
 	p := gopacket.NewDecodingLayerParser(first)

@@ -72,7 +72,7 @@ func init() {
 // managementLayer is the layer of the payload of a whole UD SEND Only to
 // QP 0 or QP 1, and managementLen the shortest payload it takes.
 var (
-	managementLayer = mad.LayerTypeMAD
+	managementLayer = LayerTypeMAD
 	managementLen   = mad.Len
 )
 

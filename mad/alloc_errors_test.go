@@ -25,7 +25,6 @@ var decoders = func() map[string]func([]byte) error {
 		lap  LAP
 		apr  APR
 		hdr  Header
-		m    MAD
 		perf PerfMgt
 		pc   PortCounters
 		pce  PortCountersExtended
@@ -49,13 +48,13 @@ var decoders = func() map[string]func([]byte) error {
 	)
 	cm.AttributeID = AttrConnectRequest
 	return map[string]func([]byte) error{
-		"ClassPortInfo": cpi.Decode, "CM": func(b []byte) error { return cm.DecodeFromBytes(b, nil) },
+		"ClassPortInfo": cpi.Decode, "CM": cm.Decode,
 		"REQ": req.Decode, "MRA": mra.Decode, "REJ": rej.Decode, "REP": rep.Decode, "RTU": rtu.Decode,
 		"DREQ": dreq.Decode, "DREP": drep.Decode, "SIDRREQ": sreq.Decode, "SIDRREP": srep.Decode,
 		"LAP": lap.Decode, "APR": apr.Decode, "Header": hdr.Decode,
-		"MAD": func(b []byte) error { return m.DecodeFromBytes(b, nil) }, "PerfMgt": perf.Decode,
+		"PerfMgt": perf.Decode, "SMP.DecodeData": func(b []byte) error { return smp.DecodeData(&hdr, b) },
 		"PortCounters": pc.Decode, "PortCountersExtended": pce.Decode, "IPCM": ipcm.Decode, "RMPP": rmpp.Decode,
-		"SA": func(b []byte) error { return sa.DecodeFromBytes(b, nil) }, "PathRecord": pr.Decode,
+		"SA": sa.Decode, "PathRecord": pr.Decode,
 		"NodeRecord": nr.Decode, "PortInfoRecord": pir.Decode, "ServiceRecord": sr.Decode,
 		"MCMemberRecord": mcm.Decode, "SMP": smp.Decode, "SMPDirected": dr.Decode, "NodeInfo": ni.Decode,
 		"NodeDescription": nd.Decode, "SMInfo": smi.Decode, "GUIDInfo": gi.Decode, "PKeyTable": pk.Decode,

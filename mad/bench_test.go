@@ -35,8 +35,8 @@ func BenchmarkParser(b *testing.B) {
 	}{
 		{"BTH", frames[3], gopacket.LayerTypePayload, nil},
 		{"MAD", opaque, gopacket.LayerTypePayload, nil},
-		{"CMREQ", req, mad.LayerTypeCM, nil},
-		{"SMPDRSMInfo", smp, mad.LayerTypeSMPDirected, func(l *googlelayers.Layers) error { return info.Decode(l.SMPDirected.Data[:]) }},
+		{"CMREQ", req, googlelayers.LayerTypeCM, nil},
+		{"SMPDRSMInfo", smp, googlelayers.LayerTypeSMPDirected, func(l *googlelayers.Layers) error { return info.Decode(l.SMPDirected.Data[:]) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var l googlelayers.Layers

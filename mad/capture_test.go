@@ -49,7 +49,7 @@ func capturedMADs(t *testing.T) []capturedMAD {
 					continue
 				}
 				qp, isUDSend = bth.DestQP, bth.OpCode == ib.OpUDSendOnly
-				if m, ok := pkt.Layer(mad.LayerTypeMAD).(*mad.MAD); ok {
+				if m, ok := pkt.Layer(googlelayers.LayerTypeMAD).(*googlelayers.MAD); ok {
 					raw = append(append([]byte(nil), m.Contents...), m.Payload...)
 				}
 			} else {
@@ -59,7 +59,7 @@ func capturedMADs(t *testing.T) []capturedMAD {
 					continue // ARP
 				}
 				qp, isUDSend = l.BTH.DestQP, l.BTH.OpCode == ib.OpUDSendOnly
-				if slices.Contains(decoded, mad.LayerTypeMAD) {
+				if slices.Contains(decoded, googlelayers.LayerTypeMAD) {
 					raw = append(append([]byte(nil), l.MAD.Contents...), l.MAD.Payload...)
 				}
 			}
@@ -91,12 +91,12 @@ func erfIB(t *testing.T, rec []byte) []byte {
 }
 
 // decodeMAD decodes 256 bytes with a DecodingLayerParser over a fresh
-// mad.Layers, failing the test on an error.
-func decodeMAD(t testing.TB, raw []byte) (*mad.Layers, []gopacket.LayerType) {
+// googlelayers.MADLayers, failing the test on an error.
+func decodeMAD(t testing.TB, raw []byte) (*googlelayers.MADLayers, []gopacket.LayerType) {
 	t.Helper()
-	l := new(mad.Layers)
+	l := new(googlelayers.MADLayers)
 	var pl gopacket.Payload
-	p := gopacket.NewDecodingLayerParser(mad.LayerTypeMAD, append(l.DecodingLayers(), &pl)...)
+	p := gopacket.NewDecodingLayerParser(googlelayers.LayerTypeMAD, append(l.DecodingLayers(), &pl)...)
 	var decoded []gopacket.LayerType
 	if err := p.DecodeLayers(raw, &decoded); err != nil {
 		t.Fatalf("decode %x: %v", raw, err)

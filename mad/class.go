@@ -1,7 +1,5 @@
 package mad
 
-import "github.com/google/gopacket"
-
 // classInfo is one row of the class table: what this package knows of a
 // management class.
 type classInfo struct {
@@ -9,74 +7,65 @@ type classInfo struct {
 	// rmpp says that every MAD of the class carries the RMPP header
 	// (IBTA Vol 1, 13.6.2) after the common header, active or not.
 	rmpp bool
-	// layer is the gopacket layer type of the class body (what follows
-	// the common header, and the RMPP header if any); zero leaves the
-	// body opaque (gopacket.Payload).
-	layer gopacket.LayerType
+	// body is the codec of the class body (what follows the common
+	// header, and the RMPP header if any); BodyOpaque leaves it opaque.
+	body Body
 	// attrs names the class's attributes; nil names none.
 	attrs func(id uint16) string
-	// anyAttr says that the body layer decodes every attribute (it has a
+	// anyAttr says that the body decodes every attribute (it has a
 	// class header of its own, as SA has); otherwise only the attributes
 	// attrs names reach it and the others stay opaque.
 	anyAttr bool
-	// check refuses, for the MAD layer's SerializeTo, a header value the
-	// class body's decoder refuses (the directed route's hop count); nil
+	// check refuses, for Header.ValidateClass, a header value the class
+	// body's decoder refuses (the directed route's hop count); nil
 	// refuses none.
 	check func(h *Header) error
-	// body returns the member of a Layers set that decodes the class
-	// body, and fresh a new one for gopacket.NewPacket; nil when layer is
-	// zero.
-	body  func(*Layers) classLayer
-	fresh func() classLayer
 }
 
-// classLayer is the layer of a class body: a gopacket layer that reads
-// the attribute ID (and whatever else it needs) from the MAD it follows.
-type classLayer interface {
-	gopacket.DecodingLayer
-	gopacket.Layer
-	link(m *MAD)
-}
+// Body names the codec of a MAD's class body, what follows the common
+// header (and the RMPP header, for a class that carries one): the type
+// that decodes it.
+type Body uint8
+
+// The class bodies this package decodes.
+const (
+	BodyOpaque      Body = iota // a class or attribute this package leaves as bytes
+	BodyCM                      // CM
+	BodySA                      // SA
+	BodySMP                     // SMP
+	BodySMPDirected             // SMPDirected
+	BodyPerfMgt                 // PerfMgt
+)
 
 // classes is the class table, indexed by management class (IBTA Vol 1,
-// Table 118). Decoding dispatches on it: the MAD layer's next layer is
-// the RMPP header when the row says so, then the row's body layer.
+// Table 118). Decoding dispatches on it: after the common header comes
+// the RMPP header when the row says so, then the row's body
+// (Header.Body).
 //
-// Adding a class is one row here plus its codec: a file with the body
-// layer (a type implementing classLayer, with its own layer type from
-// the range in the package doc), its attribute names, and a member of
-// Layers that the row's body function returns. Nothing else dispatches
-// on the class.
+// Adding a class is one row here plus its codec: a file with the body's
+// type, its attribute names and a Body constant; the gopacket adapters
+// (googlelayers, rocelayers) map the Body to their layer. Nothing else
+// dispatches on the class.
 var classes = [256]classInfo{
 	ClassSubnLID: {
-		name: "SMP", layer: layerTypeSMP, attrs: smpAttrName, anyAttr: true,
-		body:  func(l *Layers) classLayer { return &l.SMP },
-		fresh: func() classLayer { return &SMP{} },
+		name: "SMP", body: BodySMP, attrs: smpAttrName, anyAttr: true,
 	},
 	ClassSubnAdm: {
-		name: "SA", rmpp: true, layer: layerTypeSA, attrs: saAttrName, anyAttr: true,
-		body:  func(l *Layers) classLayer { return &l.SA },
-		fresh: func() classLayer { return &SA{} },
+		name: "SA", rmpp: true, body: BodySA, attrs: saAttrName, anyAttr: true,
 	},
 	ClassPerfMgt: {
-		name: "PerfMgt", layer: layerTypePerfMgt, attrs: perfAttrName, anyAttr: true,
-		body:  func(l *Layers) classLayer { return &l.PerfMgt },
-		fresh: func() classLayer { return &PerfMgt{} },
+		name: "PerfMgt", body: BodyPerfMgt, attrs: perfAttrName, anyAttr: true,
 	},
 	ClassBM:     {name: "BM"},
 	ClassDevMgt: {name: "DevMgt"},
 	ClassCM: {
-		name: "CM", layer: layerTypeCM, attrs: cmAttrName,
-		body:  func(l *Layers) classLayer { return &l.CM },
-		fresh: func() classLayer { return &CM{} },
+		name: "CM", body: BodyCM, attrs: cmAttrName,
 	},
 	ClassSNMP: {name: "SNMP"},
 	ClassCC:   {name: "CC"},
 	ClassSubnDR: {
-		name: "SMP-DR", layer: layerTypeSMPDirected, attrs: smpAttrName, anyAttr: true,
+		name: "SMP-DR", body: BodySMPDirected, attrs: smpAttrName, anyAttr: true,
 		check: func(h *Header) error { return checkHopCount(uint8(h.ClassSpecific)) },
-		body:  func(l *Layers) classLayer { return &l.SMPDirected },
-		fresh: func() classLayer { return &SMPDirected{} },
 	},
 }
 
@@ -126,13 +115,33 @@ func (r *classInfo) attrName(id uint16) string {
 	return r.attrs(id)
 }
 
-// bodyType returns the layer type of the body of a MAD of this class
-// with attribute id: the class's layer, or gopacket.LayerTypePayload
-// when the class or (for a class without a header of its own) the
-// attribute is unknown.
-func (r *classInfo) bodyType(id uint16) gopacket.LayerType {
-	if r.layer == 0 || !r.anyAttr && r.attrName(id) == "" {
-		return gopacket.LayerTypePayload
+// bodyOf returns the body of a MAD of this class with attribute id: the
+// class's, or BodyOpaque when the class or (for a class without a header
+// of its own) the attribute is unknown.
+func (r *classInfo) bodyOf(id uint16) Body {
+	if !r.anyAttr && r.attrName(id) == "" {
+		return BodyOpaque
 	}
-	return r.layer
+	return r.body
+}
+
+// Body returns the codec of what follows the common header (and the
+// RMPP header, when h.MgmtClass.HasRMPP) by the class table: BodyCM for
+// a CM attribute CM defines, BodySA, BodySMP, BodySMPDirected,
+// BodyPerfMgt, or BodyOpaque for a class or attribute this package does
+// not decode.
+func (h *Header) Body() Body { return classes[h.MgmtClass].bodyOf(h.AttributeID) }
+
+// ValidateClass reports what Validate does and, for a class whose body's
+// decoder refuses a header value, that value (the directed route's hop
+// count above MaxHopCount): what a builder of the header alone, before
+// the class body, must refuse.
+func (h *Header) ValidateClass() error {
+	if err := h.Validate(); err != nil {
+		return err
+	}
+	if check := classes[h.MgmtClass].check; check != nil {
+		return check(h)
+	}
+	return nil
 }

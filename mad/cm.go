@@ -3,9 +3,6 @@ package mad
 import (
 	"strconv"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-
 	"github.com/roce-go/roce/internal/errs"
 )
 
@@ -29,7 +26,7 @@ type cmAttr struct {
 	name   string             // IBTA's attribute name, "ConnectRequest"
 	short  string             // the message's short name, "REQ"
 	layer  string             // the name errors give, "CM.REQ"
-	member func(c *CM) walker // the CM layer's field for it
+	member func(c *CM) walker // the CM field for it
 	size   int                // bytes it needs
 }
 
@@ -65,19 +62,13 @@ func cmAttrName(id uint16) string {
 	return ""
 }
 
-// CM is the gopacket layer of a communication management MAD's data
-// (class 0x07): the 232 bytes after the common header, decoded into the
-// member that AttributeID names (REQ for a ConnectRequest, ...). Only
-// that member is set; the others are zero.
-//
-// In a Layers set or a gopacket.Packet, AttributeID comes from the MAD
-// the layer follows. Decoded on its own, the layer reads the message
-// that AttributeID names as the caller set it before DecodeFromBytes;
-// SerializeTo writes that message too.
+// CM is a communication management MAD's data (class 0x07): the 232
+// bytes after the common header, decoded into the member that
+// AttributeID names (REQ for a ConnectRequest, ...). Only that member is
+// set; the others are zero. AttributeID is the common header's: set it
+// before Decode (which keeps it and resets the rest), and AppendTo
+// writes the message it names.
 type CM struct {
-	layers.BaseLayer
-	mad *MAD
-
 	AttributeID   uint16
 	ClassPortInfo ClassPortInfo
 	REQ           REQ
@@ -94,27 +85,8 @@ type CM struct {
 
 	// Reserved holds the MAD data after a message shorter than 232
 	// bytes (the 160 reserved bytes after a ClassPortInfo), aliasing the
-	// input; SerializeTo writes it back.
+	// input; AppendTo writes it back.
 	Reserved []byte
-}
-
-func (c *CM) link(m *MAD) { c.mad = m }
-
-// LayerType returns LayerTypeCM.
-func (c *CM) LayerType() gopacket.LayerType { return LayerTypeCM }
-
-// CanDecode returns LayerTypeCM.
-func (c *CM) CanDecode() gopacket.LayerClass { return LayerTypeCM }
-
-// NextLayerType returns gopacket.LayerTypeZero after a CM message, which
-// fills the MAD, and gopacket.LayerTypePayload after the data of an
-// attribute CM does not define (decoded on its own; in a Layers set the
-// MAD sends that data to the payload layer).
-func (c *CM) NextLayerType() gopacket.LayerType {
-	if len(c.Payload) > 0 {
-		return gopacket.LayerTypePayload
-	}
-	return gopacket.LayerTypeZero
 }
 
 // Name returns the message's short name ("REQ", "SIDR_REP"), or "" for
@@ -126,28 +98,23 @@ func (c *CM) Name() string {
 	return ""
 }
 
-// DecodeFromBytes decodes the MAD data (232 bytes) as the message of the
-// attribute, resetting c first; df may be nil. An attribute CM does not
-// define leaves every message zero and the data in Payload.
-func (c *CM) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	id := c.AttributeID
-	if c.mad != nil {
-		id = c.mad.AttributeID
-	}
-	*c = CM{mad: c.mad, AttributeID: id}
-	a := cmAttrOf(id)
+// Decode decodes data, the MAD data (DataLen bytes or more), as the
+// message of the attribute c.AttributeID, resetting everything else in c
+// first. An attribute CM does not define (Name returns "") decodes to
+// nothing, without an error; fewer than DataLen bytes give an *Error
+// wrapping ErrTruncated. Bytes after the MAD data are ignored.
+func (c *CM) Decode(data []byte) error {
+	*c = CM{AttributeID: c.AttributeID}
+	a := cmAttrOf(c.AttributeID)
 	if a == nil {
-		c.Payload = data
 		return nil
 	}
 	if len(data) < DataLen {
-		setTruncated(df)
 		return truncated(a.layer, DataLen, len(data))
 	}
 	if err := decodeWalker(data, a.layer, a.size, a.member(c)); err != nil {
 		return err
 	}
-	c.Contents, c.Payload = data[:DataLen], data[DataLen:] // bytes after the MAD, if any
 	c.Reserved = data[a.size:DataLen:DataLen]
 	if len(c.Reserved) == 0 {
 		c.Reserved = nil
@@ -155,11 +122,21 @@ func (c *CM) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	return nil
 }
 
-// SerializeTo prepends the 232 bytes of the message AttributeID names
-// (and Reserved after a shorter one). It refuses an attribute CM does not
-// define, a field wider than its bits and Reserved longer than its room, with an *ib.FieldError ("roce: CM.REQ.LocalQPN 0x1000000 does
-// not fit 24 bits").
-func (c *CM) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+// Len returns DataLen, the bytes AppendTo writes.
+func (c *CM) Len() int { return DataLen }
+
+// Validate reports what AppendTo refuses: an attribute CM does not
+// define, a field wider than its bits, Reserved longer than its room
+// (a *FieldError: "roce: CM.REQ.LocalQPN 0x1000000 does not fit 24
+// bits").
+func (c *CM) Validate() error {
+	var tmp [DataLen]byte
+	return c.put(tmp[:])
+}
+
+// put writes the message and Reserved into p, DataLen zero bytes, or
+// refuses what Validate refuses.
+func (c *CM) put(p []byte) error {
 	a := cmAttrOf(c.AttributeID)
 	if a == nil {
 		return errs.Field("CM.AttributeID", uint64(c.AttributeID), "is not a CM attribute", errs.ErrBadValue)
@@ -167,15 +144,22 @@ func (c *CM) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions
 	if len(c.Reserved) > DataLen-a.size {
 		return errs.Length("CM.Reserved", len(c.Reserved), "longer than the "+strconv.Itoa(DataLen-a.size)+" bytes after "+a.name, errs.ErrBadValue)
 	}
-	var tmp [DataLen]byte
-	if err := a.member(c).walk(codec{b: tmp[:], enc: true, name: a.layer}); err != nil {
+	if err := a.member(c).walk(codec{b: p, enc: true, name: a.layer}); err != nil {
 		return err
 	}
-	copy(tmp[a.size:], c.Reserved)
-	p, err := b.PrependBytes(DataLen)
-	if err != nil {
-		return err
-	}
-	copy(p, tmp[:])
+	copy(p[a.size:], c.Reserved)
 	return nil
+}
+
+// AppendTo appends the 232 bytes of MAD data: the message AttributeID
+// names, then Reserved after a shorter one, zeros after that. It
+// refuses, appending nothing, what Validate refuses. A whole MAD is the
+// common header (Header.AppendTo) and these bytes.
+func (c *CM) AppendTo(b []byte) ([]byte, error) {
+	n := len(b)
+	b = grow(b, DataLen)
+	if err := c.put(b[n:]); err != nil {
+		return b[:n], err
+	}
+	return b, nil
 }

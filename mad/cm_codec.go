@@ -11,7 +11,7 @@ func (m *REQ) Decode(b []byte) error {
 
 // AppendTo appends the 232 bytes of the message to b. It refuses, and
 // appends nothing, a field wider than its bits or longer than its bytes
-// (an *ib.FieldError naming it, "CM.REQ.<field>").
+// (an *FieldError naming it, "CM.REQ.<field>").
 func (m *REQ) AppendTo(b []byte) ([]byte, error) { return appendWalker(b, "CM.REQ", DataLen, m) }
 
 // Decode decodes the message from the MAD data b (232 bytes), resetting
@@ -23,7 +23,7 @@ func (m *MRA) Decode(b []byte) error {
 
 // AppendTo appends the 232 bytes of the message to b. It refuses, and
 // appends nothing, a field wider than its bits or longer than its bytes
-// (an *ib.FieldError naming it, "CM.MRA.<field>").
+// (an *FieldError naming it, "CM.MRA.<field>").
 func (m *MRA) AppendTo(b []byte) ([]byte, error) { return appendWalker(b, "CM.MRA", DataLen, m) }
 
 // Decode decodes the message from the MAD data b (232 bytes), resetting
@@ -35,7 +35,7 @@ func (m *REJ) Decode(b []byte) error {
 
 // AppendTo appends the 232 bytes of the message to b. It refuses, and
 // appends nothing, a field wider than its bits or longer than its bytes
-// (an *ib.FieldError naming it, "CM.REJ.<field>").
+// (an *FieldError naming it, "CM.REJ.<field>").
 func (m *REJ) AppendTo(b []byte) ([]byte, error) { return appendWalker(b, "CM.REJ", DataLen, m) }
 
 // Decode decodes the message from the MAD data b (232 bytes), resetting
@@ -47,7 +47,7 @@ func (m *REP) Decode(b []byte) error {
 
 // AppendTo appends the 232 bytes of the message to b. It refuses, and
 // appends nothing, a field wider than its bits or longer than its bytes
-// (an *ib.FieldError naming it, "CM.REP.<field>").
+// (an *FieldError naming it, "CM.REP.<field>").
 func (m *REP) AppendTo(b []byte) ([]byte, error) { return appendWalker(b, "CM.REP", DataLen, m) }
 
 // Decode decodes the message from the MAD data b (232 bytes), resetting
@@ -59,7 +59,7 @@ func (m *RTU) Decode(b []byte) error {
 
 // AppendTo appends the 232 bytes of the message to b. It refuses, and
 // appends nothing, a field wider than its bits or longer than its bytes
-// (an *ib.FieldError naming it, "CM.RTU.<field>").
+// (an *FieldError naming it, "CM.RTU.<field>").
 func (m *RTU) AppendTo(b []byte) ([]byte, error) { return appendWalker(b, "CM.RTU", DataLen, m) }
 
 // Decode decodes the message from the MAD data b (232 bytes), resetting
@@ -71,7 +71,7 @@ func (m *DREQ) Decode(b []byte) error {
 
 // AppendTo appends the 232 bytes of the message to b. It refuses, and
 // appends nothing, a field wider than its bits or longer than its bytes
-// (an *ib.FieldError naming it, "CM.DREQ.<field>").
+// (an *FieldError naming it, "CM.DREQ.<field>").
 func (m *DREQ) AppendTo(b []byte) ([]byte, error) { return appendWalker(b, "CM.DREQ", DataLen, m) }
 
 // Decode decodes the message from the MAD data b (232 bytes), resetting
@@ -83,7 +83,7 @@ func (m *DREP) Decode(b []byte) error {
 
 // AppendTo appends the 232 bytes of the message to b. It refuses, and
 // appends nothing, a field wider than its bits or longer than its bytes
-// (an *ib.FieldError naming it, "CM.DREP.<field>").
+// (an *FieldError naming it, "CM.DREP.<field>").
 func (m *DREP) AppendTo(b []byte) ([]byte, error) { return appendWalker(b, "CM.DREP", DataLen, m) }
 
 // Decode decodes the message from the MAD data b (232 bytes), resetting
@@ -95,7 +95,7 @@ func (m *SIDRREQ) Decode(b []byte) error {
 
 // AppendTo appends the 232 bytes of the message to b. It refuses, and
 // appends nothing, a field wider than its bits or longer than its bytes
-// (an *ib.FieldError naming it, "CM.SIDR_REQ.<field>").
+// (an *FieldError naming it, "CM.SIDR_REQ.<field>").
 func (m *SIDRREQ) AppendTo(b []byte) ([]byte, error) {
 	return appendWalker(b, "CM.SIDR_REQ", DataLen, m)
 }
@@ -109,7 +109,7 @@ func (m *SIDRREP) Decode(b []byte) error {
 
 // AppendTo appends the 232 bytes of the message to b. It refuses, and
 // appends nothing, a field wider than its bits or longer than its bytes
-// (an *ib.FieldError naming it, "CM.SIDR_REP.<field>").
+// (an *FieldError naming it, "CM.SIDR_REP.<field>").
 func (m *SIDRREP) AppendTo(b []byte) ([]byte, error) {
 	return appendWalker(b, "CM.SIDR_REP", DataLen, m)
 }
@@ -123,7 +123,7 @@ func (m *LAP) Decode(b []byte) error {
 
 // AppendTo appends the 232 bytes of the message to b. It refuses, and
 // appends nothing, a field wider than its bits or longer than its bytes
-// (an *ib.FieldError naming it, "CM.LAP.<field>").
+// (an *FieldError naming it, "CM.LAP.<field>").
 func (m *LAP) AppendTo(b []byte) ([]byte, error) { return appendWalker(b, "CM.LAP", DataLen, m) }
 
 // Decode decodes the message from the MAD data b (232 bytes), resetting
@@ -135,5 +135,5 @@ func (m *APR) Decode(b []byte) error {
 
 // AppendTo appends the 232 bytes of the message to b. It refuses, and
 // appends nothing, a field wider than its bits or longer than its bytes
-// (an *ib.FieldError naming it, "CM.APR.<field>").
+// (an *FieldError naming it, "CM.APR.<field>").
 func (m *APR) AppendTo(b []byte) ([]byte, error) { return appendWalker(b, "CM.APR", DataLen, m) }

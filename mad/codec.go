@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"strconv"
 
-	"github.com/google/gopacket"
-
 	"github.com/roce-go/roce/internal/errs"
 )
 
@@ -18,8 +16,8 @@ import (
 type codec struct {
 	b    []byte
 	enc  bool
-	name string // the attribute, "CM.REQ", for the *ib.FieldError
-	sub  string // a part of it, "Primary.", for the *ib.FieldError
+	name string // the attribute, "CM.REQ", for the *FieldError
+	sub  string // a part of it, "Primary.", for the *FieldError
 	err  error  // the first field refused (encoding)
 }
 
@@ -182,26 +180,4 @@ func grow(b []byte, n int) []byte {
 	b = b[:len(b)+n]
 	clear(b[len(b)-n:])
 	return b
-}
-
-// prependWalker prepends the size bytes of w to a gopacket buffer, or
-// refuses a field, leaving the buffer as it was.
-func prependWalker(sb gopacket.SerializeBuffer, layer string, size int, w walker) error {
-	var tmp [Len]byte
-	if err := w.walk(codec{b: tmp[:size], enc: true, name: layer}); err != nil {
-		return err
-	}
-	p, err := sb.PrependBytes(size)
-	if err != nil {
-		return err
-	}
-	copy(p, tmp[:size])
-	return nil
-}
-
-// setTruncated tells df, when there is one, that the input was cut short.
-func setTruncated(df gopacket.DecodeFeedback) {
-	if df != nil {
-		df.SetTruncated()
-	}
 }

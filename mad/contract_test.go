@@ -24,11 +24,11 @@ func TestDispatch(t *testing.T) {
 		var want []gopacket.LayerType
 		switch l.MAD.MgmtClass {
 		case mad.ClassCM:
-			want = []gopacket.LayerType{mad.LayerTypeMAD, mad.LayerTypeCM}
+			want = []gopacket.LayerType{googlelayers.LayerTypeMAD, googlelayers.LayerTypeCM}
 		case mad.ClassSubnAdm:
-			want = []gopacket.LayerType{mad.LayerTypeMAD, mad.LayerTypeRMPP, mad.LayerTypeSA}
+			want = []gopacket.LayerType{googlelayers.LayerTypeMAD, googlelayers.LayerTypeRMPP, googlelayers.LayerTypeSA}
 		case mad.ClassSubnDR:
-			want = []gopacket.LayerType{mad.LayerTypeMAD, mad.LayerTypeSMPDirected}
+			want = []gopacket.LayerType{googlelayers.LayerTypeMAD, googlelayers.LayerTypeSMPDirected}
 		default:
 			t.Errorf("%s frame %d: class %v, none the captures hold", m.file, m.frame, l.MAD.MgmtClass)
 		}
@@ -76,7 +76,7 @@ func TestUnknownClass(t *testing.T) {
 // gopacket.SerializeLayers: the same 256 bytes.
 func TestRoundTrip(t *testing.T) {
 	for _, m := range capturedMADs(t) {
-		pkt := gopacket.NewPacket(m.raw, mad.LayerTypeMAD, gopacket.Default)
+		pkt := gopacket.NewPacket(m.raw, googlelayers.LayerTypeMAD, gopacket.Default)
 		if el := pkt.ErrorLayer(); el != nil {
 			t.Fatalf("%s frame %d: %v", m.file, m.frame, el.Error())
 		}
@@ -100,8 +100,8 @@ func TestRoundTrip(t *testing.T) {
 func TestTruncation(t *testing.T) {
 	cuts := 0
 	for _, m := range capturedMADs(t) {
-		var l mad.Layers
-		p := gopacket.NewDecodingLayerParser(mad.LayerTypeMAD, l.DecodingLayers()...)
+		var l googlelayers.MADLayers
+		p := gopacket.NewDecodingLayerParser(googlelayers.LayerTypeMAD, l.DecodingLayers()...)
 		var decoded []gopacket.LayerType
 		for n := 0; n < len(m.raw); n++ {
 			b := bytes.Clone(m.raw[:n])
@@ -124,7 +124,7 @@ func TestTruncation(t *testing.T) {
 	}
 	// The body layers, given less than their bytes after a whole header.
 	for _, m := range capturedMADs(t) {
-		var l mad.Layers
+		var l googlelayers.MADLayers
 		l.DecodingLayers()
 		if err := l.MAD.DecodeFromBytes(m.raw, nil); err != nil {
 			t.Fatal(err)
@@ -195,8 +195,11 @@ func TestFieldErrors(t *testing.T) {
 			t.Errorf("%s: refused but returned %q", c.field, out)
 		}
 	}
-	var cm mad.CM
+	var cm googlelayers.CM
 	cm.AttributeID = 0x99
+	if _, err := cm.AppendTo(nil); !errors.Is(err, ib.ErrBadValue) {
+		t.Errorf("CM attribute 0x99: AppendTo %v", err)
+	}
 	if err := cm.SerializeTo(gopacket.NewSerializeBuffer(), gopacket.SerializeOptions{}); !errors.Is(err, ib.ErrBadValue) {
 		t.Errorf("CM attribute 0x99: %v", err)
 	}
@@ -211,7 +214,7 @@ func TestNoAllocs(t *testing.T) {
 	decoded := make([]gopacket.LayerType, 0, 16)
 	for _, i := range []int{0, 1, 2, 10, 11} { // REQ, REP, RTU, DREQ, DREP
 		if a := testing.AllocsPerRun(100, func() {
-			if err := p.DecodeLayers(frames[i], &decoded); err != nil || decoded[len(decoded)-1] != mad.LayerTypeCM {
+			if err := p.DecodeLayers(frames[i], &decoded); err != nil || decoded[len(decoded)-1] != googlelayers.LayerTypeCM {
 				t.Fatalf("frame %d: %v %v", i+1, err, decoded)
 			}
 		}); a != 0 {
@@ -224,10 +227,10 @@ func TestNoAllocs(t *testing.T) {
 	req := l.CM.REQ
 	var ip mad.IPCM
 	buf := make([]byte, 0, mad.Len)
-	var sa mad.Layers
+	var sa googlelayers.MADLayers
 	var path mad.PathRecord
 	saRaw := findMAD(t, mad.ClassSubnAdm)
-	saParser := gopacket.NewDecodingLayerParser(mad.LayerTypeMAD, sa.DecodingLayers()...)
+	saParser := gopacket.NewDecodingLayerParser(googlelayers.LayerTypeMAD, sa.DecodingLayers()...)
 	var node mad.NodeRecord
 	var port mad.PortInfoRecord
 	var nodeRaw, portRaw []byte
@@ -265,7 +268,7 @@ func TestNoAllocs(t *testing.T) {
 		{"PortInfoRecord.Decode", func() error { return port.Decode(portRaw) }},
 		{"PortInfoRecord.AppendTo", func() error { _, err := port.AppendTo(buf[:0]); return err }},
 		{"parser on an SMP-DR", func() error {
-			if err := p.DecodeLayers(smpFrame, &decoded); err != nil || decoded[len(decoded)-1] != mad.LayerTypeSMPDirected {
+			if err := p.DecodeLayers(smpFrame, &decoded); err != nil || decoded[len(decoded)-1] != googlelayers.LayerTypeSMPDirected {
 				return fmt.Errorf("%v %v", err, decoded)
 			}
 			return nil
@@ -295,7 +298,7 @@ func findMAD(t *testing.T, c mad.Class) []byte {
 // 232 bytes unless FixLengths pads it, and an SA attribute the SA table
 // does not decode a record of still has its SA header.
 func TestMADSerializeLengths(t *testing.T) {
-	m := mad.MAD{Header: mad.Header{BaseVersion: 1, MgmtClass: mad.ClassSubnAdm, ClassVersion: 2,
+	m := googlelayers.MAD{Header: mad.Header{BaseVersion: 1, MgmtClass: mad.ClassSubnAdm, ClassVersion: 2,
 		Method: mad.MethodGet, AttributeID: mad.AttrInformInfo}}
 	short := gopacket.Payload(make([]byte, 10))
 	buf := gopacket.NewSerializeBuffer()
@@ -307,7 +310,7 @@ func TestMADSerializeLengths(t *testing.T) {
 		t.Fatalf("FixLengths: %v, %d bytes", err, len(buf.Bytes()))
 	}
 	l, decoded := decodeMAD(t, buf.Bytes())
-	if !slices.Equal(decoded, []gopacket.LayerType{mad.LayerTypeMAD, mad.LayerTypeRMPP, mad.LayerTypeSA}) ||
+	if !slices.Equal(decoded, []gopacket.LayerType{googlelayers.LayerTypeMAD, googlelayers.LayerTypeRMPP, googlelayers.LayerTypeSA}) ||
 		l.MAD.AttributeName() != "InformInfo" || len(l.SA.Data) != mad.SADataLen {
 		t.Errorf("decoded %v, %s, %d bytes of SA data", decoded, l.MAD.AttributeName(), len(l.SA.Data))
 	}

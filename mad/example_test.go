@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/gopacket"
 
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/mad"
 )
 
@@ -31,8 +32,8 @@ func Example() {
 		return
 	}
 
-	var l mad.Layers
-	parser := gopacket.NewDecodingLayerParser(mad.LayerTypeMAD, l.DecodingLayers()...)
+	var l googlelayers.MADLayers
+	parser := gopacket.NewDecodingLayerParser(googlelayers.LayerTypeMAD, l.DecodingLayers()...)
 	decoded := make([]gopacket.LayerType, 0, 4)
 	if err := parser.DecodeLayers(b, &decoded); err != nil {
 		fmt.Println(err)

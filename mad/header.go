@@ -110,8 +110,14 @@ func (h *Header) Decode(b []byte) error {
 	return nil
 }
 
+// Len returns HeaderLen, the bytes AppendTo writes.
+func (h *Header) Len() int { return HeaderLen }
+
+// DataLen is the size of the MAD data, what follows the common header.
+const DataLen = Len - HeaderLen
+
 // Validate reports a field value the header cannot carry, as a
-// *ib.FieldError.
+// *FieldError wrapping ErrBadValue.
 func (h *Header) Validate() error { return errs.Fit("MAD.Method", uint64(h.Method), 7) }
 
 // AppendTo appends the 24-byte header to b. It refuses, appending nothing,

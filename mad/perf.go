@@ -21,23 +21,30 @@ const (
 //	bytes 24-63   reserved (40 bytes)
 //	bytes 64-255  data: the attribute (PortCounters, ...)
 //
-// As a gopacket layer (LayerTypePerfMgt) it follows the MAD layer, as SMP
-// does: its contents are the 232 bytes after the common header, and
-// Header is a copy of the MAD layer's.
+// Decode, DecodeData and AppendTo are as SMP's.
 type PerfMgt struct {
-	classBody
 	Header                   // common MAD header; MgmtClass is ClassPerfMgt
 	Resv40 [40]byte          // reserved
 	Data   [PerfDataLen]byte // the attribute
 }
 
-// Decode decodes the 256-byte MAD at the start of b, resetting m first
-// (its BaseLayer included). It refuses a b shorter than Len (ErrTruncated)
-// and a MAD of a class other than ClassPerfMgt (ErrUnsupported).
+// Decode decodes the 256-byte MAD at the start of b, resetting m first.
+// It refuses a b shorter than Len (ErrTruncated) and a MAD of a class
+// other than ClassPerfMgt (ErrUnsupported).
 func (m *PerfMgt) Decode(b []byte) error {
 	*m = PerfMgt{}
 	return decodeMADLayout(m, "PerfMgt", b, ClassPerfMgt)
 }
+
+// DecodeData decodes d, the MAD data, under the header h decoded before
+// it, resetting m first, as SMP.DecodeData does.
+func (m *PerfMgt) DecodeData(h *Header, d []byte) error {
+	*m = PerfMgt{}
+	return decodeMADData(m, "PerfMgt", h, d)
+}
+
+// Len returns Len, the bytes AppendTo writes: the whole MAD.
+func (m *PerfMgt) Len() int { return Len }
 
 // decodeData reads the fields after the common header from d, the MAD
 // data.
@@ -47,7 +54,7 @@ func (m *PerfMgt) decodeData(d []byte) error {
 	return nil
 }
 
-// Validate reports a field AppendTo cannot encode as a *ib.FieldError: a
+// Validate reports a field AppendTo cannot encode as a *FieldError: a
 // MgmtClass other than ClassPerfMgt ("PerfMgt.MgmtClass") or a method
 // wider than 7 bits.
 func (m *PerfMgt) Validate() error { return checkClass("PerfMgt.MgmtClass", &m.Header, ClassPerfMgt) }
@@ -149,7 +156,7 @@ type PortCounters struct {
 }
 
 // Decode decodes the attribute from b, the 192-byte PerfMgt data,
-// resetting c first. A shorter b is an error wrapping ib.ErrTruncated.
+// resetting c first. A shorter b is an error wrapping ErrTruncated.
 func (c *PortCounters) Decode(b []byte) error {
 	*c = PortCounters{}
 	if err := checkData("PortCounters", b, PerfDataLen); err != nil {
@@ -254,7 +261,7 @@ func (c *PortCountersExtended) counters() [22]*uint64 {
 }
 
 // Decode decodes the attribute from b, the 192-byte PerfMgt data,
-// resetting c first. A shorter b is an error wrapping ib.ErrTruncated.
+// resetting c first. A shorter b is an error wrapping ErrTruncated.
 func (c *PortCountersExtended) Decode(b []byte) error {
 	*c = PortCountersExtended{}
 	if err := checkData("PortCountersExtended", b, PerfDataLen); err != nil {

@@ -1,10 +1,5 @@
 package mad
 
-import (
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-)
-
 // RMPPLen is the size of the RMPP header.
 const RMPPLen = 12
 
@@ -23,9 +18,6 @@ const RMPPLen = 12
 // RMPPVersion 0 (and RMPPFlags without Active) means the MAD is not part
 // of an RMPP transfer.
 type RMPP struct {
-	layers.BaseLayer
-	mad *MAD // the MAD it follows, in a Layers set or a gopacket.Packet
-
 	RMPPVersion uint8 // 1; 0 when RMPP is not in use
 	RMPPType    uint8 // RMPPTypeData, ...
 	RRespTime   uint8 // response time value, 5 bits
@@ -117,41 +109,24 @@ func (r *RMPP) walk(c codec) error {
 	return c.err
 }
 
-// LayerType returns LayerTypeRMPP.
-func (r *RMPP) LayerType() gopacket.LayerType { return LayerTypeRMPP }
-
-// CanDecode returns LayerTypeRMPP.
-func (r *RMPP) CanDecode() gopacket.LayerClass { return LayerTypeRMPP }
-
-// NextLayerType returns the layer of the class body (see the class table)
-// when the RMPP header follows a MAD header, else gopacket.LayerTypePayload.
-func (r *RMPP) NextLayerType() gopacket.LayerType {
-	if r.mad == nil {
-		return gopacket.LayerTypePayload
-	}
-	return r.mad.bodyType()
+// Decode decodes the header from the start of b (the bytes after the
+// common MAD header), resetting r first. Fewer than RMPPLen bytes give an
+// *Error wrapping ErrTruncated.
+func (r *RMPP) Decode(b []byte) error {
+	*r = RMPP{}
+	return decodeWalker(b, "RMPP", RMPPLen, r)
 }
 
-// DecodeFromBytes decodes the header from the start of data (the bytes
-// after the common MAD header), resetting r first; df may be nil.
-func (r *RMPP) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	*r = RMPP{mad: r.mad}
-	if err := decodeWalker(data, "RMPP", RMPPLen, r); err != nil {
-		setTruncated(df)
-		return err
-	}
-	r.Contents, r.Payload = data[:RMPPLen], data[RMPPLen:]
-	return nil
-}
+// Len returns RMPPLen, the bytes AppendTo writes.
+func (r *RMPP) Len() int { return RMPPLen }
 
-// Decode decodes the header from the start of b, resetting r first.
-func (r *RMPP) Decode(b []byte) error { return r.DecodeFromBytes(b, nil) }
+// Validate reports a field wider than its bits, as a *FieldError
+// wrapping ErrBadValue.
+func (r *RMPP) Validate() error {
+	var tmp [RMPPLen]byte
+	return r.walk(codec{b: tmp[:], enc: true, name: "RMPP"})
+}
 
 // AppendTo appends the 12-byte header to b, refusing (and appending
-// nothing) a field wider than its bits.
+// nothing) what Validate refuses.
 func (r *RMPP) AppendTo(b []byte) ([]byte, error) { return appendWalker(b, "RMPP", RMPPLen, r) }
-
-// SerializeTo prepends the header, refusing a field wider than its bits.
-func (r *RMPP) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
-	return prependWalker(b, "RMPP", RMPPLen, r)
-}

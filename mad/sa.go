@@ -1,11 +1,6 @@
 package mad
 
-import (
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-
-	"github.com/roce-go/roce/internal/errs"
-)
+import "github.com/roce-go/roce/internal/errs"
 
 // Sizes of the SA header and of the SA data a MAD carries (IBTA Vol 1,
 // 15.2.1.1): the SA header follows the RMPP header, at byte 36 of the
@@ -68,9 +63,9 @@ var saAttrs = map[uint16]string{
 
 func saAttrName(id uint16) string { return saAttrs[id] }
 
-// SA is the gopacket layer of a subnet administration MAD's body (class
-// 0x03): the SA header (IBTA Vol 1, 15.2.1.1) and the SA data, 200 bytes
-// after it (also in Payload).
+// SA is a subnet administration MAD's body (class 0x03), after the RMPP
+// header: the SA header (IBTA Vol 1, 15.2.1.1) and the SA data, 200
+// bytes after it.
 //
 //	+---------------------------------------------------------------+
 //	|                         SM_Key (64)                           |
@@ -87,17 +82,12 @@ func saAttrName(id uint16) string { return saAttrs[id] }
 // holds from its first byte: the table's start in the first segment.
 // Decode a record with its type (PathRecord.Decode(sa.Record(0)), ...).
 type SA struct {
-	layers.BaseLayer
-	mad *MAD
-
 	SMKey           uint64
 	AttributeOffset uint16 // record size in 8-byte words
 	Resv            uint16
 	ComponentMask   uint64
 	Data            []byte // the SA data, aliasing the input
 }
-
-func (s *SA) link(m *MAD) { s.mad = m }
 
 func (s *SA) walk(c codec) error {
 	c.u64(&s.SMKey, "SMKey", 0)
@@ -107,45 +97,48 @@ func (s *SA) walk(c codec) error {
 	return c.err
 }
 
-// LayerType returns LayerTypeSA.
-func (s *SA) LayerType() gopacket.LayerType { return LayerTypeSA }
-
-// CanDecode returns LayerTypeSA.
-func (s *SA) CanDecode() gopacket.LayerClass { return LayerTypeSA }
-
-// NextLayerType returns gopacket.LayerTypePayload when bytes follow the
-// MAD, gopacket.LayerTypeZero otherwise: the SA data is the layer's own
-// (Data, Record).
-func (s *SA) NextLayerType() gopacket.LayerType { return nextAfterMAD(s.Payload) }
-
-// DecodeFromBytes decodes the SA header and data from data (the 220
-// bytes after the RMPP header), resetting s first; df may be nil.
-func (s *SA) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
-	*s = SA{mad: s.mad}
+// Decode decodes the SA header and data from data (the 220 bytes after
+// the RMPP header), resetting s first. Fewer bytes give an *Error
+// wrapping ErrTruncated; bytes after them are ignored. Data aliases
+// data.
+func (s *SA) Decode(data []byte) error {
+	*s = SA{}
 	if len(data) < SAHeaderLen+SADataLen {
-		setTruncated(df)
 		return truncated("SA", SAHeaderLen+SADataLen, len(data))
 	}
 	if err := decodeWalker(data, "SA", SAHeaderLen, s); err != nil {
 		return err
 	}
-	s.Contents, s.Payload = data[:SAHeaderLen+SADataLen], data[SAHeaderLen+SADataLen:]
 	s.Data = data[SAHeaderLen : SAHeaderLen+SADataLen : SAHeaderLen+SADataLen]
 	return nil
 }
 
-// SerializeTo prepends the SA header and Data (at most 200 bytes, padded
-// with zeros), refusing longer Data.
-func (s *SA) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
+// Len returns the bytes AppendTo writes: the SA header and the 200 bytes
+// of SA data.
+func (s *SA) Len() int { return SAHeaderLen + SADataLen }
+
+// Validate refuses Data longer than the SA data's 200 bytes, with a
+// *FieldError wrapping ErrBadValue.
+func (s *SA) Validate() error {
 	if len(s.Data) > SADataLen {
 		return errs.Length("SA.Data", len(s.Data), "longer than the SA data's 200 bytes", errs.ErrBadValue)
 	}
-	p, err := b.PrependBytes(SAHeaderLen + SADataLen)
-	if err != nil {
-		return err
+	return nil
+}
+
+// AppendTo appends the SA header and Data, padded with zeros to 200
+// bytes. It refuses, appending nothing, what Validate refuses.
+func (s *SA) AppendTo(b []byte) ([]byte, error) {
+	if err := s.Validate(); err != nil {
+		return b, err
 	}
-	clear(p[SAHeaderLen+copy(p[SAHeaderLen:], s.Data):])
-	return s.walk(codec{b: p, enc: true, name: "SA"})
+	n := len(b)
+	b = grow(b, s.Len())
+	copy(b[n+SAHeaderLen:], s.Data)
+	if err := s.walk(codec{b: b[n:], enc: true, name: "SA"}); err != nil {
+		return b[:n], err
+	}
+	return b, nil
 }
 
 // RecordLen returns the size of one record of a table, AttributeOffset

@@ -10,7 +10,7 @@ func (r *PathRecord) Decode(b []byte) error {
 }
 
 // AppendTo appends the record to b. It refuses, and appends nothing, a
-// field wider than its bits or longer than its bytes (an *ib.FieldError
+// field wider than its bits or longer than its bytes (an *FieldError
 // naming it, "SA.PathRecord.<field>").
 func (r *PathRecord) AppendTo(b []byte) ([]byte, error) {
 	return appendWalker(b, "SA.PathRecord", PathRecordLen, r)
@@ -24,7 +24,7 @@ func (r *NodeRecord) Decode(b []byte) error {
 }
 
 // AppendTo appends the record to b. It refuses, and appends nothing, a
-// field wider than its bits or longer than its bytes (an *ib.FieldError
+// field wider than its bits or longer than its bytes (an *FieldError
 // naming it, "SA.NodeRecord.<field>").
 func (r *NodeRecord) AppendTo(b []byte) ([]byte, error) {
 	return appendWalker(b, "SA.NodeRecord", NodeRecordLen, r)
@@ -38,7 +38,7 @@ func (r *PortInfoRecord) Decode(b []byte) error {
 }
 
 // AppendTo appends the record to b. It refuses, and appends nothing, a
-// field wider than its bits or longer than its bytes (an *ib.FieldError
+// field wider than its bits or longer than its bytes (an *FieldError
 // naming it, "SA.PortInfoRecord.<field>").
 func (r *PortInfoRecord) AppendTo(b []byte) ([]byte, error) {
 	return appendWalker(b, "SA.PortInfoRecord", PortInfoRecordLen, r)
@@ -52,7 +52,7 @@ func (r *ServiceRecord) Decode(b []byte) error {
 }
 
 // AppendTo appends the record to b. It refuses, and appends nothing, a
-// field wider than its bits or longer than its bytes (an *ib.FieldError
+// field wider than its bits or longer than its bytes (an *FieldError
 // naming it, "SA.ServiceRecord.<field>").
 func (r *ServiceRecord) AppendTo(b []byte) ([]byte, error) {
 	return appendWalker(b, "SA.ServiceRecord", ServiceRecordLen, r)
@@ -66,7 +66,7 @@ func (r *MCMemberRecord) Decode(b []byte) error {
 }
 
 // AppendTo appends the record to b. It refuses, and appends nothing, a
-// field wider than its bits or longer than its bytes (an *ib.FieldError
+// field wider than its bits or longer than its bytes (an *FieldError
 // naming it, "SA.MCMemberRecord.<field>").
 func (r *MCMemberRecord) AppendTo(b []byte) ([]byte, error) {
 	return appendWalker(b, "SA.MCMemberRecord", MCMemberRecordLen, r)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/gopacket"
 
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/mad"
 )
 
@@ -24,11 +25,11 @@ func TestSATable(t *testing.T) {
 		}
 		data = append(data, 0, 0, 0, 0) // to the 8-byte slot
 	}
-	m := mad.MAD{Header: mad.Header{BaseVersion: 1, MgmtClass: mad.ClassSubnAdm, ClassVersion: 2,
+	m := googlelayers.MAD{Header: mad.Header{BaseVersion: 1, MgmtClass: mad.ClassSubnAdm, ClassVersion: 2,
 		Method: mad.MethodGetTable, Response: true, AttributeID: mad.AttrMCMemberRecord}}
-	rmpp := mad.RMPP{RMPPVersion: 1, RMPPType: mad.RMPPTypeData, RMPPFlags: mad.RMPPActive | mad.RMPPFirst | mad.RMPPLast,
-		Data1: 1, Data2: uint32(mad.SAHeaderLen + len(data))}
-	sa := mad.SA{AttributeOffset: 7, ComponentMask: 0x1, Data: data}
+	rmpp := googlelayers.RMPP{RMPP: mad.RMPP{RMPPVersion: 1, RMPPType: mad.RMPPTypeData, RMPPFlags: mad.RMPPActive | mad.RMPPFirst | mad.RMPPLast,
+		Data1: 1, Data2: uint32(mad.SAHeaderLen + len(data))}}
+	sa := googlelayers.SA{SA: mad.SA{AttributeOffset: 7, ComponentMask: 0x1, Data: data}}
 	buf := gopacket.NewSerializeBuffer()
 	if err := gopacket.SerializeLayers(buf, gopacket.SerializeOptions{}, &m, &rmpp, &sa); err != nil {
 		t.Fatal(err)

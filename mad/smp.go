@@ -43,14 +43,10 @@ const (
 //	bytes  64-127  SMP data: the attribute (NodeInfo, PortInfo, ...)
 //	bytes 128-255  reserved (128 bytes)
 //
-// As a gopacket layer (LayerTypeSMP) it follows the MAD layer, like every
-// class body: its contents are the 232 bytes after the common header,
-// its payload whatever follows the MAD (normally nothing), and Header is
-// a copy of the MAD layer's. Decode and AppendTo take the whole MAD.
-// Decode the attribute the header's AttributeID names from Data, for
-// example with NodeInfo.Decode.
+// Decode and AppendTo take the whole MAD; DecodeData the 232 bytes after
+// a header decoded before them. Decode the attribute the header's
+// AttributeID names from Data, for example with NodeInfo.Decode.
 type SMP struct {
-	classBody
 	Header                         // common MAD header; MgmtClass is ClassSubnLID
 	MKey    uint64                 // M_Key
 	Resv32  [32]byte               // reserved
@@ -74,11 +70,9 @@ type SMP struct {
 //	bytes 192-255  ReturnPath: the port numbers of the route back
 //
 // Direction, SMPStatus, HopPointer and HopCount read the fields packed
-// into the header; SetDirection, SetSMPStatus and SetHops write them. As a
-// gopacket layer (LayerTypeSMPDirected) it follows the MAD layer, as SMP
-// does.
+// into the header; SetDirection, SetSMPStatus and SetHops write them.
+// Decode, DecodeData and AppendTo are as SMP's.
 type SMPDirected struct {
-	classBody
 	Header                       // common MAD header; MgmtClass is ClassSubnDR
 	MKey        uint64           // M_Key
 	DrSLID      uint16           // directed-route source LID (0xffff: permissive)
@@ -111,7 +105,7 @@ func (s *SMPDirected) SetDirection(returning bool) {
 }
 
 // SetSMPStatus sets the 15-bit status, keeping the D bit. It refuses a
-// status wider than 15 bits with a *ib.FieldError ("SMP.Status").
+// status wider than 15 bits with a *FieldError ("SMP.Status").
 func (s *SMPDirected) SetSMPStatus(status uint16) error {
 	if err := errs.Fit("SMP.Status", uint64(status), 15); err != nil {
 		return err
@@ -121,8 +115,8 @@ func (s *SMPDirected) SetSMPStatus(status uint16) error {
 }
 
 // SetHops sets the hop pointer and the hop count. It refuses a hop count
-// above MaxHopCount with a *ib.FieldError ("SMP.HopCount") wrapping
-// ib.ErrBadLength: the 64-byte paths have no entry for a 64th hop.
+// above MaxHopCount with a *FieldError ("SMP.HopCount") wrapping
+// ErrBadLength: the 64-byte paths have no entry for a 64th hop.
 func (s *SMPDirected) SetHops(pointer, count uint8) error {
 	if err := checkHopCount(count); err != nil {
 		return err
@@ -160,13 +154,25 @@ func checkClass(field string, h *Header, class Class) error {
 	return h.Validate()
 }
 
-// Decode decodes the 256-byte MAD at the start of b, resetting s first
-// (its BaseLayer included). It refuses a b shorter than Len (ErrTruncated)
-// and a MAD of a class other than ClassSubnLID (ErrUnsupported).
+// Decode decodes the 256-byte MAD at the start of b, resetting s first.
+// It refuses a b shorter than Len (ErrTruncated) and a MAD of a class
+// other than ClassSubnLID (ErrUnsupported).
 func (s *SMP) Decode(b []byte) error {
 	*s = SMP{}
 	return decodeMADLayout(s, "SMP", b, ClassSubnLID)
 }
+
+// DecodeData decodes d, the MAD data (the DataLen bytes after the
+// common header; more are ignored), under the header h decoded before
+// it, resetting s first: Header is *h. Fewer bytes give an *Error
+// wrapping ErrTruncated.
+func (s *SMP) DecodeData(h *Header, d []byte) error {
+	*s = SMP{}
+	return decodeMADData(s, "SMP", h, d)
+}
+
+// Len returns Len, the bytes AppendTo writes: the whole MAD.
+func (s *SMP) Len() int { return Len }
 
 // decodeData reads the fields after the common header from d, the MAD
 // data (offsets in d are the MAD's less HeaderLen).
@@ -178,7 +184,7 @@ func (s *SMP) decodeData(d []byte) error {
 	return nil
 }
 
-// Validate reports a field AppendTo cannot encode as a *ib.FieldError: a
+// Validate reports a field AppendTo cannot encode as a *FieldError: a
 // MgmtClass other than ClassSubnLID ("SMP.MgmtClass") or a method wider
 // than 7 bits.
 func (s *SMP) Validate() error { return checkClass("SMP.MgmtClass", &s.Header, ClassSubnLID) }
@@ -194,14 +200,25 @@ func (s *SMP) putData(p []byte) {
 	copy(p[smpOffTail-HeaderLen:], s.Resv128[:])
 }
 
-// Decode decodes the 256-byte MAD at the start of b, resetting s first
-// (its BaseLayer included). It refuses a b shorter than Len
-// (ErrTruncated), a MAD of a class other than ClassSubnDR
-// (ErrUnsupported) and a hop count above MaxHopCount (ErrBadLength).
+// Decode decodes the 256-byte MAD at the start of b, resetting s first.
+// It refuses a b shorter than Len (ErrTruncated), a MAD of a class other
+// than ClassSubnDR (ErrUnsupported) and a hop count above MaxHopCount
+// (ErrBadLength).
 func (s *SMPDirected) Decode(b []byte) error {
 	*s = SMPDirected{}
 	return decodeMADLayout(s, "SMPDirected", b, ClassSubnDR)
 }
+
+// DecodeData decodes d, the MAD data, under the header h decoded before
+// it, resetting s first, as SMP.DecodeData does; a hop count in h above
+// MaxHopCount is an error wrapping ErrBadLength.
+func (s *SMPDirected) DecodeData(h *Header, d []byte) error {
+	*s = SMPDirected{}
+	return decodeMADData(s, "SMPDirected", h, d)
+}
+
+// Len returns Len, the bytes AppendTo writes: the whole MAD.
+func (s *SMPDirected) Len() int { return Len }
 
 // decodeData checks the header's hop count and reads the fields after the
 // common header from d, the MAD data.
@@ -219,10 +236,10 @@ func (s *SMPDirected) decodeData(d []byte) error {
 	return nil
 }
 
-// Validate reports a field AppendTo cannot encode as a *ib.FieldError: a
+// Validate reports a field AppendTo cannot encode as a *FieldError: a
 // MgmtClass other than ClassSubnDR ("SMP.MgmtClass"), a method wider than
 // 7 bits, or a hop count above MaxHopCount ("SMP.HopCount", wrapping
-// ib.ErrBadLength).
+// ErrBadLength).
 func (s *SMPDirected) Validate() error {
 	if err := checkClass("SMP.MgmtClass", &s.Header, ClassSubnDR); err != nil {
 		return err

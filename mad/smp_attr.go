@@ -73,7 +73,7 @@ type width struct {
 	bits  uint
 }
 
-// checkWidths returns a *ib.FieldError for the first value that does not
+// checkWidths returns a *FieldError for the first value that does not
 // fit its bits.
 func checkWidths(ws []width) error {
 	for _, w := range ws {
@@ -84,7 +84,7 @@ func checkWidths(ws []width) error {
 	return nil
 }
 
-// checkData returns an error wrapping ib.ErrTruncated when b is shorter
+// checkData returns an error wrapping ErrTruncated when b is shorter
 // than the n bytes of the data field an attribute is decoded from.
 func checkData(layer string, b []byte, n int) error {
 	if len(b) < n {
@@ -156,7 +156,7 @@ type NodeInfo struct {
 }
 
 // Decode decodes the attribute from b, the 64-byte SMP data, resetting n
-// first. A shorter b is an error wrapping ib.ErrTruncated.
+// first. A shorter b is an error wrapping ErrTruncated.
 func (n *NodeInfo) Decode(b []byte) error {
 	*n = NodeInfo{}
 	if err := checkData("NodeInfo", b, SMPDataLen); err != nil {
@@ -201,7 +201,7 @@ type NodeDescription struct {
 }
 
 // Decode decodes the attribute from b, the 64-byte SMP data. A shorter b
-// is an error wrapping ib.ErrTruncated.
+// is an error wrapping ErrTruncated.
 func (n *NodeDescription) Decode(b []byte) error {
 	*n = NodeDescription{}
 	if err := checkData("NodeDescription", b, SMPDataLen); err != nil {
@@ -259,7 +259,7 @@ type SMInfo struct {
 }
 
 // Decode decodes the attribute from b, the 64-byte SMP data, resetting s
-// first. A shorter b is an error wrapping ib.ErrTruncated.
+// first. A shorter b is an error wrapping ErrTruncated.
 func (s *SMInfo) Decode(b []byte) error {
 	*s = SMInfo{}
 	if err := checkData("SMInfo", b, SMPDataLen); err != nil {
@@ -293,7 +293,7 @@ type GUIDInfo struct {
 }
 
 // Decode decodes the attribute from b, the 64-byte SMP data. A shorter b
-// is an error wrapping ib.ErrTruncated.
+// is an error wrapping ErrTruncated.
 func (g *GUIDInfo) Decode(b []byte) error {
 	*g = GUIDInfo{}
 	if err := checkData("GUIDInfo", b, SMPDataLen); err != nil {
@@ -326,7 +326,7 @@ type PKeyTable struct {
 }
 
 // Decode decodes the attribute from b, the 64-byte SMP data. A shorter b
-// is an error wrapping ib.ErrTruncated.
+// is an error wrapping ErrTruncated.
 func (t *PKeyTable) Decode(b []byte) error {
 	*t = PKeyTable{}
 	if err := checkData("P_KeyTable", b, SMPDataLen); err != nil {
@@ -382,7 +382,7 @@ type SwitchInfo struct {
 }
 
 // Decode decodes the attribute from b, the 64-byte SMP data, resetting s
-// first. A shorter b is an error wrapping ib.ErrTruncated.
+// first. A shorter b is an error wrapping ErrTruncated.
 func (s *SwitchInfo) Decode(b []byte) error {
 	*s = SwitchInfo{}
 	if err := checkData("SwitchInfo", b, SMPDataLen); err != nil {
@@ -428,5 +428,5 @@ func (s *SwitchInfo) AppendTo(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// fit24 returns a *ib.FieldError when v does not fit 24 bits.
+// fit24 returns a *FieldError when v does not fit 24 bits.
 func fit24(field string, v uint32) error { return errs.Fit(field, uint64(v), 24) }

@@ -34,7 +34,7 @@ func BenchmarkSMPDirectedDecode(b *testing.B) {
 	var s mad.SMPDirected
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := s.DecodeFromBytes(m, gopacket.NilDecodeFeedback); err != nil {
+		if err := s.Decode(m); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/gopacket"
 
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/mad"
 )
 
@@ -32,8 +33,8 @@ func ExampleSMPDirected() {
 		panic(err)
 	}
 
-	pk := gopacket.NewPacket(b, mad.LayerTypeSMPDirected, gopacket.Default)
-	got := pk.Layer(mad.LayerTypeSMPDirected).(*mad.SMPDirected)
+	pk := gopacket.NewPacket(b, googlelayers.LayerTypeSMPDirected, gopacket.Default)
+	got := pk.Layer(googlelayers.LayerTypeSMPDirected).(*googlelayers.SMPDirected)
 	var sm mad.SMInfo
 	if err := sm.Decode(got.Data[:]); err != nil {
 		panic(err)

@@ -92,7 +92,7 @@ type PortInfo struct {
 }
 
 // Decode decodes the attribute from b, the 64-byte SMP data, resetting p
-// first. A shorter b is an error wrapping ib.ErrTruncated.
+// first. A shorter b is an error wrapping ErrTruncated.
 func (p *PortInfo) Decode(b []byte) error {
 	*p = PortInfo{}
 	if err := checkData("PortInfo", b, SMPDataLen); err != nil {
@@ -130,7 +130,7 @@ func (p *PortInfo) Decode(b []byte) error {
 }
 
 // Validate reports the first field wider than its bits, as a
-// *ib.FieldError naming it ("PortInfo.PortState").
+// *FieldError naming it ("PortInfo.PortState").
 func (p *PortInfo) Validate() error {
 	if err := checkWidths([]width{
 		{"PortInfo.LinkSpeedSupported", p.LinkSpeedSupported, 4}, {"PortInfo.PortState", p.PortState, 4},

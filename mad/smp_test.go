@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/mad"
 )
@@ -26,11 +27,11 @@ type layout interface {
 func layoutFor(t testing.TB, m []byte) layout {
 	switch mad.Class(m[1]) {
 	case mad.ClassSubnLID:
-		return &mad.SMP{}
+		return &googlelayers.SMP{}
 	case mad.ClassSubnDR:
-		return &mad.SMPDirected{}
+		return &googlelayers.SMPDirected{}
 	case mad.ClassPerfMgt:
-		return &mad.PerfMgt{}
+		return &googlelayers.PerfMgt{}
 	}
 	t.Fatalf("class 0x%02x", m[1])
 	return nil
@@ -101,7 +102,7 @@ func TestWrongClass(t *testing.T) {
 	for _, c := range []struct {
 		l layout
 		b []byte
-	}{{&mad.SMP{}, dr}, {&mad.SMPDirected{}, lid}, {&mad.PerfMgt{}, lid}, {&mad.SMP{}, perf}} {
+	}{{&googlelayers.SMP{}, dr}, {&googlelayers.SMPDirected{}, lid}, {&googlelayers.PerfMgt{}, lid}, {&googlelayers.SMP{}, perf}} {
 		checkErr(t, c.l.Decode(c.b), ib.ErrUnsupported, reflect.TypeOf(c.l).String())
 	}
 }
@@ -130,8 +131,8 @@ func TestHopCount(t *testing.T) {
 	assert.Equal(t, []byte{1, 2}, out, "a refused AppendTo appended")
 	// Serialized as layers, the header is the MAD layer's: it refuses the
 	// hop count of its class.
-	ml := mad.MAD{Header: s.Header}
-	err = gopacket.SerializeLayers(gopacket.NewSerializeBuffer(), gopacket.SerializeOptions{}, &ml, &s)
+	ml := googlelayers.MAD{Header: s.Header}
+	err = gopacket.SerializeLayers(gopacket.NewSerializeBuffer(), gopacket.SerializeOptions{}, &ml, &googlelayers.SMPDirected{SMPDirected: s})
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, "SMP.HopCount", fe.Field)
 }
@@ -251,13 +252,13 @@ func TestAttributeAppendSize(t *testing.T) {
 }
 
 // TestLayers decodes every golden MAD through gopacket.NewPacket and a
-// DecodingLayerParser of a mad.Layers set, into the MAD layer and the
+// DecodingLayerParser of a googlelayers.MADLayers set, into the MAD layer and the
 // class layer the class table names, and serializes both back, byte for
 // byte; a byte after the 256 of the MAD becomes a payload layer.
 func TestLayers(t *testing.T) {
-	var ml mad.Layers
+	var ml googlelayers.MADLayers
 	var payload gopacket.Payload
-	p := gopacket.NewDecodingLayerParser(mad.LayerTypeMAD, append(ml.DecodingLayers(), &payload)...)
+	p := gopacket.NewDecodingLayerParser(googlelayers.LayerTypeMAD, append(ml.DecodingLayers(), &payload)...)
 	for _, g := range readSMPGolden(t) {
 		l := layoutFor(t, g.bytes)
 		lt := l.(gopacket.Layer).LayerType()
@@ -266,7 +267,7 @@ func TestLayers(t *testing.T) {
 		require.Nil(t, pk.ErrorLayer(), g.name)
 		ls := pk.Layers()
 		require.Len(t, ls, 3, g.name)
-		assert.Equal(t, []gopacket.LayerType{mad.LayerTypeMAD, lt, gopacket.LayerTypePayload},
+		assert.Equal(t, []gopacket.LayerType{googlelayers.LayerTypeMAD, lt, gopacket.LayerTypePayload},
 			[]gopacket.LayerType{ls[0].LayerType(), ls[1].LayerType(), ls[2].LayerType()})
 		assert.Equal(t, g.bytes[:mad.HeaderLen], ls[0].LayerContents())
 		assert.Equal(t, g.bytes[mad.HeaderLen:], ls[1].LayerContents())
@@ -277,15 +278,15 @@ func TestLayers(t *testing.T) {
 
 		var decoded []gopacket.LayerType
 		require.NoError(t, p.DecodeLayers(g.bytes, &decoded), g.name)
-		assert.Equal(t, []gopacket.LayerType{mad.LayerTypeMAD, lt}, decoded)
+		assert.Equal(t, []gopacket.LayerType{googlelayers.LayerTypeMAD, lt}, decoded)
 
 		buf := gopacket.NewSerializeBuffer()
 		require.NoError(t, gopacket.SerializeLayers(buf, gopacket.SerializeOptions{}, ls[0].(gopacket.SerializableLayer), ls[1].(gopacket.SerializableLayer)))
 		assert.Equal(t, g.bytes, buf.Bytes(), g.name)
 	}
-	assert.Equal(t, "SMP", mad.LayerTypeSMP.String())
-	assert.Equal(t, "SMPDirected", mad.LayerTypeSMPDirected.String())
-	assert.Equal(t, "PerfMgt", mad.LayerTypePerfMgt.String())
+	assert.Equal(t, "SMP", googlelayers.LayerTypeSMP.String())
+	assert.Equal(t, "SMPDirected", googlelayers.LayerTypeSMPDirected.String())
+	assert.Equal(t, "PerfMgt", googlelayers.LayerTypePerfMgt.String())
 }
 
 // TestAttributeStrings: unknown IDs print as hex.

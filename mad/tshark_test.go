@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/internal/testkit/corpus"
 	"github.com/roce-go/roce/internal/testkit/oracle"
 	"github.com/roce-go/roce/mad"
@@ -16,17 +17,17 @@ import (
 // (compared as an unsigned integer, whatever base tshark prints) or text
 // (addresses, colon-separated bytes).
 type tsharkField struct {
-	num   func(l *mad.Layers) uint64
-	txt   func(l *mad.Layers) string
-	multi func(l *mad.Layers) []uint64 // a field tshark shows more than once
+	num   func(l *googlelayers.MADLayers) uint64
+	txt   func(l *googlelayers.MADLayers) string
+	multi func(l *googlelayers.MADLayers) []uint64 // a field tshark shows more than once
 }
 
-func n[T ~uint8 | ~uint16 | ~uint32 | ~uint64](f func(l *mad.Layers) T) tsharkField {
-	return tsharkField{num: func(l *mad.Layers) uint64 { return uint64(f(l)) }}
+func n[T ~uint8 | ~uint16 | ~uint32 | ~uint64](f func(l *googlelayers.MADLayers) T) tsharkField {
+	return tsharkField{num: func(l *googlelayers.MADLayers) uint64 { return uint64(f(l)) }}
 }
 
-func b(f func(l *mad.Layers) bool) tsharkField {
-	return n(func(l *mad.Layers) uint8 {
+func b(f func(l *googlelayers.MADLayers) bool) tsharkField {
+	return n(func(l *googlelayers.MADLayers) uint8 {
 		if f(l) {
 			return 1
 		}
@@ -34,10 +35,10 @@ func b(f func(l *mad.Layers) bool) tsharkField {
 	})
 }
 
-func txt(f func(l *mad.Layers) string) tsharkField { return tsharkField{txt: f} }
+func txt(f func(l *googlelayers.MADLayers) string) tsharkField { return tsharkField{txt: f} }
 
-func hexOf(f func(l *mad.Layers) []byte) tsharkField {
-	return txt(func(l *mad.Layers) string { return oracle.Hex(f(l)) })
+func hexOf(f func(l *googlelayers.MADLayers) []byte) tsharkField {
+	return txt(func(l *googlelayers.MADLayers) string { return oracle.Hex(f(l)) })
 }
 
 func gid(g [16]byte) string { return netip.AddrFrom16(g).String() }
@@ -46,7 +47,7 @@ func gid(g [16]byte) string { return netip.AddrFrom16(g).String() }
 // last 4 bytes as an IPv4 address, IPv4-mapped or not.
 func gid4(g [16]byte) string { return netip.AddrFrom4([4]byte(g[12:])).String() }
 
-func ipcm(l *mad.Layers) *mad.IPCM {
+func ipcm(l *googlelayers.MADLayers) *mad.IPCM {
 	var p mad.IPCM
 	l.CM.REQ.IPCM(&p)
 	return &p
@@ -55,154 +56,154 @@ func ipcm(l *mad.Layers) *mad.IPCM {
 // tsharkFields is every MAD field tshark 4.0 shows in the captures, by
 // its display-filter name.
 var tsharkFields = map[string]tsharkField{
-	"infiniband.mad.baseversion":       n(func(l *mad.Layers) uint8 { return l.MAD.BaseVersion }),
-	"infiniband.mad.mgmtclass":         n(func(l *mad.Layers) mad.Class { return l.MAD.MgmtClass }),
-	"infiniband.mad.classversion":      n(func(l *mad.Layers) uint8 { return l.MAD.ClassVersion }),
-	"infiniband.mad.method":            n(func(l *mad.Layers) uint8 { return l.MAD.MethodByte() }),
-	"infiniband.mad.status":            n(func(l *mad.Layers) mad.Status { return l.MAD.Status }),
-	"infiniband.mad.classspecific":     n(func(l *mad.Layers) uint16 { return l.MAD.ClassSpecific }),
-	"infiniband.mad.transactionid":     n(func(l *mad.Layers) uint64 { return l.MAD.TransactionID }),
-	"infiniband.mad.attributeid":       n(func(l *mad.Layers) uint16 { return l.MAD.AttributeID }),
-	"infiniband.mad.attributemodifier": n(func(l *mad.Layers) uint32 { return l.MAD.AttributeModifier }),
-	"infiniband.mad.data":              hexOf(func(l *mad.Layers) []byte { return l.MAD.Payload }),
+	"infiniband.mad.baseversion":       n(func(l *googlelayers.MADLayers) uint8 { return l.MAD.BaseVersion }),
+	"infiniband.mad.mgmtclass":         n(func(l *googlelayers.MADLayers) mad.Class { return l.MAD.MgmtClass }),
+	"infiniband.mad.classversion":      n(func(l *googlelayers.MADLayers) uint8 { return l.MAD.ClassVersion }),
+	"infiniband.mad.method":            n(func(l *googlelayers.MADLayers) uint8 { return l.MAD.MethodByte() }),
+	"infiniband.mad.status":            n(func(l *googlelayers.MADLayers) mad.Status { return l.MAD.Status }),
+	"infiniband.mad.classspecific":     n(func(l *googlelayers.MADLayers) uint16 { return l.MAD.ClassSpecific }),
+	"infiniband.mad.transactionid":     n(func(l *googlelayers.MADLayers) uint64 { return l.MAD.TransactionID }),
+	"infiniband.mad.attributeid":       n(func(l *googlelayers.MADLayers) uint16 { return l.MAD.AttributeID }),
+	"infiniband.mad.attributemodifier": n(func(l *googlelayers.MADLayers) uint32 { return l.MAD.AttributeModifier }),
+	"infiniband.mad.data":              hexOf(func(l *googlelayers.MADLayers) []byte { return l.MAD.Payload }),
 
-	"infiniband.cm.req":                     n(func(l *mad.Layers) uint32 { return l.CM.REQ.LocalCommID }),
-	"infiniband.cm.req.serviceid":           n(func(l *mad.Layers) mad.ServiceID { return l.CM.REQ.ServiceID }),
-	"infiniband.cm.req.serviceid.prefix":    txt(func(l *mad.Layers) string { return oracle.Hex(be64(uint64(l.CM.REQ.ServiceID))[:5]) }),
-	"infiniband.cm.req.serviceid.protocol":  n(func(l *mad.Layers) uint8 { return uint8(l.CM.REQ.ServiceID >> 16) }),
-	"infiniband.cm.req.serviceid.dport":     n(func(l *mad.Layers) uint16 { _, p, _ := l.CM.REQ.ServiceID.RDMACM(); return p }),
-	"infiniband.cm.req.localcaguid":         n(func(l *mad.Layers) uint64 { return l.CM.REQ.LocalCAGUID }),
-	"infiniband.cm.req.localqkey":           n(func(l *mad.Layers) uint32 { return l.CM.REQ.LocalQKey }),
-	"infiniband.cm.req.localqpn":            n(func(l *mad.Layers) uint32 { return l.CM.REQ.LocalQPN }),
-	"infiniband.cm.req.responderres":        n(func(l *mad.Layers) uint8 { return l.CM.REQ.ResponderResources }),
-	"infiniband.cm.req.localeecn":           n(func(l *mad.Layers) uint32 { return l.CM.REQ.LocalEECN }),
-	"infiniband.cm.req.initdepth":           n(func(l *mad.Layers) uint8 { return l.CM.REQ.InitiatorDepth }),
-	"infiniband.cm.req.remoteeecn":          n(func(l *mad.Layers) uint32 { return l.CM.REQ.RemoteEECN }),
-	"infiniband.cm.req.remoteresptout":      n(func(l *mad.Layers) uint8 { return l.CM.REQ.RemoteCMResponseTimeout }),
-	"infiniband.cm.req.transpsvctype":       n(func(l *mad.Layers) uint8 { return l.CM.REQ.TransportServiceType }),
-	"infiniband.cm.req.e2eflowctrl":         b(func(l *mad.Layers) bool { return l.CM.REQ.EndToEndFlowControl }),
-	"infiniband.cm.req.startpsn":            n(func(l *mad.Layers) uint32 { return l.CM.REQ.StartingPSN }),
-	"infiniband.cm.req.localresptout":       n(func(l *mad.Layers) uint8 { return l.CM.REQ.LocalCMResponseTimeout }),
-	"infiniband.cm.req.retrcount":           n(func(l *mad.Layers) uint8 { return l.CM.REQ.RetryCount }),
-	"infiniband.cm.req.pkey":                n(func(l *mad.Layers) uint16 { return l.CM.REQ.PartitionKey }),
-	"infiniband.cm.req.pppmtu":              n(func(l *mad.Layers) uint8 { return l.CM.REQ.PathPacketPayloadMTU }),
-	"infiniband.cm.req.rdcexist":            b(func(l *mad.Layers) bool { return l.CM.REQ.RDCExists }),
-	"infiniband.cm.req.rnrretrcount":        n(func(l *mad.Layers) uint8 { return l.CM.REQ.RNRRetryCount }),
-	"infiniband.cm.req.maxcmretr":           n(func(l *mad.Layers) uint8 { return l.CM.REQ.MaxCMRetries }),
-	"infiniband.cm.req.srq":                 b(func(l *mad.Layers) bool { return l.CM.REQ.SRQ }),
-	"infiniband.cm.req.ext_transport":       n(func(l *mad.Layers) uint8 { return l.CM.REQ.ExtendedTransportType }),
-	"infiniband.cm.req.prim_locallid":       n(func(l *mad.Layers) uint16 { return l.CM.REQ.Primary.LocalPortLID }),
-	"infiniband.cm.req.prim_remotelid":      n(func(l *mad.Layers) uint16 { return l.CM.REQ.Primary.RemotePortLID }),
-	"infiniband.cm.req.prim_localgid":       txt(func(l *mad.Layers) string { return gid(l.CM.REQ.Primary.LocalPortGID) }),
-	"infiniband.cm.req.prim_remotegid":      txt(func(l *mad.Layers) string { return gid(l.CM.REQ.Primary.RemotePortGID) }),
-	"infiniband.cm.req.prim_localgid_ipv4":  txt(func(l *mad.Layers) string { return gid4(l.CM.REQ.Primary.LocalPortGID) }),
-	"infiniband.cm.req.prim_remotegid_ipv4": txt(func(l *mad.Layers) string { return gid4(l.CM.REQ.Primary.RemotePortGID) }),
-	"infiniband.cm.req.prim_tfcclass":       n(func(l *mad.Layers) uint8 { return l.CM.REQ.Primary.TrafficClass }),
-	"infiniband.cm.req.prim_hoplim":         n(func(l *mad.Layers) uint8 { return l.CM.REQ.Primary.HopLimit }),
-	"infiniband.cm.req.prim_sl":             n(func(l *mad.Layers) uint8 { return l.CM.REQ.Primary.SL }),
-	"infiniband.cm.req.prim_subnetlocal":    b(func(l *mad.Layers) bool { return l.CM.REQ.Primary.SubnetLocal }),
-	"infiniband.cm.req.prim_reserved1":      n(func(l *mad.Layers) uint8 { return l.CM.REQ.Primary.Resv42 }),
-	"infiniband.cm.req.prim_localacktout":   n(func(l *mad.Layers) uint8 { return l.CM.REQ.Primary.LocalACKTimeout }),
-	"infiniband.cm.req.prim_reserved2":      n(func(l *mad.Layers) uint8 { return l.CM.REQ.Primary.Resv43 }),
-	"infiniband.cm.req.alt_locallid":        n(func(l *mad.Layers) uint16 { return l.CM.REQ.Alternate.LocalPortLID }),
-	"infiniband.cm.req.alt_remotelid":       n(func(l *mad.Layers) uint16 { return l.CM.REQ.Alternate.RemotePortLID }),
-	"infiniband.cm.req.alt_localgid":        txt(func(l *mad.Layers) string { return oracle.Hex(l.CM.REQ.Alternate.LocalPortGID[:]) }),
-	"infiniband.cm.req.alt_remotegid":       txt(func(l *mad.Layers) string { return oracle.Hex(l.CM.REQ.Alternate.RemotePortGID[:]) }),
-	"infiniband.cm.req.alt_tfcclass":        n(func(l *mad.Layers) uint8 { return l.CM.REQ.Alternate.TrafficClass }),
-	"infiniband.cm.req.alt_hoplim":          n(func(l *mad.Layers) uint8 { return l.CM.REQ.Alternate.HopLimit }),
-	"infiniband.cm.req.alt_sl":              n(func(l *mad.Layers) uint8 { return l.CM.REQ.Alternate.SL }),
-	"infiniband.cm.req.alt_subnetlocal":     b(func(l *mad.Layers) bool { return l.CM.REQ.Alternate.SubnetLocal }),
+	"infiniband.cm.req":                     n(func(l *googlelayers.MADLayers) uint32 { return l.CM.REQ.LocalCommID }),
+	"infiniband.cm.req.serviceid":           n(func(l *googlelayers.MADLayers) mad.ServiceID { return l.CM.REQ.ServiceID }),
+	"infiniband.cm.req.serviceid.prefix":    txt(func(l *googlelayers.MADLayers) string { return oracle.Hex(be64(uint64(l.CM.REQ.ServiceID))[:5]) }),
+	"infiniband.cm.req.serviceid.protocol":  n(func(l *googlelayers.MADLayers) uint8 { return uint8(l.CM.REQ.ServiceID >> 16) }),
+	"infiniband.cm.req.serviceid.dport":     n(func(l *googlelayers.MADLayers) uint16 { _, p, _ := l.CM.REQ.ServiceID.RDMACM(); return p }),
+	"infiniband.cm.req.localcaguid":         n(func(l *googlelayers.MADLayers) uint64 { return l.CM.REQ.LocalCAGUID }),
+	"infiniband.cm.req.localqkey":           n(func(l *googlelayers.MADLayers) uint32 { return l.CM.REQ.LocalQKey }),
+	"infiniband.cm.req.localqpn":            n(func(l *googlelayers.MADLayers) uint32 { return l.CM.REQ.LocalQPN }),
+	"infiniband.cm.req.responderres":        n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.ResponderResources }),
+	"infiniband.cm.req.localeecn":           n(func(l *googlelayers.MADLayers) uint32 { return l.CM.REQ.LocalEECN }),
+	"infiniband.cm.req.initdepth":           n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.InitiatorDepth }),
+	"infiniband.cm.req.remoteeecn":          n(func(l *googlelayers.MADLayers) uint32 { return l.CM.REQ.RemoteEECN }),
+	"infiniband.cm.req.remoteresptout":      n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.RemoteCMResponseTimeout }),
+	"infiniband.cm.req.transpsvctype":       n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.TransportServiceType }),
+	"infiniband.cm.req.e2eflowctrl":         b(func(l *googlelayers.MADLayers) bool { return l.CM.REQ.EndToEndFlowControl }),
+	"infiniband.cm.req.startpsn":            n(func(l *googlelayers.MADLayers) uint32 { return l.CM.REQ.StartingPSN }),
+	"infiniband.cm.req.localresptout":       n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.LocalCMResponseTimeout }),
+	"infiniband.cm.req.retrcount":           n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.RetryCount }),
+	"infiniband.cm.req.pkey":                n(func(l *googlelayers.MADLayers) uint16 { return l.CM.REQ.PartitionKey }),
+	"infiniband.cm.req.pppmtu":              n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.PathPacketPayloadMTU }),
+	"infiniband.cm.req.rdcexist":            b(func(l *googlelayers.MADLayers) bool { return l.CM.REQ.RDCExists }),
+	"infiniband.cm.req.rnrretrcount":        n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.RNRRetryCount }),
+	"infiniband.cm.req.maxcmretr":           n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.MaxCMRetries }),
+	"infiniband.cm.req.srq":                 b(func(l *googlelayers.MADLayers) bool { return l.CM.REQ.SRQ }),
+	"infiniband.cm.req.ext_transport":       n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.ExtendedTransportType }),
+	"infiniband.cm.req.prim_locallid":       n(func(l *googlelayers.MADLayers) uint16 { return l.CM.REQ.Primary.LocalPortLID }),
+	"infiniband.cm.req.prim_remotelid":      n(func(l *googlelayers.MADLayers) uint16 { return l.CM.REQ.Primary.RemotePortLID }),
+	"infiniband.cm.req.prim_localgid":       txt(func(l *googlelayers.MADLayers) string { return gid(l.CM.REQ.Primary.LocalPortGID) }),
+	"infiniband.cm.req.prim_remotegid":      txt(func(l *googlelayers.MADLayers) string { return gid(l.CM.REQ.Primary.RemotePortGID) }),
+	"infiniband.cm.req.prim_localgid_ipv4":  txt(func(l *googlelayers.MADLayers) string { return gid4(l.CM.REQ.Primary.LocalPortGID) }),
+	"infiniband.cm.req.prim_remotegid_ipv4": txt(func(l *googlelayers.MADLayers) string { return gid4(l.CM.REQ.Primary.RemotePortGID) }),
+	"infiniband.cm.req.prim_tfcclass":       n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.Primary.TrafficClass }),
+	"infiniband.cm.req.prim_hoplim":         n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.Primary.HopLimit }),
+	"infiniband.cm.req.prim_sl":             n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.Primary.SL }),
+	"infiniband.cm.req.prim_subnetlocal":    b(func(l *googlelayers.MADLayers) bool { return l.CM.REQ.Primary.SubnetLocal }),
+	"infiniband.cm.req.prim_reserved1":      n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.Primary.Resv42 }),
+	"infiniband.cm.req.prim_localacktout":   n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.Primary.LocalACKTimeout }),
+	"infiniband.cm.req.prim_reserved2":      n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.Primary.Resv43 }),
+	"infiniband.cm.req.alt_locallid":        n(func(l *googlelayers.MADLayers) uint16 { return l.CM.REQ.Alternate.LocalPortLID }),
+	"infiniband.cm.req.alt_remotelid":       n(func(l *googlelayers.MADLayers) uint16 { return l.CM.REQ.Alternate.RemotePortLID }),
+	"infiniband.cm.req.alt_localgid":        txt(func(l *googlelayers.MADLayers) string { return oracle.Hex(l.CM.REQ.Alternate.LocalPortGID[:]) }),
+	"infiniband.cm.req.alt_remotegid":       txt(func(l *googlelayers.MADLayers) string { return oracle.Hex(l.CM.REQ.Alternate.RemotePortGID[:]) }),
+	"infiniband.cm.req.alt_tfcclass":        n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.Alternate.TrafficClass }),
+	"infiniband.cm.req.alt_hoplim":          n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.Alternate.HopLimit }),
+	"infiniband.cm.req.alt_sl":              n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.Alternate.SL }),
+	"infiniband.cm.req.alt_subnetlocal":     b(func(l *googlelayers.MADLayers) bool { return l.CM.REQ.Alternate.SubnetLocal }),
 	// tshark 4.0 names both reserved parts of the alternate path's bytes
 	// 138 and 139 alt_reserved1.
-	"infiniband.cm.req.alt_reserved1": {multi: func(l *mad.Layers) []uint64 {
+	"infiniband.cm.req.alt_reserved1": {multi: func(l *googlelayers.MADLayers) []uint64 {
 		return []uint64{uint64(l.CM.REQ.Alternate.Resv42), uint64(l.CM.REQ.Alternate.Resv43)}
 	}},
-	"infiniband.cm.req.alt_localacktout": n(func(l *mad.Layers) uint8 { return l.CM.REQ.Alternate.LocalACKTimeout }),
-	"infiniband.cm.req.private":          hexOf(func(l *mad.Layers) []byte { return l.CM.REQ.PrivateData }),
-	"infiniband.cm.req.ip_cm.majv":       n(func(l *mad.Layers) uint8 { return ipcm(l).MajV }),
-	"infiniband.cm.req.ip_cm.minv":       n(func(l *mad.Layers) uint8 { return ipcm(l).MinV }),
-	"infiniband.cm.req.ip_cm.ipv":        n(func(l *mad.Layers) uint8 { return ipcm(l).IPV }),
-	"infiniband.cm.req.ip_cm.reserved":   n(func(l *mad.Layers) uint8 { return ipcm(l).Resv }),
-	"infiniband.cm.req.ip_cm.sport":      n(func(l *mad.Layers) uint16 { return ipcm(l).SrcPort }),
-	"infiniband.cm.req.ip_cm.sip4":       txt(func(l *mad.Layers) string { return ipcm(l).Src().String() }),
-	"infiniband.cm.req.ip_cm.dip4":       txt(func(l *mad.Layers) string { return ipcm(l).Dst().String() }),
-	"infiniband.cm.req.ip_cm.sip6":       txt(func(l *mad.Layers) string { return ipcm(l).Src().String() }),
-	"infiniband.cm.req.ip_cm.dip6":       txt(func(l *mad.Layers) string { return ipcm(l).Dst().String() }),
-	"infiniband.cm.req.ip_cm.private":    hexOf(func(l *mad.Layers) []byte { return ipcm(l).ConsumerPrivateData }),
-	"infiniband.cm.req.ip_cm":            hexOf(func(l *mad.Layers) []byte { return l.CM.REQ.PrivateData }),
+	"infiniband.cm.req.alt_localacktout": n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REQ.Alternate.LocalACKTimeout }),
+	"infiniband.cm.req.private":          hexOf(func(l *googlelayers.MADLayers) []byte { return l.CM.REQ.PrivateData }),
+	"infiniband.cm.req.ip_cm.majv":       n(func(l *googlelayers.MADLayers) uint8 { return ipcm(l).MajV }),
+	"infiniband.cm.req.ip_cm.minv":       n(func(l *googlelayers.MADLayers) uint8 { return ipcm(l).MinV }),
+	"infiniband.cm.req.ip_cm.ipv":        n(func(l *googlelayers.MADLayers) uint8 { return ipcm(l).IPV }),
+	"infiniband.cm.req.ip_cm.reserved":   n(func(l *googlelayers.MADLayers) uint8 { return ipcm(l).Resv }),
+	"infiniband.cm.req.ip_cm.sport":      n(func(l *googlelayers.MADLayers) uint16 { return ipcm(l).SrcPort }),
+	"infiniband.cm.req.ip_cm.sip4":       txt(func(l *googlelayers.MADLayers) string { return ipcm(l).Src().String() }),
+	"infiniband.cm.req.ip_cm.dip4":       txt(func(l *googlelayers.MADLayers) string { return ipcm(l).Dst().String() }),
+	"infiniband.cm.req.ip_cm.sip6":       txt(func(l *googlelayers.MADLayers) string { return ipcm(l).Src().String() }),
+	"infiniband.cm.req.ip_cm.dip6":       txt(func(l *googlelayers.MADLayers) string { return ipcm(l).Dst().String() }),
+	"infiniband.cm.req.ip_cm.private":    hexOf(func(l *googlelayers.MADLayers) []byte { return ipcm(l).ConsumerPrivateData }),
+	"infiniband.cm.req.ip_cm":            hexOf(func(l *googlelayers.MADLayers) []byte { return l.CM.REQ.PrivateData }),
 	// tshark 4.0 files the DREQ's remote QPN under the REQ's prefix.
-	"infiniband.cm.req.remoteqpneecn": n(func(l *mad.Layers) uint32 { return l.CM.DREQ.RemoteQPN }),
+	"infiniband.cm.req.remoteqpneecn": n(func(l *googlelayers.MADLayers) uint32 { return l.CM.DREQ.RemoteQPN }),
 
-	"infiniband.cm.rep":              n(func(l *mad.Layers) uint32 { return l.CM.REP.LocalCommID }),
-	"infiniband.cm.rep.remotecommid": n(func(l *mad.Layers) uint32 { return l.CM.REP.RemoteCommID }),
-	"infiniband.cm.rep.localqkey":    n(func(l *mad.Layers) uint32 { return l.CM.REP.LocalQKey }),
-	"infiniband.cm.rep.localqpn":     n(func(l *mad.Layers) uint32 { return l.CM.REP.LocalQPN }),
-	"infiniband.cm.rep.localeecn":    n(func(l *mad.Layers) uint32 { return l.CM.REP.LocalEECN }),
-	"infiniband.cm.rep.startpsn":     n(func(l *mad.Layers) uint32 { return l.CM.REP.StartingPSN }),
-	"infiniband.cm.rep.respres":      n(func(l *mad.Layers) uint8 { return l.CM.REP.ResponderResources }),
-	"infiniband.cm.rep.initdepth":    n(func(l *mad.Layers) uint8 { return l.CM.REP.InitiatorDepth }),
-	"infiniband.cm.rep.tgtackdelay":  n(func(l *mad.Layers) uint8 { return l.CM.REP.TargetACKDelay }),
-	"infiniband.cm.rep.failoveracc":  n(func(l *mad.Layers) uint8 { return l.CM.REP.FailoverAccepted }),
-	"infiniband.cm.rep.e2eflowctrl":  b(func(l *mad.Layers) bool { return l.CM.REP.EndToEndFlowControl }),
-	"infiniband.cm.rep.rnrretrcount": n(func(l *mad.Layers) uint8 { return l.CM.REP.RNRRetryCount }),
-	"infiniband.cm.rep.srq":          b(func(l *mad.Layers) bool { return l.CM.REP.SRQ }),
-	"infiniband.cm.rep.reserved":     n(func(l *mad.Layers) uint8 { return l.CM.REP.Resv27 }),
-	"infiniband.cm.rep.localcaguid":  n(func(l *mad.Layers) uint64 { return l.CM.REP.LocalCAGUID }),
-	"infiniband.cm.rep.private":      hexOf(func(l *mad.Layers) []byte { return l.CM.REP.PrivateData }),
+	"infiniband.cm.rep":              n(func(l *googlelayers.MADLayers) uint32 { return l.CM.REP.LocalCommID }),
+	"infiniband.cm.rep.remotecommid": n(func(l *googlelayers.MADLayers) uint32 { return l.CM.REP.RemoteCommID }),
+	"infiniband.cm.rep.localqkey":    n(func(l *googlelayers.MADLayers) uint32 { return l.CM.REP.LocalQKey }),
+	"infiniband.cm.rep.localqpn":     n(func(l *googlelayers.MADLayers) uint32 { return l.CM.REP.LocalQPN }),
+	"infiniband.cm.rep.localeecn":    n(func(l *googlelayers.MADLayers) uint32 { return l.CM.REP.LocalEECN }),
+	"infiniband.cm.rep.startpsn":     n(func(l *googlelayers.MADLayers) uint32 { return l.CM.REP.StartingPSN }),
+	"infiniband.cm.rep.respres":      n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REP.ResponderResources }),
+	"infiniband.cm.rep.initdepth":    n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REP.InitiatorDepth }),
+	"infiniband.cm.rep.tgtackdelay":  n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REP.TargetACKDelay }),
+	"infiniband.cm.rep.failoveracc":  n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REP.FailoverAccepted }),
+	"infiniband.cm.rep.e2eflowctrl":  b(func(l *googlelayers.MADLayers) bool { return l.CM.REP.EndToEndFlowControl }),
+	"infiniband.cm.rep.rnrretrcount": n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REP.RNRRetryCount }),
+	"infiniband.cm.rep.srq":          b(func(l *googlelayers.MADLayers) bool { return l.CM.REP.SRQ }),
+	"infiniband.cm.rep.reserved":     n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REP.Resv27 }),
+	"infiniband.cm.rep.localcaguid":  n(func(l *googlelayers.MADLayers) uint64 { return l.CM.REP.LocalCAGUID }),
+	"infiniband.cm.rep.private":      hexOf(func(l *googlelayers.MADLayers) []byte { return l.CM.REP.PrivateData }),
 
-	"infiniband.cm.rej.localcommid":  n(func(l *mad.Layers) uint32 { return l.CM.REJ.LocalCommID }),
-	"infiniband.cm.rej.remotecommid": n(func(l *mad.Layers) uint32 { return l.CM.REJ.RemoteCommID }),
-	"infiniband.cm.rej.msgrej":       n(func(l *mad.Layers) uint8 { return l.CM.REJ.MessageRejected }),
-	"infiniband.cm.rej.reserved0":    n(func(l *mad.Layers) uint8 { return l.CM.REJ.Resv8 }),
-	"infiniband.cm.rej.rejinfolen":   n(func(l *mad.Layers) uint8 { return l.CM.REJ.RejectedInfoLength }),
-	"infiniband.cm.rej.reserved1":    n(func(l *mad.Layers) uint8 { return l.CM.REJ.Resv9 }),
-	"infiniband.cm.rej.reason":       n(func(l *mad.Layers) mad.RejectReason { return l.CM.REJ.Reason }),
-	"infiniband.cm.rej.ari":          hexOf(func(l *mad.Layers) []byte { return l.CM.REJ.ARI }),
-	"infiniband.cm.rej.private":      hexOf(func(l *mad.Layers) []byte { return l.CM.REJ.PrivateData }),
+	"infiniband.cm.rej.localcommid":  n(func(l *googlelayers.MADLayers) uint32 { return l.CM.REJ.LocalCommID }),
+	"infiniband.cm.rej.remotecommid": n(func(l *googlelayers.MADLayers) uint32 { return l.CM.REJ.RemoteCommID }),
+	"infiniband.cm.rej.msgrej":       n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REJ.MessageRejected }),
+	"infiniband.cm.rej.reserved0":    n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REJ.Resv8 }),
+	"infiniband.cm.rej.rejinfolen":   n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REJ.RejectedInfoLength }),
+	"infiniband.cm.rej.reserved1":    n(func(l *googlelayers.MADLayers) uint8 { return l.CM.REJ.Resv9 }),
+	"infiniband.cm.rej.reason":       n(func(l *googlelayers.MADLayers) mad.RejectReason { return l.CM.REJ.Reason }),
+	"infiniband.cm.rej.ari":          hexOf(func(l *googlelayers.MADLayers) []byte { return l.CM.REJ.ARI }),
+	"infiniband.cm.rej.private":      hexOf(func(l *googlelayers.MADLayers) []byte { return l.CM.REJ.PrivateData }),
 
-	"infiniband.cm.rtu.localcommid":   n(func(l *mad.Layers) uint32 { return l.CM.RTU.LocalCommID }),
-	"infiniband.cm.rtu.remotecommid":  n(func(l *mad.Layers) uint32 { return l.CM.RTU.RemoteCommID }),
-	"infiniband.cm.rtu.private":       hexOf(func(l *mad.Layers) []byte { return l.CM.RTU.PrivateData }),
-	"infiniband.cm.dreq.localcommid":  n(func(l *mad.Layers) uint32 { return l.CM.DREQ.LocalCommID }),
-	"infiniband.cm.dreq.remotecommid": n(func(l *mad.Layers) uint32 { return l.CM.DREQ.RemoteCommID }),
-	"infiniband.cm.dreq.private":      hexOf(func(l *mad.Layers) []byte { return l.CM.DREQ.PrivateData }),
-	"infiniband.cm.drsp.localcommid":  n(func(l *mad.Layers) uint32 { return l.CM.DREP.LocalCommID }),
-	"infiniband.cm.drsp.remotecommid": n(func(l *mad.Layers) uint32 { return l.CM.DREP.RemoteCommID }),
-	"infiniband.cm.drsp.private":      hexOf(func(l *mad.Layers) []byte { return l.CM.DREP.PrivateData }),
+	"infiniband.cm.rtu.localcommid":   n(func(l *googlelayers.MADLayers) uint32 { return l.CM.RTU.LocalCommID }),
+	"infiniband.cm.rtu.remotecommid":  n(func(l *googlelayers.MADLayers) uint32 { return l.CM.RTU.RemoteCommID }),
+	"infiniband.cm.rtu.private":       hexOf(func(l *googlelayers.MADLayers) []byte { return l.CM.RTU.PrivateData }),
+	"infiniband.cm.dreq.localcommid":  n(func(l *googlelayers.MADLayers) uint32 { return l.CM.DREQ.LocalCommID }),
+	"infiniband.cm.dreq.remotecommid": n(func(l *googlelayers.MADLayers) uint32 { return l.CM.DREQ.RemoteCommID }),
+	"infiniband.cm.dreq.private":      hexOf(func(l *googlelayers.MADLayers) []byte { return l.CM.DREQ.PrivateData }),
+	"infiniband.cm.drsp.localcommid":  n(func(l *googlelayers.MADLayers) uint32 { return l.CM.DREP.LocalCommID }),
+	"infiniband.cm.drsp.remotecommid": n(func(l *googlelayers.MADLayers) uint32 { return l.CM.DREP.RemoteCommID }),
+	"infiniband.cm.drsp.private":      hexOf(func(l *googlelayers.MADLayers) []byte { return l.CM.DREP.PrivateData }),
 
-	"infiniband.rmpp.rmppversion":     n(func(l *mad.Layers) uint8 { return l.RMPP.RMPPVersion }),
-	"infiniband.rmpp.rmpptype":        n(func(l *mad.Layers) uint8 { return l.RMPP.RMPPType }),
-	"infiniband.rmpp.rmppstatus":      n(func(l *mad.Layers) uint8 { return l.RMPP.RMPPStatus }),
-	"infiniband.rmpp.data1":           n(func(l *mad.Layers) uint32 { return l.RMPP.Data1 }),
-	"infiniband.rmpp.data2":           n(func(l *mad.Layers) uint32 { return l.RMPP.Data2 }),
-	"infiniband.rmpp.segmentnumber":   n(func(l *mad.Layers) uint32 { return l.RMPP.SegmentNumber() }),
-	"infiniband.rmpp.payloadlength":   n(func(l *mad.Layers) uint32 { return l.RMPP.PayloadLength() }),
-	"infiniband.rmpp.newwindowlast":   n(func(l *mad.Layers) uint32 { return l.RMPP.NewWindowLast() }),
-	"infiniband.rmpp.transferreddata": hexOf(func(l *mad.Layers) []byte { return l.RMPP.Payload }),
+	"infiniband.rmpp.rmppversion":     n(func(l *googlelayers.MADLayers) uint8 { return l.RMPP.RMPPVersion }),
+	"infiniband.rmpp.rmpptype":        n(func(l *googlelayers.MADLayers) uint8 { return l.RMPP.RMPPType }),
+	"infiniband.rmpp.rmppstatus":      n(func(l *googlelayers.MADLayers) uint8 { return l.RMPP.RMPPStatus }),
+	"infiniband.rmpp.data1":           n(func(l *googlelayers.MADLayers) uint32 { return l.RMPP.Data1 }),
+	"infiniband.rmpp.data2":           n(func(l *googlelayers.MADLayers) uint32 { return l.RMPP.Data2 }),
+	"infiniband.rmpp.segmentnumber":   n(func(l *googlelayers.MADLayers) uint32 { return l.RMPP.SegmentNumber() }),
+	"infiniband.rmpp.payloadlength":   n(func(l *googlelayers.MADLayers) uint32 { return l.RMPP.PayloadLength() }),
+	"infiniband.rmpp.newwindowlast":   n(func(l *googlelayers.MADLayers) uint32 { return l.RMPP.NewWindowLast() }),
+	"infiniband.rmpp.transferreddata": hexOf(func(l *googlelayers.MADLayers) []byte { return l.RMPP.Payload }),
 
-	"infiniband.sa.smkey":           n(func(l *mad.Layers) uint64 { return l.SA.SMKey }),
-	"infiniband.sa.attributeoffset": n(func(l *mad.Layers) uint16 { return l.SA.AttributeOffset }),
-	"infiniband.sa.componentmask":   n(func(l *mad.Layers) uint64 { return l.SA.ComponentMask }),
+	"infiniband.sa.smkey":           n(func(l *googlelayers.MADLayers) uint64 { return l.SA.SMKey }),
+	"infiniband.sa.attributeoffset": n(func(l *googlelayers.MADLayers) uint16 { return l.SA.AttributeOffset }),
+	"infiniband.sa.componentmask":   n(func(l *googlelayers.MADLayers) uint64 { return l.SA.ComponentMask }),
 
-	"infiniband.pathrecord.dgid":                   txt(func(l *mad.Layers) string { return gid(path(l).DGID) }),
-	"infiniband.pathrecord.sgid":                   txt(func(l *mad.Layers) string { return gid(path(l).SGID) }),
-	"infiniband.pathrecord.dlid":                   n(func(l *mad.Layers) uint16 { return path(l).DLID }),
-	"infiniband.pathrecord.slid":                   n(func(l *mad.Layers) uint16 { return path(l).SLID }),
-	"infiniband.pathrecord.rawtraffic":             b(func(l *mad.Layers) bool { return path(l).RawTraffic }),
-	"infiniband.pathrecord.flowlabel":              n(func(l *mad.Layers) uint32 { return path(l).FlowLabel }),
-	"infiniband.pathrecord.hoplimit":               n(func(l *mad.Layers) uint8 { return path(l).HopLimit }),
-	"infiniband.pathrecord.tclass":                 n(func(l *mad.Layers) uint8 { return path(l).TClass }),
-	"infiniband.pathrecord.reversible":             b(func(l *mad.Layers) bool { return path(l).Reversible }),
-	"infiniband.pathrecord.numbpath":               n(func(l *mad.Layers) uint8 { return path(l).NumbPath }),
-	"infiniband.pathrecord.p_key":                  n(func(l *mad.Layers) uint16 { return path(l).PKey }),
-	"infiniband.pathrecord.sl":                     n(func(l *mad.Layers) uint8 { return path(l).SL }),
-	"infiniband.pathrecord.mtuselector":            n(func(l *mad.Layers) uint8 { return path(l).MTUSelector }),
-	"infiniband.pathrecord.mtu":                    n(func(l *mad.Layers) uint8 { return path(l).MTU }),
-	"infiniband.pathrecord.rateselector":           n(func(l *mad.Layers) uint8 { return path(l).RateSelector }),
-	"infiniband.pathrecord.rate":                   n(func(l *mad.Layers) uint8 { return path(l).Rate }),
-	"infiniband.pathrecord.packetlifetimeselector": n(func(l *mad.Layers) uint8 { return path(l).PacketLifeTimeSelector }),
-	"infiniband.pathrecord.packetlifetime":         n(func(l *mad.Layers) uint8 { return path(l).PacketLifeTime }),
-	"infiniband.pathrecord.preference":             n(func(l *mad.Layers) uint8 { return path(l).Preference }),
+	"infiniband.pathrecord.dgid":                   txt(func(l *googlelayers.MADLayers) string { return gid(path(l).DGID) }),
+	"infiniband.pathrecord.sgid":                   txt(func(l *googlelayers.MADLayers) string { return gid(path(l).SGID) }),
+	"infiniband.pathrecord.dlid":                   n(func(l *googlelayers.MADLayers) uint16 { return path(l).DLID }),
+	"infiniband.pathrecord.slid":                   n(func(l *googlelayers.MADLayers) uint16 { return path(l).SLID }),
+	"infiniband.pathrecord.rawtraffic":             b(func(l *googlelayers.MADLayers) bool { return path(l).RawTraffic }),
+	"infiniband.pathrecord.flowlabel":              n(func(l *googlelayers.MADLayers) uint32 { return path(l).FlowLabel }),
+	"infiniband.pathrecord.hoplimit":               n(func(l *googlelayers.MADLayers) uint8 { return path(l).HopLimit }),
+	"infiniband.pathrecord.tclass":                 n(func(l *googlelayers.MADLayers) uint8 { return path(l).TClass }),
+	"infiniband.pathrecord.reversible":             b(func(l *googlelayers.MADLayers) bool { return path(l).Reversible }),
+	"infiniband.pathrecord.numbpath":               n(func(l *googlelayers.MADLayers) uint8 { return path(l).NumbPath }),
+	"infiniband.pathrecord.p_key":                  n(func(l *googlelayers.MADLayers) uint16 { return path(l).PKey }),
+	"infiniband.pathrecord.sl":                     n(func(l *googlelayers.MADLayers) uint8 { return path(l).SL }),
+	"infiniband.pathrecord.mtuselector":            n(func(l *googlelayers.MADLayers) uint8 { return path(l).MTUSelector }),
+	"infiniband.pathrecord.mtu":                    n(func(l *googlelayers.MADLayers) uint8 { return path(l).MTU }),
+	"infiniband.pathrecord.rateselector":           n(func(l *googlelayers.MADLayers) uint8 { return path(l).RateSelector }),
+	"infiniband.pathrecord.rate":                   n(func(l *googlelayers.MADLayers) uint8 { return path(l).Rate }),
+	"infiniband.pathrecord.packetlifetimeselector": n(func(l *googlelayers.MADLayers) uint8 { return path(l).PacketLifeTimeSelector }),
+	"infiniband.pathrecord.packetlifetime":         n(func(l *googlelayers.MADLayers) uint8 { return path(l).PacketLifeTime }),
+	"infiniband.pathrecord.preference":             n(func(l *googlelayers.MADLayers) uint8 { return path(l).Preference }),
 }
 
 // tsharkSkipped are the fields tshark shows that the test does not
@@ -228,7 +229,7 @@ var tsharkSkipped = map[string]string{
 	"infiniband.sa.drdlid":             "an SMP directed-route field (SMP is decoded on another branch)",
 }
 
-func path(l *mad.Layers) *mad.PathRecord {
+func path(l *googlelayers.MADLayers) *mad.PathRecord {
 	var r mad.PathRecord
 	if err := r.Decode(l.SA.Record(0)); err != nil {
 		return &mad.PathRecord{}

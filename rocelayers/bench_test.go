@@ -7,7 +7,7 @@ import (
 	glayers "github.com/google/gopacket/layers"
 	"github.com/gopacket/gopacket"
 
-	"github.com/roce-go/roce/mad"
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/rocelayers"
 )
 
@@ -19,7 +19,7 @@ func madFrame(b *testing.B) []byte {
 			continue
 		}
 		for _, f := range c.frames {
-			if ggopacket.NewPacket(f, glayers.LayerTypeEthernet, ggopacket.Default).Layer(mad.LayerTypeCM) != nil {
+			if ggopacket.NewPacket(f, glayers.LayerTypeEthernet, ggopacket.Default).Layer(googlelayers.LayerTypeCM) != nil {
 				return f
 			}
 		}

@@ -26,7 +26,7 @@ func TestBuildMADSameAsGoogle(t *testing.T) {
 	ip := [2][]byte{{10, 0, 0, 1}, {10, 0, 0, 2}}
 	bth := ib.BTH{OpCode: ib.OpUDSendOnly, PKey: 0xffff, DestQP: ib.QPGSI, PSN: 9}
 	deth := ib.DETH{QKey: ib.GSIQKey, SrcQP: 0x11}
-	hdr := mad.MAD{Header: mad.Header{BaseVersion: 1, MgmtClass: mad.ClassCM, ClassVersion: 2,
+	hdr := googlelayers.MAD{Header: mad.Header{BaseVersion: 1, MgmtClass: mad.ClassCM, ClassVersion: 2,
 		Method: mad.MethodSend, TransactionID: 0x42, AttributeID: mad.AttrConnectRequest}}
 	cm := mad.CM{AttributeID: mad.AttrConnectRequest, REQ: mad.REQ{LocalCommID: 0x1234, LocalQPN: 0x11, LocalQKey: 7}}
 	opts := struct{ FixLengths, ComputeChecksums bool }{true, true}
@@ -41,12 +41,12 @@ func TestBuildMADSameAsGoogle(t *testing.T) {
 	gbuf, fbuf := ggopacket.NewSerializeBuffer(), gopacket.NewSerializeBuffer()
 	if err := ggopacket.SerializeLayers(gbuf, ggopacket.SerializeOptions(opts),
 		&glayers.Ethernet{SrcMAC: mac, DstMAC: mac, EthernetType: glayers.EthernetTypeIPv4}, gip, gudp,
-		&googlelayers.BTH{BTH: bth}, &googlelayers.DETH{DETH: deth}, &hdr, &cm); err != nil {
+		&googlelayers.BTH{BTH: bth}, &googlelayers.DETH{DETH: deth}, &hdr, &googlelayers.CM{CM: cm}); err != nil {
 		t.Fatal(err)
 	}
 	if err := gopacket.SerializeLayers(fbuf, gopacket.SerializeOptions(opts),
 		&layers.Ethernet{SrcMAC: mac, DstMAC: mac, EthernetType: layers.EthernetTypeIPv4}, fip, fudp,
-		&rocelayers.BTH{BTH: bth}, &rocelayers.DETH{DETH: deth}, &rocelayers.MAD{MAD: hdr}, &rocelayers.CM{CM: cm}); err != nil {
+		&rocelayers.BTH{BTH: bth}, &rocelayers.DETH{DETH: deth}, &rocelayers.MAD{Header: hdr.Header}, &rocelayers.CM{CM: cm}); err != nil {
 		t.Fatal(err)
 	}
 	if roce.FixICRC(gbuf.Bytes()) != nil || rocelayers.FixICRC(fbuf.Bytes()) != nil {

@@ -74,8 +74,8 @@ func Example_mad() {
 		&layers.Ethernet{SrcMAC: make([]byte, 6), DstMAC: make([]byte, 6), EthernetType: layers.EthernetTypeIPv4}, ip, udp,
 		&rocelayers.BTH{BTH: ib.BTH{OpCode: ib.OpUDSendOnly, PKey: 0xffff, DestQP: ib.QPGSI}},
 		&rocelayers.DETH{DETH: ib.DETH{QKey: ib.GSIQKey, SrcQP: 0x11}},
-		&rocelayers.MAD{MAD: mad.MAD{Header: mad.Header{BaseVersion: 1, MgmtClass: mad.ClassCM, ClassVersion: 2,
-			Method: mad.MethodSend, AttributeID: mad.AttrConnectRequest}}},
+		&rocelayers.MAD{Header: mad.Header{BaseVersion: 1, MgmtClass: mad.ClassCM, ClassVersion: 2,
+			Method: mad.MethodSend, AttributeID: mad.AttrConnectRequest}},
 		&rocelayers.CM{CM: mad.CM{AttributeID: mad.AttrConnectRequest, REQ: mad.REQ{LocalCommID: 0x1234, LocalQPN: 0x11}}})
 	if err == nil {
 		err = rocelayers.FixICRC(buf.Bytes())

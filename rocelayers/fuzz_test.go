@@ -10,7 +10,6 @@ import (
 	"github.com/gopacket/gopacket"
 
 	"github.com/roce-go/roce/googlelayers"
-	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/rocelayers"
 )
 
@@ -64,7 +63,7 @@ func FuzzSameAsGoogle(f *testing.F) {
 		{googlelayers.LayerTypeGRH, rocelayers.LayerTypeGRH},
 		{googlelayers.LayerTypeBTH, rocelayers.LayerTypeBTH},
 		{googlelayers.LayerTypeMACControl, rocelayers.LayerTypeMACControl},
-		{mad.LayerTypeMAD, rocelayers.LayerTypeMAD},
+		{googlelayers.LayerTypeMAD, rocelayers.LayerTypeMAD},
 		{googlelayers.LayerTypeIPoIBLinkHeader, rocelayers.LayerTypeIPoIBLinkHeader},
 		{googlelayers.LayerTypeIPoIB, rocelayers.LayerTypeIPoIB},
 	}

@@ -12,7 +12,7 @@ import (
 
 // generated are the files of this package made from those of
 // googlelayers: the same code, for github.com/gopacket/gopacket.
-var generated = []string{"eth.go", "ip.go"}
+var generated = []string{"eth.go", "ip.go", "mad.go"}
 
 var update = flag.Bool("update", false, "rewrite the files generated from ../googlelayers")
 

@@ -39,29 +39,20 @@ type Layers struct {
 	IETH         IETH
 	FETH         FETH
 	MACControl   MACControl
-	MAD          MAD
-	RMPP         RMPP
-	CM           CM
-	SA           SA
-	SMP          SMP
-	SMPDirected  SMPDirected
-	PerfMgt      PerfMgt
+	MADLayers    // MAD, RMPP, CM, SA, SMP, SMPDirected, PerfMgt
 	IPoIB        IPoIB
 	LinkHeader   IPoIBLinkHeader
 	Payload      gopacket.Payload
 }
 
 // DecodingLayers links the extended headers to the BTH of l, which tells
-// each of them which header follows (the DETH a MAD), and the layers after the MAD header to
-// its MAD, and returns every layer of l, ready for
-// gopacket.DecodingLayerParser.AddDecodingLayer.
+// each of them which header follows (the DETH a MAD), and the layers
+// after the MAD header to its MAD, and returns every layer of l, ready
+// for gopacket.DecodingLayerParser.AddDecodingLayer.
 func (l *Layers) DecodingLayers() []gopacket.DecodingLayer {
 	ls := fields(l, &l.BTH.BTH)
 	l.DETH.EnableManagement()
-	for _, f := range [...]follower{&l.RMPP, &l.CM, &l.SA, &l.SMP, &l.SMPDirected, &l.PerfMgt} {
-		f.Follow(&l.MAD.MAD)
-	}
-	return ls
+	return append(ls, l.MADLayers.DecodingLayers()...) // the MAD layers, linked to their MAD
 }
 
 // fields returns the fields of the struct l points to that are decoding

@@ -12,6 +12,7 @@ import (
 
 	ggopacket "github.com/google/gopacket"
 
+	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/rocelayers"
 )
@@ -25,7 +26,7 @@ import (
 
 // goldenMADs returns the captures of the golden MADs.
 func goldenMADs(t testing.TB) []capture {
-	all := capture{name: "golden MADs", gfirst: mad.LayerTypeMAD, ffirst: rocelayers.LayerTypeMAD}
+	all := capture{name: "golden MADs", gfirst: googlelayers.LayerTypeMAD, ffirst: rocelayers.LayerTypeMAD}
 	for _, b := range readGoldenBlocks(t, "mad_smp_perf.txt") {
 		all.frames = append(all.frames, b.raw)
 	}
@@ -144,7 +145,7 @@ func TestGoldenMADsWhole(t *testing.T) {
 			if len(m) != mad.Len {
 				t.Fatalf("%s %d: %d bytes", c.name, i+1, len(m))
 			}
-			if p := ggopacket.NewPacket(m, mad.LayerTypeMAD, ggopacket.Default); p.ErrorLayer() != nil {
+			if p := ggopacket.NewPacket(m, googlelayers.LayerTypeMAD, ggopacket.Default); p.ErrorLayer() != nil {
 				t.Fatalf("%s %d: %v", c.name, i+1, p.ErrorLayer().Error())
 			}
 		}

@@ -36,13 +36,13 @@ var (
 	LayerTypeMACControl   = register(layertype.MACControl, decodeMACControl)
 
 	LayerTypeMAD  = register(layertype.MAD, decodeMAD)
-	LayerTypeRMPP = register(layertype.RMPP, decode[RMPP])
-	LayerTypeCM   = register(layertype.CM, decodeMAD) // from the MAD header, as in mad
+	LayerTypeRMPP = register(layertype.RMPP, decodeRMPP)
+	LayerTypeCM   = register(layertype.CM, decodeMAD) // from the MAD header, as in googlelayers
 	LayerTypeSA   = register(layertype.SA, decodeMAD)
 
-	LayerTypeSMP         = register(layertype.SMP, decode[SMP])
-	LayerTypeSMPDirected = register(layertype.SMPDirected, decode[SMPDirected])
-	LayerTypePerfMgt     = register(layertype.PerfMgt, decode[PerfMgt])
+	LayerTypeSMP         = register(layertype.SMP, decodeMAD)
+	LayerTypeSMPDirected = register(layertype.SMPDirected, decodeMAD)
+	LayerTypePerfMgt     = register(layertype.PerfMgt, decodeMAD)
 
 	LayerTypeIPoIB           = register(layertype.IPoIB, decode[IPoIB])
 	LayerTypeIPoIBLinkHeader = register(layertype.IPoIBLinkHeader, decode[IPoIBLinkHeader])

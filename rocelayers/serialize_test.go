@@ -12,7 +12,6 @@ import (
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/googlelayers"
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/pfc"
 	"github.com/roce-go/roce/rocelayers"
 )
@@ -60,7 +59,7 @@ func TestSerializeSameAsGoogle(t *testing.T) {
 				t.Fatalf("%s frame %d: Google %v\n% x\nfork %v\n% x", c.name, i+1, gerr, gbuf.Bytes(), ferr, fbuf.Bytes())
 			}
 			n++
-			if gp.Layer(mad.LayerTypeMAD) != nil {
+			if gp.Layer(googlelayers.LayerTypeMAD) != nil {
 				mads++
 			}
 			if gp.Layer(googlelayers.LayerTypeIPoIB) != nil {
