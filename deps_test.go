@@ -67,3 +67,25 @@ func TestLibrariesWithoutParquet(t *testing.T) {
 		t.Errorf("go list -deps ./dump/parquetrows lists no github.com/parquet-go/parquet-go: %v", err)
 	}
 }
+
+// TestRocedumpWithoutGopacketLayers checks that rocedump and the live
+// capture link no github.com/google/gopacket/layers, whose init (its
+// tables of every Ethertype, port and link type) the command would pay
+// at each start: they read frames with the codecs and need gopacket's
+// core alone, for CaptureInfo.
+func TestRocedumpWithoutGopacketLayers(t *testing.T) {
+	for _, p := range []string{"./cmd/rocedump", "./capture", "./dump"} {
+		out, err := exec.Command("go", "list", "-deps", p).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", p, err)
+		}
+		if strings.Contains(string(out), "github.com/google/gopacket/layers\n") {
+			t.Errorf("%s depends on github.com/google/gopacket/layers", p)
+		}
+	}
+	// The check can fail: the adapter does depend on it.
+	out, err := exec.Command("go", "list", "-deps", "./googlelayers").Output()
+	if err != nil || !strings.Contains(string(out), "github.com/google/gopacket/layers\n") {
+		t.Errorf("go list -deps ./googlelayers lists no github.com/google/gopacket/layers: %v", err)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	"github.com/google/gopacket"
+
+	"github.com/roce-go/roce/internal/hdr"
 )
 
 // A Handle is a gopacket packet source, zero-copy too.
@@ -11,6 +13,10 @@ var (
 	_ gopacket.PacketDataSource         = (*Handle)(nil)
 	_ gopacket.ZeroCopyPacketDataSource = (*Handle)(nil)
 )
+
+// LinkTypeEthernet is the pcap link type of every frame a Handle reads
+// (LINKTYPE_ETHERNET, 1), what Handle.LinkType returns.
+const LinkTypeEthernet = hdr.LinkTypeEthernet
 
 // DefaultSnaplen is the snapshot length Open uses when Options.Snaplen
 // is 0: 262144 bytes, tcpdump's default, more than any frame.

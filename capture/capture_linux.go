@@ -16,7 +16,6 @@ import (
 	"unsafe"
 
 	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
 	"golang.org/x/sys/unix"
 )
 
@@ -258,9 +257,10 @@ func htons(v uint16) uint16 {
 	return binary.NativeEndian.Uint16(b[:])
 }
 
-// LinkType returns layers.LinkTypeEthernet: Open opens only Ethernet
-// and loopback interfaces, whose frames both carry an Ethernet header.
-func (h *Handle) LinkType() layers.LinkType { return layers.LinkTypeEthernet }
+// LinkType returns LinkTypeEthernet: Open opens only Ethernet and
+// loopback interfaces, whose frames both carry an Ethernet header. For
+// gopacket.NewPacketSource, convert it: layers.LinkType(h.LinkType()).
+func (h *Handle) LinkType() uint16 { return LinkTypeEthernet }
 
 // Snaplen returns the snapshot length: the most bytes kept of a frame.
 func (h *Handle) Snaplen() int { return h.snaplen }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
 )
 
 // Handle is a packet socket bound to one interface; on this system Open
@@ -20,8 +19,8 @@ func Open(iface string, opt Options) (*Handle, error) {
 	return nil, &Error{Iface: iface, Op: "open", Err: ErrUnsupported}
 }
 
-// LinkType returns layers.LinkTypeEthernet.
-func (h *Handle) LinkType() layers.LinkType { return layers.LinkTypeEthernet }
+// LinkType returns LinkTypeEthernet.
+func (h *Handle) LinkType() uint16 { return LinkTypeEthernet }
 
 // Snaplen returns 0.
 func (h *Handle) Snaplen() int { return 0 }

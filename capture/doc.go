@@ -42,8 +42,10 @@
 //
 // Handle has the methods of gopacket's packet sources and pcap handles:
 // ReadPacketData, ZeroCopyReadPacketData, WritePacketData, LinkType,
-// Stats and Close, so it plugs into gopacket.NewPacketSource and into
-// dump.NewPacketSource; WritePacketBatch sends several frames in one
+// Stats and Close, so it plugs into gopacket.NewPacketSource (its
+// LinkType is the pcap number, LinkTypeEthernet: convert it with
+// layers.LinkType) and into dump.NewPacketSource; the package links
+// gopacket's core alone, not its layers; WritePacketBatch sends several frames in one
 // system call (sendmmsg). Reading allocates nothing
 // (ZeroCopyReadPacketData), nor does writing.
 //

@@ -7,6 +7,7 @@ import (
 	"os/signal"
 
 	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
 
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/capture"
@@ -39,14 +40,15 @@ func Example() {
 	fmt.Printf("%d packets received by filter, %d dropped by kernel\n", st.Received, st.Dropped)
 }
 
-// A Handle is a gopacket packet source.
+// A Handle is a gopacket packet source; its link type converts to
+// gopacket's (import googlelayers as well for the RoCE layers).
 func Example_gopacket() {
 	h, err := capture.Open("eth0", capture.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer h.Close()
-	for p := range gopacket.NewPacketSource(h, h.LinkType()).Packets() {
+	for p := range gopacket.NewPacketSource(h, layers.LinkType(h.LinkType())).Packets() {
 		fmt.Println(p)
 	}
 }

@@ -18,3 +18,7 @@ const RoCEv2Port = 4791
 
 // IPProtocolUDP is the IPv4 protocol and IPv6 next header number of UDP.
 const IPProtocolUDP = 17
+
+// LinkTypeEthernet is the pcap link type of Ethernet frames
+// (LINKTYPE_ETHERNET), the one a live capture of this module delivers.
+const LinkTypeEthernet = 1
