@@ -143,3 +143,22 @@ func TestSameAPIAsGooglelayers(t *testing.T) {
 		}
 	}
 }
+
+// TestWithoutGoogleGopacket: this module requires no
+// github.com/google/gopacket (the comparisons with it are in the nested
+// module internal/samegoogle, whose go.mod does require it: the check
+// can fail).
+func TestWithoutGoogleGopacket(t *testing.T) {
+	for _, c := range []struct {
+		gomod string
+		want  bool
+	}{{"go.mod", false}, {filepath.Join("internal", "samegoogle", "go.mod"), true}} {
+		b, err := os.ReadFile(c.gomod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := bytes.Contains(b, []byte("github.com/google/gopacket ")); got != c.want {
+			t.Errorf("%s requires github.com/google/gopacket: %v, want %v", c.gomod, got, c.want)
+		}
+	}
+}

@@ -2,10 +2,13 @@
 // layers for github.com/gopacket/gopacket, the community's continuation of
 // github.com/google/gopacket: the same codecs (packages ib, pfc, mad and
 // ipoib of github.com/roce-go/roce) as layers of the other module, whose
-// types are distinct from Google's.
+// types are distinct from Google's. The module does not depend on
+// github.com/google/gopacket: the tests that decode every capture with
+// both modules and compare them live in the nested module
+// rocelayers/internal/samegoogle.
 //
 // Importing it registers every layer with gopacket, as importing
-// github.com/roce-go/roce does with Google's: Ethertype 0x8915 (RoCEv1,
+// googlelayers does with Google's: Ethertype 0x8915 (RoCEv1,
 // also behind 802.1Q tags) leads to the GRH, Ethertype 0x8808 to MAC
 // Control, UDP destination port 4791 to the BTH, so gopacket.NewPacket
 // decodes RoCE frames down to the last field:

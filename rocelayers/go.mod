@@ -3,15 +3,8 @@ module github.com/roce-go/roce/rocelayers
 go 1.25.0
 
 require (
-	github.com/google/go-cmp v0.7.0
 	github.com/gopacket/gopacket v1.7.7
 	github.com/roce-go/roce v0.0.0-00010101000000-000000000000
-)
-
-require (
-	github.com/google/gopacket v1.1.19
-	golang.org/x/net v0.55.0 // indirect
-	golang.org/x/sys v0.45.0 // indirect
 )
 
 // Built from this repository: the module beside it. A release tags this

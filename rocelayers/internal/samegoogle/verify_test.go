@@ -1,4 +1,4 @@
-package rocelayers_test
+package samegoogle_test
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package rocelayers_test
+package samegoogle_test
 
 import (
 	"bufio"
@@ -17,7 +17,7 @@ import (
 	"github.com/roce-go/roce/rocelayers"
 )
 
-// The MADs of the golden files ../testdata/golden/mad_*.txt, as captures
+// The MADs of the golden files ../../../testdata/golden/mad_*.txt, as captures
 // the comparison tests read beside the pcap files: every whole MAD of
 // mad_smp_perf.txt, from the MAD layer (the SMP, SMPDirected and
 // PerfMgt bodies follow it), and every attribute of mad_attributes.txt
@@ -92,11 +92,11 @@ type goldenBlock struct {
 // hexToken is a byte of a golden file's data line: "xx" or "xx*N".
 var hexToken = regexp.MustCompile(`^([0-9a-f]{2})(\*([0-9]+))?$`)
 
-// readGoldenBlocks reads the blocks of ../testdata/golden/name: a data
+// readGoldenBlocks reads the blocks of ../../../testdata/golden/name: a data
 // line holds hex bytes ("xx", "xx*N" for N copies), then its notes, after
 // a "|" or after the first word that is not a byte.
 func readGoldenBlocks(t testing.TB, name string) []goldenBlock {
-	f, err := os.Open("../testdata/golden/" + name)
+	f, err := os.Open("../../../testdata/golden/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package rocelayers_test
+package samegoogle_test
 
 import (
 	"encoding/binary"
@@ -55,7 +55,7 @@ func (c capture) starts() (ggopacket.LayerType, gopacket.LayerType) {
 // header (type 21 is InfiniBand) and its extension headers, if any.
 const linkTypeERF = 197
 
-// captures reads every capture and golden file of ../testdata, and adds
+// captures reads every capture and golden file of the repository's testdata, and adds
 // the link type 242 records of the IPoIB packets among them.
 func captures(t testing.TB) []capture {
 	cs := pcaps(t)
@@ -154,10 +154,10 @@ func linkRecords(c capture) capture {
 	return out
 }
 
-// pcaps reads every capture and golden file of ../testdata.
+// pcaps reads every capture and golden file of the repository's testdata.
 func pcaps(t testing.TB) []capture {
 	t.Helper()
-	names, err := filepath.Glob("../testdata/*/*.pcap")
+	names, err := filepath.Glob("../../../testdata/*/*.pcap")
 	if err != nil || len(names) == 0 {
 		t.Fatalf("no captures (%v)", err)
 	}

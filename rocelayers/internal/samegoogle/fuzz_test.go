@@ -1,4 +1,4 @@
-package rocelayers_test
+package samegoogle_test
 
 import (
 	"slices"
@@ -49,7 +49,7 @@ func FuzzSameAsGoogle(f *testing.F) {
 				start := cap(frame) - cap(l0.BTH.Contents)
 				f.Add(append([]byte{2}, frame[start:]...))
 			}
-			if has(decoded, rocelayers.LayerTypeMAD) {
+			if slices.Contains(decoded, rocelayers.LayerTypeMAD) {
 				start := cap(frame) - cap(l0.MAD.Contents)
 				f.Add(append([]byte{4}, frame[start:]...))
 			}
