@@ -41,9 +41,9 @@ func TestCodecsWithoutGopacket(t *testing.T) {
 		}
 	}
 	// The check can fail: the adapter does depend on gopacket.
-	out, err := exec.Command("go", "list", "-deps", "./dump").Output()
+	out, err := exec.Command("go", "list", "-deps", "./googlelayers").Output()
 	if err != nil || !strings.Contains(string(out), "github.com/google/gopacket\n") {
-		t.Errorf("go list -deps ./dump lists no github.com/google/gopacket: %v", err)
+		t.Errorf("go list -deps ./googlelayers lists no github.com/google/gopacket: %v", err)
 	}
 }
 

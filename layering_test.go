@@ -90,15 +90,7 @@ func allowedOutside(r int, path string) bool {
 // knownViolations are the arrows that still run the wrong way, while
 // the codecs are being freed of gopacket; each goes from the list when
 // it is fixed (the test logs the ones that are).
-var knownViolations = map[string]bool{
-	"github.com/roce-go/roce -> github.com/google/gopacket":               true,
-	"github.com/roce-go/roce -> github.com/google/gopacket/layers":        true,
-	"github.com/roce-go/roce/ib -> github.com/google/gopacket":            true,
-	"github.com/roce-go/roce/ib -> github.com/google/gopacket/layers":     true,
-	"github.com/roce-go/roce/rocev1 -> github.com/google/gopacket/layers": true,
-	"github.com/roce-go/roce/rocev2 -> github.com/google/gopacket":        true,
-	"github.com/roce-go/roce/rocev2 -> github.com/google/gopacket/layers": true,
-}
+var knownViolations = map[string]bool{}
 
 // TestLayering checks every import of every non-test package of the
 // module against layerRank: each package has a layer, imports within the
