@@ -65,14 +65,15 @@ func BenchmarkRecord(b *testing.B) {
 		{"icrc-good-e-ttt", good, dump.TextFormat{Time: dump.TimeDelta, Link: true}},
 		{"icrc-good-X", good, dump.TextFormat{Hex: dump.HexASCII}}} {
 		b.Run(bc.name, func(b *testing.B) {
-			rec := dump.Record{Text: bc.text}
+			var rec dump.Record
+			txt := dump.TextOptions{Format: bc.text}
 			buf := make([]byte, 0, 4096)
 			ci := gopacket.CaptureInfo{Timestamp: time.Unix(1700000000, 0), Length: len(bc.frame), CaptureLength: len(bc.frame)}
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bc.frame)))
 			for i := 0; i < b.N; i++ {
 				rec.Decode(i+1, ci, dump.LinkTypeEthernet, bc.frame)
-				buf = rec.AppendText(buf[:0])
+				buf = txt.AppendText(buf[:0], &rec)
 			}
 		})
 	}

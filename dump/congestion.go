@@ -7,11 +7,11 @@ import (
 )
 
 // speed returns the link speed text lines use.
-func (r *Record) speed() pfc.Speed {
-	if r.Speed == 0 {
+func (o *TextOptions) speed() pfc.Speed {
+	if o.Speed == 0 {
 		return pfc.Speed100G
 	}
-	return r.Speed
+	return o.Speed
 }
 
 // appendMACCText appends the line of a MAC Control frame:
@@ -19,11 +19,11 @@ func (r *Record) speed() pfc.Speed {
 //	SRC > DST PFC pause [3 7] c3 65535q=335.54us c7 4660q=23.86us resume [1]
 //	SRC > DST PAUSE 65535q=335.54us
 //	SRC > DST MAC Control GATE len 60
-func (r *Record) appendMACCText(b []byte) []byte {
+func (r *Record) appendMACCText(b []byte, o *TextOptions) []byte {
 	m := &r.MACControl
-	b = r.appendVLANs(b)
-	b = r.appendEndpoints(b, false)
-	sp := r.speed()
+	b = r.appendVLANs(b, o)
+	b = r.appendEndpoints(b, o, false)
+	sp := o.speed()
 	switch m.Opcode {
 	case pfc.OpcodePFC:
 		b = append(b, " PFC"...)

@@ -77,9 +77,9 @@ func TestCongestionText(t *testing.T) {
 	// -speed: 65535 quanta at 1 Gb/s last 33.554 ms, at 800 Gb/s 41.94 µs.
 	fr := congestionFrames(t)[0]
 	for sp, w := range map[pfc.Speed]string{pfc.Speed1G: "c3 65535q=33.554ms c7 4660q=2385.92us", pfc.Speed800G: "c3 65535q=41.94us c7 4660q=2.98us"} {
-		rec.Speed = sp
+		txt := dump.TextOptions{Speed: sp}
 		rec.Decode(1, gopacket.CaptureInfo{Length: len(fr)}, dump.LinkTypeEthernet, fr)
-		if got := string(rec.AppendText(nil)); !strings.Contains(got, w) {
+		if got := string(txt.AppendText(nil, &rec)); !strings.Contains(got, w) {
 			t.Errorf("%v: %s", sp, got)
 		}
 	}

@@ -23,9 +23,9 @@ func (r *Record) decodeDCBX(pdu []byte) {
 //	APP [udp 4791 prio 3, dscp 26 prio 3]
 //
 // or "malformed:" and the error of a TLV that does not decode.
-func (r *Record) appendDCBXText(b []byte) []byte {
-	b = r.appendVLANs(b)
-	b = r.appendEndpoints(b, false)
+func (r *Record) appendDCBXText(b []byte, o *TextOptions) []byte {
+	b = r.appendVLANs(b, o)
+	b = r.appendEndpoints(b, o, false)
 	b = append(b, " LLDP DCBX"...)
 	d := &r.DCBX
 	sep := " "

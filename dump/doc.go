@@ -4,7 +4,9 @@
 // or a live capture (NewPacketSource, as package capture gives one),
 // decode a frame once (Record.Decode) and format it (Record.AppendText,
 // Record.AppendJSON) into a reused buffer without allocating, and to
-// read several captures as one, merged by time (Merge).
+// read several captures as one, merged by time (Merge). A Record holds
+// the frame's data alone; the print settings are the formats' own
+// (TextOptions, JSONOptions, or Options for Dump).
 //
 // # Text lines
 //
@@ -38,7 +40,7 @@
 //	192.168.1.2:49506 > 192.168.1.3:4791 RoCEv2 CNP qp 0x000034 becn icrc good
 //
 // A PFC line lists the priorities paused (XOFF, a time not zero) with
-// each one's quanta and their length at Record.Speed (100 Gb/s unless
+// each one's quanta and their length at TextOptions.Speed (100 Gb/s unless
 // set), then the priorities resumed (XON, a time of zero); priorities
 // not enabled are not shown. A CNP line gives the QP of the reaction
 // point and BECN, and "nonconforming:" with cnp.Check's reason when the
@@ -79,13 +81,13 @@
 //	00:00:00.000000 fe80::2:c902:24:f636 > ff12:401b:ffff::ffff:ffff sqpn 0x000405 IPoIB ARP who-has 10.0.0.58 tell 10.0.1.34 len 100
 //	00:00:00.000000 to qpn 0xfc0407 gid fe80::1 IPoIB IPv4 ICMP 10.0.1.34 > 10.0.0.58 len 128
 //
-// Options.Text (Record.Text) gives the lines tcpdump's output flags give
-// (TextFormat): the time as -t to -ttttt print it, with --nano's nine
-// digits; the bytes in hex, or hex and ASCII, after each line (-x, -xx,
-// -X, -XX); the link-level header first (-e); shorter transport lines
-// (-q). The delta formats count from Record.TimeRef, which Scan and Dump
-// keep over the frames they hand on, in capture order, whatever
-// Options.Workers.
+// Options.Text (TextOptions.Format) gives the lines tcpdump's output
+// flags give (TextFormat): the time as -t to -ttttt print it, with
+// --nano's nine digits; the bytes in hex, or hex and ASCII, after each
+// line (-x, -xx, -X, -XX); the link-level header first (-e); shorter
+// transport lines (-q). The delta formats count from TextOptions.TimeRef,
+// which Dump keeps over the frames it prints, in capture order, whatever
+// Options.Workers, and TextOptions.Follow over the frames Scan hands on.
 //
 // # Time
 //

@@ -19,9 +19,9 @@ type Options struct {
 	Verbose  bool
 	Location *time.Location // time zone of text timestamps; nil means UTC
 	// Text says how text lines look (tcpdump's output flags: time
-	// formats, hex, link-level header, quiet). Scan and Dump keep
-	// Record.TimeRef for the delta time formats, over the frames they
-	// hand on, in capture order, whatever Workers.
+	// formats, hex, link-level header, quiet). Dump keeps the time the
+	// delta formats count from over the frames it prints, in capture
+	// order, whatever Workers (TextOptions.Follow does it for Scan's).
 	Text TextFormat
 	// Speed is the link speed at which text lines convert PAUSE and PFC
 	// quanta to time; 0 means 100 Gb/s.
@@ -62,7 +62,7 @@ type Options struct {
 	Workers int
 	// File, if set, names the capture in each JSON object
 	// ("frame.file", after "frame.number"), for output that joins
-	// several captures; Record.File holds it.
+	// several captures (JSONOptions.File).
 	File string
 }
 
@@ -282,8 +282,6 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 func scanSerial(src *Source, opt Options, fn func(r *Record) error) (st Stats, err error) {
 	defer src.unguard(src.guard(), &err)
 	var rec Record
-	var ref timeRef
-	rec.Location, rec.Speed, rec.Text, rec.File = opt.Location, opt.Speed, opt.Text, opt.File
 	for {
 		if opt.Count > 0 && st.Matched >= opt.Count {
 			return st, nil
@@ -338,11 +336,16 @@ func scanSerial(src *Source, opt Options, fn func(r *Record) error) (st Stats, e
 			continue
 		}
 		st.Matched++
-		rec.TimeRef = ref.next(opt.Text.Time, rec.Time)
 		if err := fn(&rec); err != nil {
 			return st, err
 		}
 	}
+}
+
+// TextOptions returns the settings of o's text lines: Location, Text
+// and Speed.
+func (o *Options) TextOptions() TextOptions {
+	return TextOptions{Location: o.Location, Format: o.Text, Speed: o.Speed}
 }
 
 // keep reports whether r passes Filter and Match.
@@ -364,11 +367,13 @@ func Dump(w io.Writer, src *Source, opt Options) (Stats, error) {
 		return runPipeline(src, &opt, n, w, nil)
 	}
 	buf := make([]byte, 0, 4096)
+	txt, js := opt.TextOptions(), JSONOptions{File: opt.File}
 	return Scan(src, opt, func(r *Record) error {
 		if opt.JSON {
-			buf = r.AppendJSON(buf[:0])
+			buf = js.AppendJSON(buf[:0], r)
 		} else {
-			buf = r.AppendText(buf[:0])
+			txt.Follow(r.Time)
+			buf = txt.AppendText(buf[:0], r)
 			if opt.Verbose {
 				buf = r.AppendVerbose(buf)
 			}

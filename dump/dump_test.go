@@ -616,15 +616,13 @@ func TestAllocs(t *testing.T) {
 	}
 }
 
-// withText returns AppendText with the text format f, leaving r's
-// format as it was, and with a time reference for the delta formats.
+// withText returns AppendText of r with the text format f and a time
+// reference for the delta formats.
 func withText(r *dump.Record, f dump.TextFormat) func([]byte) []byte {
+	txt := &dump.TextOptions{Format: f}
 	return func(b []byte) []byte {
-		saved, ref := r.Text, r.TimeRef
-		r.Text, r.TimeRef = f, r.Time.Add(-1500*time.Millisecond)
-		b = r.AppendText(b)
-		r.Text, r.TimeRef = saved, ref
-		return b
+		txt.TimeRef = r.Time.Add(-1500 * time.Millisecond)
+		return txt.AppendText(b, r)
 	}
 }
 

@@ -48,7 +48,7 @@ func (r *Record) decodeLinkIPoIB(data []byte) {
 // the sender's QP, "SGID > DGID sqpn 0x000405"; for a sent one the
 // destination, "to qpn 0x000404 gid fe80::2:c902:20:b4dd"; then "IPoIB"
 // and what it carries, and the length.
-func (r *Record) appendIPoIBLinkText(b []byte) []byte {
+func (r *Record) appendIPoIBLinkText(b []byte, o *TextOptions) []byte {
 	l := &r.IPoIBLink
 	switch {
 	case l.Sent():
@@ -67,7 +67,7 @@ func (r *Record) appendIPoIBLinkText(b []byte) []byte {
 		b = append(b, "sqpn 0x"...)
 		b = appendHex24(b, l.SrcQP)
 	}
-	b = r.appendIPoIB(b)
+	b = r.appendIPoIB(b, o)
 	b = append(b, " len "...)
 	b = strconv.AppendInt(b, int64(r.Len), 10)
 	return append(b, '\n')
@@ -76,13 +76,13 @@ func (r *Record) appendIPoIBLinkText(b []byte) []byte {
 // appendIPoIB appends " IPoIB " and what the IPoIB packet carries: the IP
 // version, protocol and addresses (ports for UDP and TCP), ARP's question
 // or answer, or the Ethertype.
-func (r *Record) appendIPoIB(b []byte) []byte {
+func (r *Record) appendIPoIB(b []byte, o *TextOptions) []byte {
 	b = append(b, " IPoIB "...)
 	if r.IPoIB.Type == ipoib.TypeARP {
 		return appendIPoIBARP(b, &r.net.arp)
 	}
 	if r.net.ipVer != 0 {
-		return r.appendIPEndpoints(b, true)
+		return r.appendIPEndpoints(b, o, true)
 	}
 	return appendEtherType(b, uint16(r.IPoIB.Type))
 }

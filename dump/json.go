@@ -12,13 +12,27 @@ import (
 // AppendJSON appends the frame as one JSON object and a newline to b, with
 // the keys of the field table (Fields; docs/keys.md), and returns the extended
 // slice. It allocates only when b lacks the capacity.
-func (r *Record) AppendJSON(b []byte) []byte {
+func (r *Record) AppendJSON(b []byte) []byte { return r.appendJSON(b, "") }
+
+// JSONOptions are the settings of JSON objects beyond the frame's data.
+type JSONOptions struct {
+	// File, if set, is the name of the capture, written as frame.file
+	// (FileKey) after frame.number (see Options.File).
+	File string
+}
+
+// AppendJSON appends r as one JSON object and a newline to b, as
+// Record.AppendJSON does, with the settings of o.
+func (o *JSONOptions) AppendJSON(b []byte, r *Record) []byte { return r.appendJSON(b, o.File) }
+
+// appendJSON is AppendJSON, with file the capture's name or empty.
+func (r *Record) appendJSON(b []byte, file string) []byte {
 	b = append(b, '{')
 	b = append(b, jsonKeys[kFrameNumber][1:]...)
 	b = strconv.AppendInt(b, int64(r.Number), 10)
-	if r.File != "" {
+	if file != "" {
 		b = append(b, `,"`+FileKey+`":`...)
-		b = appendJSONString(b, r.File)
+		b = appendJSONString(b, file)
 	}
 	if !r.Time.IsZero() { // a Simple Packet Block has no timestamp
 		b = append(b, jsonKeys[kFrameTimeEpoch]...)

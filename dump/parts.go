@@ -24,7 +24,7 @@ const partFrames = batchFrames
 // goroutine, in capture order; fn may keep nothing of it, which is
 // Reset and filled again after fn returns. Parts are made as the
 // pipeline needs them (a few per decoding goroutine) and reused. The
-// Stats, Progress and Unreadable are Scan's; Record.TimeRef is not set.
+// Stats, Progress and Unreadable are Scan's.
 // With opt.Workers 1, or opt.Count set (a part would hold frames past
 // the count), the frames are decoded and added on the calling
 // goroutine, to one part.

@@ -208,7 +208,6 @@ func (p *pipeline) take(b *batch, st *Stats, fn func(r *Record) error) (out []by
 			s := &b.slots[i]
 			r.icrcKnown, r.icrcWas = true, res.icrcGood
 			r.Decode(s.number, gopacket.CaptureInfo{Timestamp: s.ts, Length: s.length, CaptureLength: len(s.data)}, s.lt, s.data)
-			r.TimeRef = ref
 			if ferr = fn(r); ferr != nil {
 				return out, last, false, ferr
 			}
@@ -238,7 +237,6 @@ func startPipeline(src *Source, opt *Options, workers int, format bool, newPart 
 func startPipelineRecs(src *Source, opt *Options, workers int, format bool, newPart func() Part, recs bool) *pipeline {
 	p := &pipeline{src: src, opt: opt, format: format, pool: 2*workers + 2, newPart: newPart, recs: recs}
 	p.inPlace = !recs && src.inPlace()
-	p.rec.Location, p.rec.Speed, p.rec.Text, p.rec.File = opt.Location, opt.Speed, opt.Text, opt.File
 	p.stamp = format && !opt.JSON && opt.Text.Time.delta()
 	p.free = make(chan *batch, p.pool)
 	p.work = make(chan *batch, p.pool)
@@ -431,12 +429,13 @@ func (p *pipeline) fill(b *batch) {
 // Dump, whose lines it appends to the batch's output.
 func (p *pipeline) decode() {
 	defer p.wg.Done()
-	var own Record // Dump and ScanParts: one Record per worker, its clock cache with it
-	own.Location, own.Speed, own.Text, own.File = p.opt.Location, p.opt.Speed, p.opt.Text, p.opt.File
+	var own Record             // Dump and ScanParts: one Record per worker
+	txt := p.opt.TextOptions() // and the settings of its lines, with their caches
+	js := JSONOptions{File: p.opt.File}
 	for {
 		select {
 		case b := <-p.work:
-			p.decodeBatch(b, &own)
+			p.decodeBatch(b, &own, &txt, &js)
 			b.done <- struct{}{}
 		case <-p.quit:
 			return
@@ -444,7 +443,7 @@ func (p *pipeline) decode() {
 	}
 }
 
-func (p *pipeline) decodeBatch(b *batch, own *Record) {
+func (p *pipeline) decodeBatch(b *batch, own *Record, txt *TextOptions, js *JSONOptions) {
 	i := 0
 	if p.inPlace {
 		// A fault on the mapping (the file cut shorter) ends the batch
@@ -469,7 +468,7 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 		b.part.Reset()
 	}
 	for len(b.recs) < len(b.slots) && p.recs {
-		b.recs = append(b.recs, Record{Location: p.opt.Location, Speed: p.opt.Speed, Text: p.opt.Text, File: p.opt.File})
+		b.recs = append(b.recs, Record{})
 	}
 	for ; i < len(b.slots); i++ {
 		s, res := &b.slots[i], &b.res[i]
@@ -490,11 +489,11 @@ func (p *pipeline) decodeBatch(b *batch, own *Record) {
 		if match && p.format {
 			switch {
 			case p.opt.JSON:
-				b.out = r.AppendJSON(b.out)
+				b.out = js.AppendJSON(b.out, r)
 			case p.stamp:
-				b.out = r.appendLine(b.out)
+				b.out = r.appendLine(b.out, txt)
 			default:
-				b.out = r.AppendText(b.out)
+				b.out = txt.AppendText(b.out, r)
 				if p.opt.Verbose {
 					b.out = r.AppendVerbose(b.out)
 				}

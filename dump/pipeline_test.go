@@ -40,11 +40,13 @@ func pipeDump(t *testing.T, in []byte, opt dump.Options, scan bool) pipeRun {
 	var w bytes.Buffer
 	var st dump.Stats
 	if scan {
+		txt, js := opt.TextOptions(), dump.JSONOptions{File: opt.File}
 		st, err = dump.Scan(src, opt, func(rec *dump.Record) error {
 			if opt.JSON {
-				w.Write(rec.AppendJSON(nil))
+				w.Write(js.AppendJSON(nil, rec))
 			} else {
-				w.Write(rec.AppendText(nil))
+				txt.Follow(rec.Time)
+				w.Write(txt.AppendText(nil, rec))
 			}
 			fmt.Fprintf(&w, "#%d %v %d %v\n", rec.Number, rec.Time.UnixNano(), rec.Len, rec.Kind)
 			return nil

@@ -127,31 +127,6 @@ type Record struct {
 	IPoIB     ipoib.Header
 	IPoIBLink ipoib.LinkHeader
 
-	// Location is the time zone of the text timestamps; nil means UTC.
-	Location *time.Location
-	// Text says how AppendText formats the line (tcpdump's output
-	// flags); the zero TextFormat is the default line.
-	Text TextFormat
-	// TimeRef is the time the delta formats (TimeDelta, TimeSinceFirst)
-	// count from: the previous or the first line's; zero for the first
-	// line, whose delta is 0. Scan and Dump set it on the Records they
-	// hand on; a caller of Decode and AppendText sets it itself.
-	TimeRef time.Time
-	// File, if set, is the name of the capture, written in JSON as
-	// "frame.file" (see Options.File); Decode leaves it as it is.
-	File string
-
-	// The formatted "15:04:05." (or the date, or the seconds) of the
-	// second clockSec in clockLoc and format clockFmt.
-	clock    [32]byte
-	clockLen int
-	clockSec int64
-	clockLoc *time.Location
-	clockFmt TimeFormat
-	// Speed is the link speed at which text lines convert pause quanta
-	// to time; 0 means 100 Gb/s.
-	Speed pfc.Speed
-
 	capLen  int    // bytes captured (after an ERF header: the record's body)
 	erfLen  int    // bytes of the ERF header and its extension headers
 	eth     []byte // the Ethernet frame: Data, or the frame rebuilt from a cooked or ERF record
@@ -165,7 +140,6 @@ type Record struct {
 	// gives rather than computing it again (the pipeline's consumer
 	// decoding a frame a worker has checked).
 	icrcKnown, icrcWas bool
-	endpoints          [2]endpointsText // text.go: the text of the last two IP endpoints, the latest first
 }
 
 // netInfo is what the Ethernet, IP and UDP or TCP headers say, read

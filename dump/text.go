@@ -9,18 +9,17 @@ import (
 	"github.com/roce-go/roce/internal/hdr"
 )
 
-// AppendText appends the frame as one line of text and a newline to b (see
-// the package documentation) and returns the extended slice. Times are in
-// r.Location, UTC when it is nil, and formatted as r.Text says; the delta
-// formats count from r.TimeRef. For RoCE frames it allocates only when b
-// lacks the capacity.
+// AppendText appends the frame as one line of text and a newline to b in
+// the default format, times in UTC (the zero TextOptions; see
+// TextOptions.AppendText), and returns the extended slice. For RoCE
+// frames it allocates only when b lacks the capacity.
 func (r *Record) AppendText(b []byte) []byte {
-	b = r.appendTime(b)
-	return r.appendLine(b)
+	var o TextOptions
+	return o.AppendText(b, r)
 }
 
 // appendBody appends the line after its time and link-level header.
-func (r *Record) appendBody(b []byte) []byte {
+func (r *Record) appendBody(b []byte, o *TextOptions) []byte {
 	switch r.Kind {
 	case KindUnsupported:
 		if r.LinkType == LinkTypeERF {
@@ -34,10 +33,10 @@ func (r *Record) appendBody(b []byte) []byte {
 		return append(b, '\n')
 	case KindNotRoCE:
 		if r.HasIPoIB {
-			return r.appendIPoIBLinkText(b)
+			return r.appendIPoIBLinkText(b, o)
 		}
 		if r.HasDCBX {
-			return r.appendDCBXText(b)
+			return r.appendDCBXText(b, o)
 		}
 		if r.eth == nil { // native InfiniBand without an IBA transport
 			b = r.appendLIDs(b)
@@ -48,7 +47,7 @@ func (r *Record) appendBody(b []byte) []byte {
 			return append(b, '\n')
 		}
 		b = append(b, "not RoCE: "...)
-		b = r.appendEndpoints(b, true)
+		b = r.appendEndpoints(b, o, true)
 		b = append(b, " len "...)
 		b = strconv.AppendInt(b, int64(r.Len), 10)
 		return append(b, '\n')
@@ -56,14 +55,14 @@ func (r *Record) appendBody(b []byte) []byte {
 		if r.eth == nil {
 			b = appendLinkType(b, r)
 		} else {
-			b = r.appendVLANs(b)
-			b = r.appendEndpoints(b, false)
+			b = r.appendVLANs(b, o)
+			b = r.appendEndpoints(b, o, false)
 		}
 		b = append(b, " malformed: "...)
 		b = append(b, r.Err.Error()...)
 		return append(b, '\n')
 	case KindMACControl:
-		return r.appendMACCText(b)
+		return r.appendMACCText(b, o)
 	case KindInfiniBand:
 		b = r.appendLIDs(b)
 		if r.HasGRH {
@@ -73,14 +72,14 @@ func (r *Record) appendBody(b []byte) []byte {
 			b = r.RoCE.GRH.DstGID().AppendTo(b)
 		}
 		b = append(b, " IB "...)
-		return r.appendTransport(b)
+		return r.appendTransport(b, o)
 	}
-	return r.appendRoCEText(b)
+	return r.appendRoCEText(b, o)
 }
 
 // appendVLANs appends "vlan ID pcp P " for each tag.
-func (r *Record) appendVLANs(b []byte) []byte {
-	if r.Text.Link { // the link-level header has them
+func (r *Record) appendVLANs(b []byte, o *TextOptions) []byte {
+	if o.Format.Link { // the link-level header has them
 		return b
 	}
 	for _, v := range r.net.vlans[:r.net.tags] {
@@ -95,7 +94,7 @@ func (r *Record) appendVLANs(b []byte) []byte {
 
 // appendEndpoints appends the protocol (when proto is set) and
 // "SRC > DST": addresses and ports for IP, MAC addresses otherwise.
-func (r *Record) appendEndpoints(b []byte, proto bool) []byte {
+func (r *Record) appendEndpoints(b []byte, o *TextOptions, proto bool) []byte {
 	n := &r.net
 	if len(r.eth) < hdr.EthernetLen {
 		return append(b, "runt frame"...)
@@ -103,11 +102,11 @@ func (r *Record) appendEndpoints(b []byte, proto bool) []byte {
 	if n.ipVer == 0 {
 		if proto {
 			b = appendEtherType(b, n.innerType)
-			if r.Text.Link { // the link-level header has the MACs
+			if o.Format.Link { // the link-level header has the MACs
 				return b
 			}
 			b = append(b, ' ')
-		} else if r.Text.Link {
+		} else if o.Format.Link {
 			return b
 		}
 		e := hdr.Ethernet(r.eth)
@@ -116,7 +115,7 @@ func (r *Record) appendEndpoints(b []byte, proto bool) []byte {
 		b = append(b, " > "...)
 		return appendMAC(b, dst[:])
 	}
-	return r.appendIPEndpoints(b, proto)
+	return r.appendIPEndpoints(b, o, proto)
 }
 
 // endpointsKey is what the text of IP endpoints with ports depends on.
@@ -137,7 +136,7 @@ type endpointsText struct {
 // appendIPEndpoints appends the IP version and protocol (when proto is
 // set) and the source and destination IP addresses, with the ports when
 // they were read.
-func (r *Record) appendIPEndpoints(b []byte, proto bool) []byte {
+func (r *Record) appendIPEndpoints(b []byte, o *TextOptions, proto bool) []byte {
 	n := &r.net
 	var src, dst netip.Addr
 	if n.ipVer == 4 {
@@ -158,7 +157,7 @@ func (r *Record) appendIPEndpoints(b []byte, proto bool) []byte {
 		// The text of the last two endpoints, kept: a capture's frames
 		// come from few of them, requests and responses alternating.
 		k := endpointsKey{n.ipVer, n.src, n.dst, n.sport, n.dport}
-		cs := &r.endpoints
+		cs := &o.endpoints
 		for i := range cs {
 			if c := &cs[i]; c.n > 0 && c.key == k {
 				return append(b, c.text[:c.n]...)
@@ -224,19 +223,19 @@ func appendIPProto(b []byte, p uint8) []byte {
 
 var ecnNames = [4]string{"Not-ECT", "ECT(1)", "ECT(0)", "CE"}
 
-func (r *Record) appendRoCEText(b []byte) []byte {
+func (r *Record) appendRoCEText(b []byte, o *TextOptions) []byte {
 	f := &r.RoCE
-	b = r.appendVLANs(b)
+	b = r.appendVLANs(b, o)
 	if f.Encap == ib.RoCEv1 {
 		b = f.GRH.SrcGID().AppendTo(b)
 		b = append(b, " > "...)
 		b = f.GRH.DstGID().AppendTo(b)
 		b = append(b, " RoCEv1 "...)
 	} else {
-		b = r.appendEndpoints(b, false)
+		b = r.appendEndpoints(b, o, false)
 		b = append(b, " RoCEv2 "...)
 	}
-	return r.appendTransport(b)
+	return r.appendTransport(b, o)
 }
 
 // appendLIDs appends "lid 0x0004 > lid 0x0001 sl 0 vl 0" for a native
@@ -255,12 +254,12 @@ func (r *Record) appendLIDs(b []byte) []byte {
 
 // appendTransport appends the BTH, the extended headers, the payload
 // length, the ECN codepoint and the ICRC status.
-func (r *Record) appendTransport(b []byte) []byte {
+func (r *Record) appendTransport(b []byte, o *TextOptions) []byte {
 	p := &r.RoCE.Packet
 	if p.BTH.OpCode == ib.OpCNP {
 		return r.appendCNPText(b)
 	}
-	if r.Text.Quiet {
+	if o.Format.Quiet {
 		return r.appendQuietTransport(b)
 	}
 	b = appendBTH(b, &p.BTH)
@@ -281,7 +280,7 @@ func (r *Record) appendTransport(b []byte) []byte {
 	b = append(b, " payload "...)
 	b = appendDec(b, uint64(r.payloadLen()))
 	if r.HasIPoIB {
-		b = r.appendIPoIB(b)
+		b = r.appendIPoIB(b, o)
 	}
 	b = r.appendMAD(b) // a MAD on QP 0 or 1 (text_mad.go)
 	return r.appendTail(b)

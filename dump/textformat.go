@@ -7,6 +7,7 @@ import (
 
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
+	"github.com/roce-go/roce/pfc"
 )
 
 // TimeFormat says how a text line gives the capture time. Each value is
@@ -16,16 +17,16 @@ type TimeFormat uint8
 
 // The time formats.
 const (
-	TimeOfDay      TimeFormat = iota // "15:04:05.000000" in Record.Location: tcpdump's default
+	TimeOfDay      TimeFormat = iota // "15:04:05.000000" in TextOptions.Location: tcpdump's default
 	TimeNone                         // no time (tcpdump -t)
 	TimeEpoch                        // "1700000000.000000", seconds since 1970 UTC (tcpdump -tt)
 	TimeDelta                        // " 00:00:00.000123", since the previous line, "-" when earlier (tcpdump -ttt)
-	TimeDate                         // "2006-01-02 15:04:05.000000" in Record.Location (tcpdump -tttt)
+	TimeDate                         // "2006-01-02 15:04:05.000000" in TextOptions.Location (tcpdump -tttt)
 	TimeSinceFirst                   // " 00:00:01.000000", since the first line (tcpdump -ttttt)
 )
 
 // delta reports whether lines of format f give the time relative to an
-// earlier line's (Record.TimeRef).
+// earlier line's (TextOptions.TimeRef).
 func (f TimeFormat) delta() bool { return f == TimeDelta || f == TimeSinceFirst }
 
 // HexMode says whether a text line is followed by the frame's bytes, as
@@ -78,16 +79,61 @@ type TextFormat struct {
 	Quiet bool
 }
 
-// appendTime appends the capture time as r.Text.Time asks and a space,
+// TextOptions are the print settings of text lines, and what a run of
+// lines keeps from one to the next: a Record is the frame's data alone,
+// and TextOptions.AppendText makes its line. The zero TextOptions gives
+// the default line, times in UTC. A TextOptions is for one goroutine at
+// a time: it keeps the formatted second of the last line, and the text
+// of its endpoints, for the next (capture frames come in time order,
+// from few hosts).
+type TextOptions struct {
+	// Location is the time zone of the times of day; nil means UTC.
+	Location *time.Location
+	// Format says how the line looks (tcpdump's output flags).
+	Format TextFormat
+	// TimeRef is the time the delta formats (TimeDelta, TimeSinceFirst)
+	// count from: the previous or the first line's; zero for the first
+	// line, whose delta is 0. Follow sets it for lines in capture order.
+	TimeRef time.Time
+	// Speed is the link speed at which lines convert pause quanta to
+	// time; 0 means 100 Gb/s.
+	Speed pfc.Speed
+
+	ref timeRef // Follow's lines so far
+	// The formatted "15:04:05." (or the date, or the seconds) of the
+	// second clockSec in clockLoc and format clockFmt.
+	clock     [32]byte
+	clockLen  int
+	clockSec  int64
+	clockLoc  *time.Location
+	clockFmt  TimeFormat
+	endpoints [2]endpointsText // text.go: the text of the last two IP endpoints, the latest first
+}
+
+// Follow sets TimeRef for the line of a frame at time t, which follows,
+// in capture order, the lines Follow was given before: the previous
+// line's time for TimeDelta, the first line's for TimeSinceFirst, zero
+// for the first line (and for the other formats).
+func (o *TextOptions) Follow(t time.Time) { o.TimeRef = o.ref.next(o.Format.Time, t) }
+
+// AppendText appends r as one line of text and a newline to b (see the
+// package documentation), formatted as o says, and returns the extended
+// slice. For RoCE frames it allocates only when b lacks the capacity.
+func (o *TextOptions) AppendText(b []byte, r *Record) []byte {
+	b = r.appendTime(b, o)
+	return r.appendLine(b, o)
+}
+
+// appendTime appends the capture time as o.Format.Time asks and a space,
 // or nothing for TimeNone.
-func (r *Record) appendTime(b []byte) []byte {
-	switch f := r.Text.Time; {
+func (r *Record) appendTime(b []byte, o *TextOptions) []byte {
+	switch f := o.Format.Time; {
 	case f == TimeNone:
 		return b
 	case f.delta():
-		b = appendDelta(b, r.Time, r.TimeRef, r.Text.Nano)
+		b = appendDelta(b, r.Time, o.TimeRef, o.Format.Nano)
 	default:
-		b = r.appendClock(b)
+		b = r.appendClock(b, o)
 	}
 	return append(b, ' ')
 }
@@ -97,30 +143,30 @@ func (r *Record) appendTime(b []byte) []byte {
 // Formatting a time.Time costs more than the rest of a line, so the part
 // before the fraction is kept per second and only the fraction is
 // formatted per frame.
-func (r *Record) appendClock(b []byte) []byte {
-	loc := r.Location
+func (r *Record) appendClock(b []byte, o *TextOptions) []byte {
+	loc := o.Location
 	if loc == nil {
 		loc = time.UTC
 	}
-	sec, f := r.Time.Unix(), r.Text.Time
+	sec, f := r.Time.Unix(), o.Format.Time
 	if f == TimeEpoch && sec < 0 { // before 1970: -0.5 is -1 s + 0.5e9 ns, its integer part that of sec+1
-		return appendEpochFraction(b, r.Time, r.Text.Nano)
+		return appendEpochFraction(b, r.Time, o.Format.Nano)
 	}
-	if sec != r.clockSec || loc != r.clockLoc || f != r.clockFmt || r.clockLen == 0 {
+	if sec != o.clockSec || loc != o.clockLoc || f != o.clockFmt || o.clockLen == 0 {
 		var c []byte
 		switch f {
 		case TimeEpoch:
-			c = append(strconv.AppendInt(r.clock[:0], sec, 10), '.')
+			c = append(strconv.AppendInt(o.clock[:0], sec, 10), '.')
 		case TimeDate:
-			c = r.Time.In(loc).AppendFormat(r.clock[:0], "2006-01-02 15:04:05.")
+			c = r.Time.In(loc).AppendFormat(o.clock[:0], "2006-01-02 15:04:05.")
 		default:
-			c = r.Time.In(loc).AppendFormat(r.clock[:0], "15:04:05.")
+			c = r.Time.In(loc).AppendFormat(o.clock[:0], "15:04:05.")
 		}
-		r.clockLen = copy(r.clock[:], c)
-		r.clockSec, r.clockLoc, r.clockFmt = sec, loc, f
+		o.clockLen = copy(o.clock[:], c)
+		o.clockSec, o.clockLoc, o.clockFmt = sec, loc, f
 	}
-	b = append(b, r.clock[:r.clockLen]...)
-	return appendFraction(b, r.Time, r.Text.Nano)
+	b = append(b, o.clock[:o.clockLen]...)
+	return appendFraction(b, r.Time, o.Format.Nano)
 }
 
 // appendEpochFraction appends t as seconds since 1970, exactly, with six
@@ -203,25 +249,25 @@ func (tr *timeRef) next(f TimeFormat, t time.Time) time.Time {
 
 // appendLine appends the line after its time: the link-level header
 // with Link, the line itself and its newline, and the bytes with Hex.
-func (r *Record) appendLine(b []byte) []byte {
-	if r.Text.Link {
-		b = r.appendLinkHeader(b)
+func (r *Record) appendLine(b []byte, o *TextOptions) []byte {
+	if o.Format.Link {
+		b = r.appendLinkHeader(b, o)
 		start := len(b)
-		b = r.appendBody(b)
+		b = r.appendBody(b, o)
 		if len(b) > start && b[start] == ' ' { // a line whose MACs Link left out
 			b = append(b[:start], b[start+1:]...)
 		}
 	} else {
-		b = r.appendBody(b)
+		b = r.appendBody(b, o)
 	}
-	if r.Text.Hex == HexNone {
+	if o.Format.Hex == HexNone {
 		return b
 	}
 	data := r.Data
-	if !r.Text.HexLink {
+	if !o.Format.HexLink {
 		data = data[r.netStart():]
 	}
-	return appendHexDump(b, data, r.Text.Hex == HexASCII)
+	return appendHexDump(b, data, o.Format.Hex == HexASCII)
 }
 
 // netStart returns the offset in r.Data of what follows the link-level
@@ -289,16 +335,16 @@ func appendHexDump(b []byte, data []byte, ascii bool) []byte {
 
 // appendLinkHeader appends the link-level header as tcpdump -e prints it
 // (see TextFormat.Link).
-func (r *Record) appendLinkHeader(b []byte) []byte {
+func (r *Record) appendLinkHeader(b []byte, o *TextOptions) []byte {
 	switch r.LinkType {
 	case LinkTypeEthernet:
-		return r.appendEthernetHeader(b)
+		return r.appendEthernetHeader(b, o)
 	case LinkTypeERF:
 		if r.ERFType == ERFTypeEthernet {
-			return r.appendEthernetHeader(b)
+			return r.appendEthernetHeader(b, o)
 		}
 	case LinkTypeLinuxSLL, LinkTypeLinuxSLL2:
-		return r.appendSLLHeader(b)
+		return r.appendSLLHeader(b, o)
 	case LinkTypeRaw:
 		return append(b, "ip: "...)
 	}
@@ -311,7 +357,7 @@ func (r *Record) appendLinkHeader(b []byte) []byte {
 // field is a length, "802.3, length N: " with N that length (at most the
 // bytes after the header on the wire); a frame cut inside a VLAN tag
 // stops before the tag, where tcpdump prints " [|vlan]".
-func (r *Record) appendEthernetHeader(b []byte) []byte {
+func (r *Record) appendEthernetHeader(b []byte, o *TextOptions) []byte {
 	e := hdr.Ethernet(r.eth)
 	if len(e) < hdr.EthernetLen {
 		return b
@@ -330,12 +376,12 @@ func (r *Record) appendEthernetHeader(b []byte) []byte {
 		b = append(b, "802.3"...)
 		n = min(int(t), r.Len-hdr.EthernetLen)
 	} else {
-		b = r.appendLinkEtherType(b, t)
+		b = r.appendLinkEtherType(b, o, t)
 	}
 	b = append(b, ", length "...)
 	b = strconv.AppendInt(b, int64(n), 10)
 	b = append(b, ':', ' ')
-	return r.appendTagChain(b)
+	return r.appendTagChain(b, o)
 }
 
 // maxEthernetLength is the largest value of the Ethernet type field that
@@ -353,7 +399,7 @@ func linkTPID(t uint16) bool { return hdr.IsTPID(t) || t == 0x9200 }
 // "ethertype NAME (0xTYPE), ", or "802.3, " for a length. Like tcpdump it
 // goes through every tag captured, and stops before a tag whose four
 // bytes (TCI and the next type) were not all captured.
-func (r *Record) appendTagChain(b []byte) []byte {
+func (r *Record) appendTagChain(b []byte, o *TextOptions) []byte {
 	e := r.eth
 	if len(e) < hdr.EthernetLen {
 		return b
@@ -376,7 +422,7 @@ func (r *Record) appendTagChain(b []byte) []byte {
 		if t <= maxEthernetLength {
 			b = append(b, "802.3"...)
 		} else {
-			b = r.appendLinkEtherType(b, t)
+			b = r.appendLinkEtherType(b, o, t)
 		}
 		b = append(b, ", "...)
 	}
@@ -436,7 +482,7 @@ var sllPacketTypes = [...]string{"In", "B", "M", "P", "Out"}
 // appendSLLHeader appends a cooked header as tcpdump -e does: the packet
 // type, for version 2 "ifindex N", the source MAC, the protocol and the
 // length.
-func (r *Record) appendSLLHeader(b []byte) []byte {
+func (r *Record) appendSLLHeader(b []byte, o *TextOptions) []byte {
 	s := &r.SLL
 	if s.Version == 0 {
 		return b
@@ -464,14 +510,14 @@ func (r *Record) appendSLLHeader(b []byte) []byte {
 		b = appendMAC(b, s.Addr[:6])
 		b = append(b, ' ')
 	}
-	if r.Text.Quiet {
+	if o.Format.Quiet {
 		return b
 	}
-	b = r.appendLinkEtherType(b, s.Protocol)
+	b = r.appendLinkEtherType(b, o, s.Protocol)
 	b = append(b, ", length "...)
 	b = strconv.AppendInt(b, int64(r.Len), 10)
 	b = append(b, ':', ' ')
-	return r.appendTagChain(b)
+	return r.appendTagChain(b, o)
 }
 
 // linkEtherTypes are tcpdump's names of Ethertypes, but for RoCE and MAC
@@ -492,7 +538,7 @@ var linkEtherTypes = [...]struct {
 // appendLinkEtherType appends "NAME (0xTYPE)" as tcpdump -e does, or
 // with Quiet "NAME", "Unknown Ethertype (0xTYPE)" for one it has no name
 // for.
-func (r *Record) appendLinkEtherType(b []byte, t uint16) []byte {
+func (r *Record) appendLinkEtherType(b []byte, o *TextOptions, t uint16) []byte {
 	name := ""
 	for _, e := range linkEtherTypes {
 		if e.t == t {
@@ -501,9 +547,9 @@ func (r *Record) appendLinkEtherType(b []byte, t uint16) []byte {
 		}
 	}
 	switch {
-	case r.Text.Quiet && name != "":
+	case o.Format.Quiet && name != "":
 		return append(b, name...)
-	case r.Text.Quiet:
+	case o.Format.Quiet:
 		b = append(b, "Unknown Ethertype"...)
 	case name == "":
 		b = append(b, "ethertype Unknown"...)

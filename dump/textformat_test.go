@@ -13,11 +13,11 @@ import (
 	"github.com/roce-go/roce/gen"
 )
 
-// Record.Text formats the line as tcpdump's output flags do: here -ttt
-// (the time since the previous line, from Record.TimeRef, which Dump and
-// Scan keep and a caller of AppendText sets), -e (the Ethernet header)
-// and -x (the bytes after it, in hex), for an RDMA WRITE of 16 bytes and
-// its acknowledgement made by package gen.
+// TextOptions.Format formats the line as tcpdump's output flags do:
+// here -ttt (the time since the previous line, from TextOptions.TimeRef,
+// which Follow keeps over the lines in capture order), -e (the Ethernet
+// header) and -x (the bytes after it, in hex), for an RDMA WRITE of 16
+// bytes and its acknowledgement made by package gen.
 func ExampleTextFormat() {
 	cfg := gen.DefaultConfig()
 	cfg.Size, cfg.PSN = 16, 100
@@ -26,12 +26,12 @@ func ExampleTextFormat() {
 		fmt.Println(err)
 		return
 	}
-	rec := dump.Record{Text: dump.TextFormat{Time: dump.TimeDelta, Link: true, Hex: dump.Hex}}
-	var prev time.Time
+	var rec dump.Record
+	txt := dump.TextOptions{Format: dump.TextFormat{Time: dump.TimeDelta, Link: true, Hex: dump.Hex}}
 	for n := 1; g.Next(); n++ {
 		rec.Decode(n, g.CaptureInfo(), dump.LinkTypeEthernet, g.Frame())
-		rec.TimeRef, prev = prev, rec.Time
-		os.Stdout.Write(rec.AppendText(nil))
+		txt.Follow(rec.Time)
+		os.Stdout.Write(txt.AppendText(nil, &rec))
 	}
 	// Output:
 	//  00:00:00.000000 02:00:00:00:00:01 > 02:00:00:00:00:02, ethertype IPv4 (0x0800), length 90: 192.0.2.1:49160 > 192.0.2.2:4791 RoCEv2 RC RDMA WRITE Only qp 0x000200 psn 100 [M,A] reth va 0x00007f000078c000 rkey 0x9927a129 dmalen 16 payload 16 ecn ECT(0) icrc good
@@ -75,18 +75,18 @@ func TestTimeFormats(t *testing.T) {
 	} {
 		var r dump.Record
 		r.Decode(1, gopacket.CaptureInfo{Timestamp: tc.t, Length: len(frame), CaptureLength: len(frame)}, dump.LinkTypeEthernet, frame)
-		r.Text, r.TimeRef = tc.f, tc.ref
-		line := string(r.AppendText(nil))
-		r.Text, r.TimeRef = dump.TextFormat{Time: dump.TimeNone}, time.Time{}
-		bare := string(r.AppendText(nil))
+		txt := dump.TextOptions{Format: tc.f, TimeRef: tc.ref}
+		line := string(txt.AppendText(nil, &r))
+		txt = dump.TextOptions{Format: dump.TextFormat{Time: dump.TimeNone}}
+		bare := string(txt.AppendText(nil, &r))
 		if line != tc.want+bare {
 			t.Errorf("%+v at %v from %v:\n%q\nwant\n%q", tc.f, tc.t, tc.ref, line, tc.want+bare)
 		}
 	}
 }
 
-// TestScanTimeRef: Scan sets Record.TimeRef on the frames it hands on, in
-// capture order, whatever Workers: printing them with AppendText gives
+// TestScanTimeRef: Scan hands on the frames in capture order, whatever
+// Workers: printing them with TextOptions.Follow and AppendText gives
 // Dump's lines (a frame earlier than the one before included).
 func TestScanTimeRef(t *testing.T) {
 	data, err := os.ReadFile(capDir + "/rocev2_ipv4_rc_send_imm_tcp_bootstrap.pcap")
@@ -104,7 +104,12 @@ func TestScanTimeRef(t *testing.T) {
 			opt.Workers = w
 			src, _ := dump.NewSource(bytes.NewReader(data))
 			var got []byte
-			if _, err := dump.Scan(src, opt, func(r *dump.Record) error { got = r.AppendText(got); return nil }); err != nil {
+			txt := opt.TextOptions()
+			if _, err := dump.Scan(src, opt, func(r *dump.Record) error {
+				txt.Follow(r.Time)
+				got = txt.AppendText(got, r)
+				return nil
+			}); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got, want.Bytes()) || tf == dump.TimeDelta && !bytes.Contains(got, []byte("\n-00:00:00.")) {

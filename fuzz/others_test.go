@@ -307,6 +307,7 @@ func FuzzCaptureReader(f *testing.F) {
 			return
 		}
 		var r dump.Record
+		var txt dump.TextOptions
 		var out []byte
 		for n := 1; n <= fzMaxFrames; n++ {
 			frame, ci, lt, err := src.Next()
@@ -324,22 +325,21 @@ func FuzzCaptureReader(f *testing.F) {
 			if !json.Valid(out) || bytes.IndexByte(out, '\n') != len(out)-1 {
 				t.Fatalf("frame %d: JSON %q", n, out)
 			}
-			r.Text = dump.TextFormat{}
 			out = r.AppendText(out[:0])
 			if len(out) == 0 || bytes.IndexByte(out, '\n') != len(out)-1 {
 				t.Fatalf("frame %d: text %q", n, out)
 			}
 			// tcpdump's output formats, one per frame in turn: the
 			// line, then only hex lines.
-			r.Text, r.TimeRef = fzTextFormats[n%len(fzTextFormats)], ci.Timestamp.Add(-time.Duration(n)*time.Hour)
-			out = r.AppendText(out[:0])
+			txt.Format, txt.TimeRef = fzTextFormats[n%len(fzTextFormats)], ci.Timestamp.Add(-time.Duration(n)*time.Hour)
+			out = txt.AppendText(out[:0], &r)
 			line, hex, _ := bytes.Cut(out, []byte{'\n'})
-			if len(line) == 0 && r.Text.Time != dump.TimeNone || bytes.Contains(line, []byte{'\t'}) {
-				t.Fatalf("frame %d: text %+v %q", n, r.Text, out)
+			if len(line) == 0 && txt.Format.Time != dump.TimeNone || bytes.Contains(line, []byte{'\t'}) {
+				t.Fatalf("frame %d: text %+v %q", n, txt.Format, out)
 			}
 			for _, h := range bytes.SplitAfter(hex, []byte{'\n'}) {
 				if len(h) > 0 && (!bytes.HasPrefix(h, []byte("\t0x")) || h[len(h)-1] != '\n') {
-					t.Fatalf("frame %d: text %+v %q", n, r.Text, out)
+					t.Fatalf("frame %d: text %+v %q", n, txt.Format, out)
 				}
 			}
 		}

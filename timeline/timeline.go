@@ -31,6 +31,9 @@ type Config struct {
 	// Flow configures the analysis that classifies the packets (its
 	// Events hook is the Timeline's).
 	Flow flow.Config
+	// Text sets the text line of its frame each mark holds; the zero
+	// TextOptions gives the default line, times in UTC.
+	Text dump.TextOptions
 }
 
 // MarkKind is the kind of a mark.
@@ -340,7 +343,7 @@ func (t *Timeline) mark(kind MarkKind, key flow.Key, e *flow.Event, note string)
 	if !m.want(t.cfg.MaxMarks) {
 		return
 	}
-	t.line = t.cur.AppendText(t.line[:0])
+	t.line = t.cfg.Text.AppendText(t.line[:0], t.cur)
 	m.kept = append(m.kept, Mark{Kind: kind, Time: e.Time, File: t.file, Frame: t.cur.Number,
 		Line: string(bytes.TrimSuffix(t.line, []byte("\n"))), Note: note})
 }

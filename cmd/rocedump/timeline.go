@@ -23,7 +23,7 @@ func newTimeline(c config, fc flow.Config) (*summary, *flow.Analyzer) {
 		an := flow.New(fc)
 		return &summary{an: an}, an
 	}
-	tl := timeline.New(timeline.Config{Flows: *c.many.timelineFlows, Flow: fc})
+	tl := timeline.New(timeline.Config{Flows: *c.many.timelineFlows, Flow: fc, Text: c.opt.TextOptions()})
 	return &summary{tl: tl, an: tl.Analyzer()}, tl.Analyzer()
 }
 
