@@ -77,3 +77,5 @@
 // warm, and FixICRC allocate nothing; VerifyPacket allocates only the
 // error of a bad ICRC. Decoded byte slices alias the input.
 package rocelayers
+
+//go:generate go run ./internal/gen
