@@ -54,12 +54,16 @@
 //
 // The SMP and PerfMgt attributes (NodeInfo, NodeDescription, PortInfo,
 // SMInfo, GUIDInfo, P_KeyTable, SwitchInfo, PortCounters,
-// PortCountersExtended) decode from the layout's Data with their Decode
-// methods and are written out field by field instead: they are read far
-// more often (every SMP of a fabric sweep) and the hand-written form is
-// about nine times faster than the walker for PortInfo (27 ns against
-// 240 ns a decode, same output). NodeRecord and PortInfoRecord embed
-// them.
+// PortCountersExtended) and the SMP, SMPDirected and PerfMgt layouts
+// describe theirs the same way (smp_layouts.go); the attributes decode
+// from a layout's Data with their Decode methods, and NodeRecord and
+// PortInfoRecord walk NodeInfo and PortInfo over their bytes. Adding an
+// attribute is its type with a walk method, its Decode and AppendTo
+// (one line each), its name in the attribute table, and its rows in the
+// consumers that show it. The walker costs more than hand-written field
+// code did: a PortInfo decode takes about four times as long (some 300
+// ns rather than 75 on a shared two-core machine), still without
+// allocating.
 //
 // # SMP
 //

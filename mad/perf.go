@@ -1,9 +1,5 @@
 package mad
 
-import (
-	"encoding/binary"
-)
-
 // PerfDataLen is the size of the data field of a performance management
 // MAD, which holds the attribute (IBTA Vol 1, 16.1.1).
 const PerfDataLen = 192
@@ -48,10 +44,15 @@ func (m *PerfMgt) Len() int { return Len }
 
 // decodeData reads the fields after the common header from d, the MAD
 // data.
-func (m *PerfMgt) decodeData(d []byte) error {
-	copy(m.Resv40[:], d[perfOffResv-HeaderLen:perfOffData-HeaderLen])
-	copy(m.Data[:], d[perfOffData-HeaderLen:DataLen])
-	return nil
+func (m *PerfMgt) decodeData(d []byte) error { return m.walk(codec{b: d, name: "PerfMgt"}) }
+
+func (m *PerfMgt) putData(p []byte) { _ = m.walk(codec{b: p, enc: true, name: "PerfMgt"}) }
+
+// walk describes the fields after the common header, in the MAD data.
+func (m *PerfMgt) walk(c codec) error {
+	c.raw(m.Resv40[:], perfOffResv-HeaderLen)
+	c.raw(m.Data[:], perfOffData-HeaderLen)
+	return c.err
 }
 
 // Validate reports a field AppendTo cannot encode as a *FieldError: a
@@ -62,11 +63,6 @@ func (m *PerfMgt) Validate() error { return checkClass("PerfMgt.MgmtClass", &m.H
 // AppendTo appends the 256-byte MAD to b. It refuses, appending nothing,
 // what Validate refuses.
 func (m *PerfMgt) AppendTo(b []byte) ([]byte, error) { return appendMAD(m, b) }
-
-func (m *PerfMgt) putData(p []byte) {
-	copy(p[perfOffResv-HeaderLen:], m.Resv40[:])
-	copy(p[perfOffData-HeaderLen:], m.Data[:])
-}
 
 // PerfAttribute is the AttributeID of a performance management MAD (IBTA
 // Vol 1, 16.1.2).
@@ -159,53 +155,14 @@ type PortCounters struct {
 // resetting c first. A shorter b is an error wrapping ErrTruncated.
 func (c *PortCounters) Decode(b []byte) error {
 	*c = PortCounters{}
-	if err := checkData("PortCounters", b, PerfDataLen); err != nil {
-		return err
-	}
-	be := binary.BigEndian
-	c.PortSelect, c.CounterSelect = b[1], be.Uint16(b[2:])
-	c.SymbolErrorCounter, c.LinkErrorRecoveryCounter, c.LinkDownedCounter = be.Uint16(b[4:]), b[6], b[7]
-	c.PortRcvErrors, c.PortRcvRemotePhysicalErrors = be.Uint16(b[8:]), be.Uint16(b[10:])
-	c.PortRcvSwitchRelayErrors, c.PortXmitDiscards = be.Uint16(b[12:]), be.Uint16(b[14:])
-	c.PortXmitConstraintErrors, c.PortRcvConstraintErrors, c.CounterSelect2 = b[16], b[17], b[18]
-	c.LocalLinkIntegrityErrors, c.ExcessiveBufferOverrunErrors = b[19]>>4, b[19]&0x0f
-	c.QP1Dropped, c.VL15Dropped = be.Uint16(b[20:]), be.Uint16(b[22:])
-	c.PortXmitData, c.PortRcvData = be.Uint32(b[24:]), be.Uint32(b[28:])
-	c.PortXmitPkts, c.PortRcvPkts = be.Uint32(b[32:]), be.Uint32(b[36:])
-	c.PortXmitWait = be.Uint32(b[40:])
-	return nil
+	return decodeWalker(b, "PortCounters", PerfDataLen, c)
 }
 
 // AppendTo appends the 192-byte PerfMgt data to b, reserved bytes zero.
 // It refuses, appending nothing, a LocalLinkIntegrityErrors or
 // ExcessiveBufferOverrunErrors wider than 4 bits.
 func (c *PortCounters) AppendTo(b []byte) ([]byte, error) {
-	if err := checkWidths([]width{
-		{"PortCounters.LocalLinkIntegrityErrors", c.LocalLinkIntegrityErrors, 4},
-		{"PortCounters.ExcessiveBufferOverrunErrors", c.ExcessiveBufferOverrunErrors, 4},
-	}); err != nil {
-		return b, err
-	}
-	b, p := appendData(b, PerfDataLen)
-	be := binary.BigEndian
-	p[1] = c.PortSelect
-	be.PutUint16(p[2:], c.CounterSelect)
-	be.PutUint16(p[4:], c.SymbolErrorCounter)
-	p[6], p[7] = c.LinkErrorRecoveryCounter, c.LinkDownedCounter
-	be.PutUint16(p[8:], c.PortRcvErrors)
-	be.PutUint16(p[10:], c.PortRcvRemotePhysicalErrors)
-	be.PutUint16(p[12:], c.PortRcvSwitchRelayErrors)
-	be.PutUint16(p[14:], c.PortXmitDiscards)
-	p[16], p[17], p[18] = c.PortXmitConstraintErrors, c.PortRcvConstraintErrors, c.CounterSelect2
-	p[19] = c.LocalLinkIntegrityErrors<<4 | c.ExcessiveBufferOverrunErrors
-	be.PutUint16(p[20:], c.QP1Dropped)
-	be.PutUint16(p[22:], c.VL15Dropped)
-	be.PutUint32(p[24:], c.PortXmitData)
-	be.PutUint32(p[28:], c.PortRcvData)
-	be.PutUint32(p[32:], c.PortXmitPkts)
-	be.PutUint32(p[36:], c.PortRcvPkts)
-	be.PutUint32(p[40:], c.PortXmitWait)
-	return b, nil
+	return appendWalker(b, "PortCounters", PerfDataLen, c)
 }
 
 // PortCountersExtended is the PortCountersExtended attribute (IBTA Vol 1,
@@ -264,26 +221,10 @@ func (c *PortCountersExtended) counters() [22]*uint64 {
 // resetting c first. A shorter b is an error wrapping ErrTruncated.
 func (c *PortCountersExtended) Decode(b []byte) error {
 	*c = PortCountersExtended{}
-	if err := checkData("PortCountersExtended", b, PerfDataLen); err != nil {
-		return err
-	}
-	c.PortSelect = b[1]
-	c.CounterSelect = binary.BigEndian.Uint16(b[2:])
-	c.CounterSelect2 = binary.BigEndian.Uint32(b[4:])
-	for i, p := range c.counters() {
-		*p = binary.BigEndian.Uint64(b[8+8*i:])
-	}
-	return nil
+	return decodeWalker(b, "PortCountersExtended", PerfDataLen, c)
 }
 
 // AppendTo appends the 192-byte PerfMgt data to b, reserved bytes zero.
 func (c *PortCountersExtended) AppendTo(b []byte) ([]byte, error) {
-	b, p := appendData(b, PerfDataLen)
-	p[1] = c.PortSelect
-	binary.BigEndian.PutUint16(p[2:], c.CounterSelect)
-	binary.BigEndian.PutUint32(p[4:], c.CounterSelect2)
-	for i, v := range c.counters() {
-		binary.BigEndian.PutUint64(p[8+8*i:], *v)
-	}
-	return b, nil
+	return appendWalker(b, "PortCountersExtended", PerfDataLen, c)
 }

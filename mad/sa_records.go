@@ -88,21 +88,13 @@ const (
 func (r *NodeRecord) walk(c codec) error {
 	c.u16(&r.LID, "LID", 0, 0, 16)
 	c.u16(&r.Resv2, "Resv2", 2, 0, 16)
-	var d [SMPDataLen]byte // NodeInfo's SMP data, its reserved tail zero
 	const ni, nd = offRecordAttr, offRecordAttr + nodeInfoLen
-	if !c.enc {
-		copy(d[:], c.b[ni:nd])
-		_ = r.NodeInfo.Decode(d[:])
-		_ = r.NodeDescription.Decode(c.b[nd : nd+SMPDataLen])
-		return nil
-	}
-	out, err := r.NodeInfo.AppendTo(d[:0])
-	if c.err == nil && err != nil {
+	// The attributes' own layouts, over their bytes of the record.
+	if err := r.NodeInfo.walk(codec{b: c.b[ni:nd], enc: c.enc, name: "NodeInfo"}); c.err == nil {
 		c.err = err
 	}
-	if c.err == nil {
-		copy(c.b[ni:nd], out)
-		copy(c.b[nd:nd+SMPDataLen], r.NodeDescription.NodeString[:])
+	if err := r.NodeDescription.walk(codec{b: c.b[nd : nd+SMPDataLen], enc: c.enc, name: "NodeDescription"}); c.err == nil {
+		c.err = err
 	}
 	return c.err
 }
@@ -121,17 +113,8 @@ func (r *PortInfoRecord) walk(c codec) error {
 	c.u8(&r.PortNum, "PortNum", 2, 0, 8)
 	c.u8(&r.Options, "Options", 3, 0, 8)
 	const pi = offRecordAttr
-	if !c.enc {
-		_ = r.PortInfo.Decode(c.b[pi : pi+SMPDataLen])
-		return nil
-	}
-	var d [SMPDataLen]byte
-	out, err := r.PortInfo.AppendTo(d[:0])
-	if c.err == nil && err != nil {
+	if err := r.PortInfo.walk(codec{b: c.b[pi : pi+SMPDataLen], enc: c.enc, name: "PortInfo"}); c.err == nil {
 		c.err = err
-	}
-	if c.err == nil {
-		copy(c.b[pi:pi+SMPDataLen], out)
 	}
 	return c.err
 }

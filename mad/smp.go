@@ -1,8 +1,6 @@
 package mad
 
 import (
-	"encoding/binary"
-
 	"github.com/roce-go/roce/internal/errs"
 )
 
@@ -176,12 +174,18 @@ func (s *SMP) Len() int { return Len }
 
 // decodeData reads the fields after the common header from d, the MAD
 // data (offsets in d are the MAD's less HeaderLen).
-func (s *SMP) decodeData(d []byte) error {
-	s.MKey = binary.BigEndian.Uint64(d[smpOffMKey-HeaderLen:])
-	copy(s.Resv32[:], d[smpOffResv-HeaderLen:smpOffData-HeaderLen])
-	copy(s.Data[:], d[smpOffData-HeaderLen:smpOffTail-HeaderLen])
-	copy(s.Resv128[:], d[smpOffTail-HeaderLen:DataLen])
-	return nil
+func (s *SMP) decodeData(d []byte) error { return s.walk(codec{b: d, name: "SMP"}) }
+
+func (s *SMP) putData(p []byte) { _ = s.walk(codec{b: p, enc: true, name: "SMP"}) }
+
+// walk describes the fields after the common header, in d, the MAD data
+// (offsets in d are the MAD's less HeaderLen).
+func (s *SMP) walk(c codec) error {
+	c.u64(&s.MKey, "MKey", smpOffMKey-HeaderLen)
+	c.raw(s.Resv32[:], smpOffResv-HeaderLen)
+	c.raw(s.Data[:], smpOffData-HeaderLen)
+	c.raw(s.Resv128[:], smpOffTail-HeaderLen)
+	return c.err
 }
 
 // Validate reports a field AppendTo cannot encode as a *FieldError: a
@@ -192,13 +196,6 @@ func (s *SMP) Validate() error { return checkClass("SMP.MgmtClass", &s.Header, C
 // AppendTo appends the 256-byte MAD to b. It refuses, appending nothing,
 // what Validate refuses.
 func (s *SMP) AppendTo(b []byte) ([]byte, error) { return appendMAD(s, b) }
-
-func (s *SMP) putData(p []byte) {
-	binary.BigEndian.PutUint64(p[smpOffMKey-HeaderLen:], s.MKey)
-	copy(p[smpOffResv-HeaderLen:], s.Resv32[:])
-	copy(p[smpOffData-HeaderLen:], s.Data[:])
-	copy(p[smpOffTail-HeaderLen:], s.Resv128[:])
-}
 
 // Decode decodes the 256-byte MAD at the start of b, resetting s first.
 // It refuses a b shorter than Len (ErrTruncated), a MAD of a class other
@@ -226,14 +223,21 @@ func (s *SMPDirected) decodeData(d []byte) error {
 	if s.HopCount() > MaxHopCount {
 		return errHops
 	}
-	s.MKey = binary.BigEndian.Uint64(d[smpOffMKey-HeaderLen:])
-	s.DrSLID = binary.BigEndian.Uint16(d[smpOffDrSLID-HeaderLen:])
-	s.DrDLID = binary.BigEndian.Uint16(d[smpOffDrDLID-HeaderLen:])
-	copy(s.Resv28[:], d[smpOffDrResv-HeaderLen:smpOffData-HeaderLen])
-	copy(s.Data[:], d[smpOffData-HeaderLen:smpOffInitialPath-HeaderLen])
-	copy(s.InitialPath[:], d[smpOffInitialPath-HeaderLen:smpOffReturnPath-HeaderLen])
-	copy(s.ReturnPath[:], d[smpOffReturnPath-HeaderLen:DataLen])
-	return nil
+	return s.walk(codec{b: d, name: "SMPDirected"})
+}
+
+func (s *SMPDirected) putData(p []byte) { _ = s.walk(codec{b: p, enc: true, name: "SMPDirected"}) }
+
+// walk describes the fields after the common header, in the MAD data.
+func (s *SMPDirected) walk(c codec) error {
+	c.u64(&s.MKey, "MKey", smpOffMKey-HeaderLen)
+	c.u16(&s.DrSLID, "DrSLID", smpOffDrSLID-HeaderLen, 0, 16)
+	c.u16(&s.DrDLID, "DrDLID", smpOffDrDLID-HeaderLen, 0, 16)
+	c.raw(s.Resv28[:], smpOffDrResv-HeaderLen)
+	c.raw(s.Data[:], smpOffData-HeaderLen)
+	c.raw(s.InitialPath[:], smpOffInitialPath-HeaderLen)
+	c.raw(s.ReturnPath[:], smpOffReturnPath-HeaderLen)
+	return c.err
 }
 
 // Validate reports a field AppendTo cannot encode as a *FieldError: a
@@ -250,13 +254,3 @@ func (s *SMPDirected) Validate() error {
 // AppendTo appends the 256-byte MAD to b. It refuses, appending nothing,
 // what Validate refuses.
 func (s *SMPDirected) AppendTo(b []byte) ([]byte, error) { return appendMAD(s, b) }
-
-func (s *SMPDirected) putData(p []byte) {
-	binary.BigEndian.PutUint64(p[smpOffMKey-HeaderLen:], s.MKey)
-	binary.BigEndian.PutUint16(p[smpOffDrSLID-HeaderLen:], s.DrSLID)
-	binary.BigEndian.PutUint16(p[smpOffDrDLID-HeaderLen:], s.DrDLID)
-	copy(p[smpOffDrResv-HeaderLen:], s.Resv28[:])
-	copy(p[smpOffData-HeaderLen:], s.Data[:])
-	copy(p[smpOffInitialPath-HeaderLen:], s.InitialPath[:])
-	copy(p[smpOffReturnPath-HeaderLen:], s.ReturnPath[:])
-}

@@ -1,10 +1,7 @@
 package mad
 
 import (
-	"encoding/binary"
 	"strconv"
-
-	"github.com/roce-go/roce/internal/errs"
 )
 
 // SMPAttribute is the AttributeID of a subnet management packet (IBTA
@@ -65,49 +62,6 @@ func attrName(name string, id uint16) string {
 	return "0x" + hex(uint64(id), 4)
 }
 
-// width is one field a builder checks: its name, its value and the bits
-// it has on the wire.
-type width struct {
-	field string
-	v     uint8
-	bits  uint
-}
-
-// checkWidths returns a *FieldError for the first value that does not
-// fit its bits.
-func checkWidths(ws []width) error {
-	for _, w := range ws {
-		if w.v>>w.bits != 0 {
-			return errs.Fit(w.field, uint64(w.v), w.bits)
-		}
-	}
-	return nil
-}
-
-// checkData returns an error wrapping ErrTruncated when b is shorter
-// than the n bytes of the data field an attribute is decoded from.
-func checkData(layer string, b []byte, n int) error {
-	if len(b) < n {
-		return truncated(layer, n, len(b))
-	}
-	return nil
-}
-
-// appendData appends an n-byte data field to b and returns the whole and
-// the zeroed new part.
-func appendData(b []byte, n int) (whole, added []byte) {
-	b = grow(b, n)
-	return b, b[len(b)-n:]
-}
-
-// bit returns 1 for true.
-func bit(v bool) uint8 {
-	if v {
-		return 1
-	}
-	return 0
-}
-
 // NodeType is the NodeInfo NodeType (IBTA Vol 1, 14.2.5.3).
 type NodeType uint8
 
@@ -159,39 +113,14 @@ type NodeInfo struct {
 // first. A shorter b is an error wrapping ErrTruncated.
 func (n *NodeInfo) Decode(b []byte) error {
 	*n = NodeInfo{}
-	if err := checkData("NodeInfo", b, SMPDataLen); err != nil {
-		return err
-	}
-	n.BaseVersion, n.ClassVersion, n.NodeType, n.NumPorts = b[0], b[1], NodeType(b[2]), b[3]
-	n.SystemImageGUID = binary.BigEndian.Uint64(b[4:])
-	n.NodeGUID = binary.BigEndian.Uint64(b[12:])
-	n.PortGUID = binary.BigEndian.Uint64(b[20:])
-	n.PartitionCap = binary.BigEndian.Uint16(b[28:])
-	n.DeviceID = binary.BigEndian.Uint16(b[30:])
-	n.Revision = binary.BigEndian.Uint32(b[32:])
-	n.LocalPortNum = b[36]
-	n.VendorID = binary.BigEndian.Uint32(b[36:]) & 0xffffff
-	return nil
+	return decodeWalker(b, "NodeInfo", SMPDataLen, n)
 }
 
 // AppendTo appends the 64-byte SMP data to b, reserved bytes zero. It
 // refuses, appending nothing, a VendorID wider than 24 bits
 // ("NodeInfo.VendorID").
 func (n *NodeInfo) AppendTo(b []byte) ([]byte, error) {
-	if err := fit24("NodeInfo.VendorID", n.VendorID); err != nil {
-		return b, err
-	}
-	b, p := appendData(b, SMPDataLen)
-	p[0], p[1], p[2], p[3] = n.BaseVersion, n.ClassVersion, byte(n.NodeType), n.NumPorts
-	binary.BigEndian.PutUint64(p[4:], n.SystemImageGUID)
-	binary.BigEndian.PutUint64(p[12:], n.NodeGUID)
-	binary.BigEndian.PutUint64(p[20:], n.PortGUID)
-	binary.BigEndian.PutUint16(p[28:], n.PartitionCap)
-	binary.BigEndian.PutUint16(p[30:], n.DeviceID)
-	binary.BigEndian.PutUint32(p[32:], n.Revision)
-	binary.BigEndian.PutUint32(p[36:], n.VendorID)
-	p[36] = n.LocalPortNum
-	return b, nil
+	return appendWalker(b, "NodeInfo", SMPDataLen, n)
 }
 
 // NodeDescription is the NodeDescription attribute (IBTA Vol 1,
@@ -204,16 +133,12 @@ type NodeDescription struct {
 // is an error wrapping ErrTruncated.
 func (n *NodeDescription) Decode(b []byte) error {
 	*n = NodeDescription{}
-	if err := checkData("NodeDescription", b, SMPDataLen); err != nil {
-		return err
-	}
-	copy(n.NodeString[:], b)
-	return nil
+	return decodeWalker(b, "NodeDescription", SMPDataLen, n)
 }
 
 // AppendTo appends the 64-byte SMP data to b.
 func (n *NodeDescription) AppendTo(b []byte) ([]byte, error) {
-	return append(b, n.NodeString[:]...), nil
+	return appendWalker(b, "NodeDescription", SMPDataLen, n)
 }
 
 // Text returns the NodeString up to its first NUL byte.
@@ -262,28 +187,13 @@ type SMInfo struct {
 // first. A shorter b is an error wrapping ErrTruncated.
 func (s *SMInfo) Decode(b []byte) error {
 	*s = SMInfo{}
-	if err := checkData("SMInfo", b, SMPDataLen); err != nil {
-		return err
-	}
-	s.GUID = binary.BigEndian.Uint64(b[0:])
-	s.SMKey = binary.BigEndian.Uint64(b[8:])
-	s.ActCount = binary.BigEndian.Uint32(b[16:])
-	s.Priority, s.SMState = b[20]>>4, SMState(b[20]&0x0f)
-	return nil
+	return decodeWalker(b, "SMInfo", SMPDataLen, s)
 }
 
 // AppendTo appends the 64-byte SMP data to b, reserved bytes zero. It
 // refuses, appending nothing, a Priority or SMState wider than 4 bits.
 func (s *SMInfo) AppendTo(b []byte) ([]byte, error) {
-	if err := checkWidths([]width{{"SMInfo.Priority", s.Priority, 4}, {"SMInfo.SMState", uint8(s.SMState), 4}}); err != nil {
-		return b, err
-	}
-	b, p := appendData(b, SMPDataLen)
-	binary.BigEndian.PutUint64(p[0:], s.GUID)
-	binary.BigEndian.PutUint64(p[8:], s.SMKey)
-	binary.BigEndian.PutUint32(p[16:], s.ActCount)
-	p[20] = s.Priority<<4 | uint8(s.SMState)
-	return b, nil
+	return appendWalker(b, "SMInfo", SMPDataLen, s)
 }
 
 // GUIDInfo is the GUIDInfo attribute (IBTA Vol 1, 14.2.5.5): a block of
@@ -296,21 +206,12 @@ type GUIDInfo struct {
 // is an error wrapping ErrTruncated.
 func (g *GUIDInfo) Decode(b []byte) error {
 	*g = GUIDInfo{}
-	if err := checkData("GUIDInfo", b, SMPDataLen); err != nil {
-		return err
-	}
-	for i := range g.GUIDs {
-		g.GUIDs[i] = binary.BigEndian.Uint64(b[8*i:])
-	}
-	return nil
+	return decodeWalker(b, "GUIDInfo", SMPDataLen, g)
 }
 
 // AppendTo appends the 64-byte SMP data to b.
 func (g *GUIDInfo) AppendTo(b []byte) ([]byte, error) {
-	for _, v := range g.GUIDs {
-		b = binary.BigEndian.AppendUint64(b, v)
-	}
-	return b, nil
+	return appendWalker(b, "GUIDInfo", SMPDataLen, g)
 }
 
 // PKeyFullMember is the membership bit of a P_Key: set for a full
@@ -329,21 +230,12 @@ type PKeyTable struct {
 // is an error wrapping ErrTruncated.
 func (t *PKeyTable) Decode(b []byte) error {
 	*t = PKeyTable{}
-	if err := checkData("P_KeyTable", b, SMPDataLen); err != nil {
-		return err
-	}
-	for i := range t.PKeys {
-		t.PKeys[i] = binary.BigEndian.Uint16(b[2*i:])
-	}
-	return nil
+	return decodeWalker(b, "P_KeyTable", SMPDataLen, t)
 }
 
 // AppendTo appends the 64-byte SMP data to b.
 func (t *PKeyTable) AppendTo(b []byte) ([]byte, error) {
-	for _, v := range t.PKeys {
-		b = binary.BigEndian.AppendUint16(b, v)
-	}
-	return b, nil
+	return appendWalker(b, "P_KeyTable", SMPDataLen, t)
 }
 
 // SwitchInfo is the SwitchInfo attribute (IBTA Vol 1, 14.2.5.4), the first
@@ -385,48 +277,12 @@ type SwitchInfo struct {
 // first. A shorter b is an error wrapping ErrTruncated.
 func (s *SwitchInfo) Decode(b []byte) error {
 	*s = SwitchInfo{}
-	if err := checkData("SwitchInfo", b, SMPDataLen); err != nil {
-		return err
-	}
-	s.LinearFDBCap = binary.BigEndian.Uint16(b[0:])
-	s.RandomFDBCap = binary.BigEndian.Uint16(b[2:])
-	s.MulticastFDBCap = binary.BigEndian.Uint16(b[4:])
-	s.LinearFDBTop = binary.BigEndian.Uint16(b[6:])
-	s.DefaultPort, s.DefaultMulticastPrimaryPort, s.DefaultMulticastNotPrimaryPort = b[8], b[9], b[10]
-	s.LifeTimeValue, s.PortStateChange, s.OptimizedSLtoVLMappingProgramming = b[11]>>3, b[11]&0x04 != 0, b[11]&3
-	s.LIDsPerPort = binary.BigEndian.Uint16(b[12:])
-	s.PartitionEnforcementCap = binary.BigEndian.Uint16(b[14:])
-	s.InboundEnforcementCap, s.OutboundEnforcementCap = b[16]&0x80 != 0, b[16]&0x40 != 0
-	s.FilterRawInboundCap, s.FilterRawOutboundCap = b[16]&0x20 != 0, b[16]&0x10 != 0
-	s.EnhancedPortZero = b[16]&0x08 != 0
-	s.MulticastFDBTop = binary.BigEndian.Uint16(b[18:])
-	return nil
+	return decodeWalker(b, "SwitchInfo", SMPDataLen, s)
 }
 
 // AppendTo appends the 64-byte SMP data to b, reserved bits zero. It
 // refuses, appending nothing, a LifeTimeValue wider than 5 bits or an
 // OptimizedSLtoVLMappingProgramming wider than 2.
 func (s *SwitchInfo) AppendTo(b []byte) ([]byte, error) {
-	if err := checkWidths([]width{
-		{"SwitchInfo.LifeTimeValue", s.LifeTimeValue, 5},
-		{"SwitchInfo.OptimizedSLtoVLMappingProgramming", s.OptimizedSLtoVLMappingProgramming, 2},
-	}); err != nil {
-		return b, err
-	}
-	b, p := appendData(b, SMPDataLen)
-	binary.BigEndian.PutUint16(p[0:], s.LinearFDBCap)
-	binary.BigEndian.PutUint16(p[2:], s.RandomFDBCap)
-	binary.BigEndian.PutUint16(p[4:], s.MulticastFDBCap)
-	binary.BigEndian.PutUint16(p[6:], s.LinearFDBTop)
-	p[8], p[9], p[10] = s.DefaultPort, s.DefaultMulticastPrimaryPort, s.DefaultMulticastNotPrimaryPort
-	p[11] = s.LifeTimeValue<<3 | bit(s.PortStateChange)<<2 | s.OptimizedSLtoVLMappingProgramming
-	binary.BigEndian.PutUint16(p[12:], s.LIDsPerPort)
-	binary.BigEndian.PutUint16(p[14:], s.PartitionEnforcementCap)
-	p[16] = bit(s.InboundEnforcementCap)<<7 | bit(s.OutboundEnforcementCap)<<6 |
-		bit(s.FilterRawInboundCap)<<5 | bit(s.FilterRawOutboundCap)<<4 | bit(s.EnhancedPortZero)<<3
-	binary.BigEndian.PutUint16(p[18:], s.MulticastFDBTop)
-	return b, nil
+	return appendWalker(b, "SwitchInfo", SMPDataLen, s)
 }
-
-// fit24 returns a *FieldError when v does not fit 24 bits.
-func fit24(field string, v uint32) error { return errs.Fit(field, uint64(v), 24) }

@@ -1,7 +1,5 @@
 package mad
 
-import "encoding/binary"
-
 // PortInfo is the PortInfo attribute (IBTA Vol 1, 14.2.5.6), all 64 bytes
 // of the SMP data. Fields of a byte or more:
 //
@@ -95,104 +93,19 @@ type PortInfo struct {
 // first. A shorter b is an error wrapping ErrTruncated.
 func (p *PortInfo) Decode(b []byte) error {
 	*p = PortInfo{}
-	if err := checkData("PortInfo", b, SMPDataLen); err != nil {
-		return err
-	}
-	be := binary.BigEndian
-	p.MKey, p.GIDPrefix = be.Uint64(b[0:]), be.Uint64(b[8:])
-	p.LID, p.MasterSMLID = be.Uint16(b[16:]), be.Uint16(b[18:])
-	p.CapabilityMask = be.Uint32(b[20:])
-	p.DiagCode, p.MKeyLeasePeriod = be.Uint16(b[24:]), be.Uint16(b[26:])
-	p.LocalPortNum, p.LinkWidthEnabled, p.LinkWidthSupported, p.LinkWidthActive = b[28], b[29], b[30], b[31]
-	p.LinkSpeedSupported, p.PortState = b[32]>>4, b[32]&0x0f
-	p.PortPhysicalState, p.LinkDownDefaultState = b[33]>>4, b[33]&0x0f
-	p.MKeyProtectBits, p.LMC = b[34]>>6, b[34]&7
-	p.LinkSpeedActive, p.LinkSpeedEnabled = b[35]>>4, b[35]&0x0f
-	p.NeighborMTU, p.MasterSMSL = b[36]>>4, b[36]&0x0f
-	p.VLCap, p.InitType = b[37]>>4, b[37]&0x0f
-	p.VLHighLimit, p.VLArbitrationHighCap, p.VLArbitrationLowCap = b[38], b[39], b[40]
-	p.InitTypeReply, p.MTUCap = b[41]>>4, b[41]&0x0f
-	p.VLStallCount, p.HOQLife = b[42]>>5, b[42]&0x1f
-	p.OperationalVLs = b[43] >> 4
-	p.PartitionEnforcementInbound, p.PartitionEnforcementOutbound = b[43]&0x08 != 0, b[43]&0x04 != 0
-	p.FilterRawInbound, p.FilterRawOutbound = b[43]&0x02 != 0, b[43]&0x01 != 0
-	p.MKeyViolations, p.PKeyViolations, p.QKeyViolations = be.Uint16(b[44:]), be.Uint16(b[46:]), be.Uint16(b[48:])
-	p.GUIDCap = b[50]
-	p.ClientReregister, p.MulticastPKeyTrapSuppressionEnabled, p.SubnetTimeOut = b[51]&0x80 != 0, b[51]>>5&3, b[51]&0x1f
-	p.RespTimeValue = b[52] & 0x1f
-	p.LocalPhyErrors, p.OverrunErrors = b[53]>>4, b[53]&0x0f
-	p.MaxCreditHint = be.Uint16(b[54:])
-	p.LinkRoundTripLatency = be.Uint32(b[56:]) & 0xffffff
-	p.CapabilityMask2 = be.Uint16(b[60:])
-	p.LinkSpeedExtActive, p.LinkSpeedExtSupported = b[62]>>4, b[62]&0x0f
-	p.LinkSpeedExtEnabled = b[63] & 0x1f
-	return nil
+	return decodeWalker(b, "PortInfo", SMPDataLen, p)
 }
 
 // Validate reports the first field wider than its bits, as a
 // *FieldError naming it ("PortInfo.PortState").
 func (p *PortInfo) Validate() error {
-	if err := checkWidths([]width{
-		{"PortInfo.LinkSpeedSupported", p.LinkSpeedSupported, 4}, {"PortInfo.PortState", p.PortState, 4},
-		{"PortInfo.PortPhysicalState", p.PortPhysicalState, 4}, {"PortInfo.LinkDownDefaultState", p.LinkDownDefaultState, 4},
-		{"PortInfo.MKeyProtectBits", p.MKeyProtectBits, 2}, {"PortInfo.LMC", p.LMC, 3},
-		{"PortInfo.LinkSpeedActive", p.LinkSpeedActive, 4}, {"PortInfo.LinkSpeedEnabled", p.LinkSpeedEnabled, 4},
-		{"PortInfo.NeighborMTU", p.NeighborMTU, 4}, {"PortInfo.MasterSMSL", p.MasterSMSL, 4},
-		{"PortInfo.VLCap", p.VLCap, 4}, {"PortInfo.InitType", p.InitType, 4},
-		{"PortInfo.InitTypeReply", p.InitTypeReply, 4}, {"PortInfo.MTUCap", p.MTUCap, 4},
-		{"PortInfo.VLStallCount", p.VLStallCount, 3}, {"PortInfo.HOQLife", p.HOQLife, 5},
-		{"PortInfo.OperationalVLs", p.OperationalVLs, 4},
-		{"PortInfo.MulticastPKeyTrapSuppressionEnabled", p.MulticastPKeyTrapSuppressionEnabled, 2},
-		{"PortInfo.SubnetTimeOut", p.SubnetTimeOut, 5}, {"PortInfo.RespTimeValue", p.RespTimeValue, 5},
-		{"PortInfo.LocalPhyErrors", p.LocalPhyErrors, 4}, {"PortInfo.OverrunErrors", p.OverrunErrors, 4},
-		{"PortInfo.LinkSpeedExtActive", p.LinkSpeedExtActive, 4}, {"PortInfo.LinkSpeedExtSupported", p.LinkSpeedExtSupported, 4},
-		{"PortInfo.LinkSpeedExtEnabled", p.LinkSpeedExtEnabled, 5},
-	}); err != nil {
-		return err
-	}
-	return fit24("PortInfo.LinkRoundTripLatency", p.LinkRoundTripLatency)
+	return validateWalker("PortInfo", SMPDataLen, p)
 }
 
 // AppendTo appends the 64-byte SMP data to b, reserved bits zero. It
 // refuses, appending nothing, what Validate refuses.
 func (p *PortInfo) AppendTo(b []byte) ([]byte, error) {
-	if err := p.Validate(); err != nil {
-		return b, err
-	}
-	b, o := appendData(b, SMPDataLen)
-	be := binary.BigEndian
-	be.PutUint64(o[0:], p.MKey)
-	be.PutUint64(o[8:], p.GIDPrefix)
-	be.PutUint16(o[16:], p.LID)
-	be.PutUint16(o[18:], p.MasterSMLID)
-	be.PutUint32(o[20:], p.CapabilityMask)
-	be.PutUint16(o[24:], p.DiagCode)
-	be.PutUint16(o[26:], p.MKeyLeasePeriod)
-	o[28], o[29], o[30], o[31] = p.LocalPortNum, p.LinkWidthEnabled, p.LinkWidthSupported, p.LinkWidthActive
-	o[32] = p.LinkSpeedSupported<<4 | p.PortState
-	o[33] = p.PortPhysicalState<<4 | p.LinkDownDefaultState
-	o[34] = p.MKeyProtectBits<<6 | p.LMC
-	o[35] = p.LinkSpeedActive<<4 | p.LinkSpeedEnabled
-	o[36] = p.NeighborMTU<<4 | p.MasterSMSL
-	o[37] = p.VLCap<<4 | p.InitType
-	o[38], o[39], o[40] = p.VLHighLimit, p.VLArbitrationHighCap, p.VLArbitrationLowCap
-	o[41] = p.InitTypeReply<<4 | p.MTUCap
-	o[42] = p.VLStallCount<<5 | p.HOQLife
-	o[43] = p.OperationalVLs<<4 | bit(p.PartitionEnforcementInbound)<<3 | bit(p.PartitionEnforcementOutbound)<<2 |
-		bit(p.FilterRawInbound)<<1 | bit(p.FilterRawOutbound)
-	be.PutUint16(o[44:], p.MKeyViolations)
-	be.PutUint16(o[46:], p.PKeyViolations)
-	be.PutUint16(o[48:], p.QKeyViolations)
-	o[50] = p.GUIDCap
-	o[51] = bit(p.ClientReregister)<<7 | p.MulticastPKeyTrapSuppressionEnabled<<5 | p.SubnetTimeOut
-	o[52] = p.RespTimeValue
-	o[53] = p.LocalPhyErrors<<4 | p.OverrunErrors
-	be.PutUint16(o[54:], p.MaxCreditHint)
-	be.PutUint32(o[56:], p.LinkRoundTripLatency) // byte 56 is reserved: the value has 24 bits
-	be.PutUint16(o[60:], p.CapabilityMask2)
-	o[62] = p.LinkSpeedExtActive<<4 | p.LinkSpeedExtSupported
-	o[63] = p.LinkSpeedExtEnabled
-	return b, nil
+	return appendWalker(b, "PortInfo", SMPDataLen, p)
 }
 
 // The bits of PortInfo.CapabilityMask (IBTA Vol 1, 14.2.5.6): what the
