@@ -181,3 +181,21 @@ func grow(b []byte, n int) []byte {
 	clear(b[len(b)-n:])
 	return b
 }
+
+// raw decodes or encodes a byte array field at off, as it is.
+func (c *codec) raw(p []byte, off int) {
+	if c.enc {
+		if c.err == nil {
+			copy(c.b[off:], p)
+		}
+		return
+	}
+	copy(p, c.b[off:])
+}
+
+// validateWalker reports the first field of w, size bytes, wider than its
+// bits, as AppendTo would refuse it.
+func validateWalker(layer string, size int, w walker) error {
+	var tmp [Len]byte
+	return w.walk(codec{b: tmp[:size], enc: true, name: layer})
+}

@@ -55,7 +55,7 @@
 // The SMP and PerfMgt attributes (NodeInfo, NodeDescription, PortInfo,
 // SMInfo, GUIDInfo, P_KeyTable, SwitchInfo, PortCounters,
 // PortCountersExtended) and the SMP, SMPDirected and PerfMgt layouts
-// describe theirs the same way (smp_layouts.go); the attributes decode
+// describe theirs the same way, beside their types; the attributes decode
 // from a layout's Data with their Decode methods, and NodeRecord and
 // PortInfoRecord walk NodeInfo and PortInfo over their bytes. Adding an
 // attribute is its type with a walk method, its Decode and AppendTo

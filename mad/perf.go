@@ -228,3 +228,43 @@ func (c *PortCountersExtended) Decode(b []byte) error {
 func (c *PortCountersExtended) AppendTo(b []byte) ([]byte, error) {
 	return appendWalker(b, "PortCountersExtended", PerfDataLen, c)
 }
+
+func (p *PortCounters) walk(c codec) error {
+	c.u8(&p.PortSelect, "PortSelect", 1, 0, 8)
+	c.u16(&p.CounterSelect, "CounterSelect", 2, 0, 16)
+	c.u16(&p.SymbolErrorCounter, "SymbolErrorCounter", 4, 0, 16)
+	c.u8(&p.LinkErrorRecoveryCounter, "LinkErrorRecoveryCounter", 6, 0, 8)
+	c.u8(&p.LinkDownedCounter, "LinkDownedCounter", 7, 0, 8)
+	c.u16(&p.PortRcvErrors, "PortRcvErrors", 8, 0, 16)
+	c.u16(&p.PortRcvRemotePhysicalErrors, "PortRcvRemotePhysicalErrors", 10, 0, 16)
+	c.u16(&p.PortRcvSwitchRelayErrors, "PortRcvSwitchRelayErrors", 12, 0, 16)
+	c.u16(&p.PortXmitDiscards, "PortXmitDiscards", 14, 0, 16)
+	c.u8(&p.PortXmitConstraintErrors, "PortXmitConstraintErrors", 16, 0, 8)
+	c.u8(&p.PortRcvConstraintErrors, "PortRcvConstraintErrors", 17, 0, 8)
+	c.u8(&p.CounterSelect2, "CounterSelect2", 18, 0, 8)
+	c.u8(&p.LocalLinkIntegrityErrors, "LocalLinkIntegrityErrors", 19, 0, 4)
+	c.u8(&p.ExcessiveBufferOverrunErrors, "ExcessiveBufferOverrunErrors", 19, 4, 4)
+	c.u16(&p.QP1Dropped, "QP1Dropped", 20, 0, 16)
+	c.u16(&p.VL15Dropped, "VL15Dropped", 22, 0, 16)
+	c.u32(&p.PortXmitData, "PortXmitData", 24, 0, 32)
+	c.u32(&p.PortRcvData, "PortRcvData", 28, 0, 32)
+	c.u32(&p.PortXmitPkts, "PortXmitPkts", 32, 0, 32)
+	c.u32(&p.PortRcvPkts, "PortRcvPkts", 36, 0, 32)
+	c.u32(&p.PortXmitWait, "PortXmitWait", 40, 0, 32)
+	return c.err
+}
+
+func (p *PortCountersExtended) walk(c codec) error {
+	c.u8(&p.PortSelect, "PortSelect", 1, 0, 8)
+	c.u16(&p.CounterSelect, "CounterSelect", 2, 0, 16)
+	c.u32(&p.CounterSelect2, "CounterSelect2", 4, 0, 32)
+	for i, v := range p.counters() {
+		c.u64(v, "counter", 8+8*i)
+	}
+	return c.err
+}
+
+// Validate reports a LocalLinkIntegrityErrors or
+// ExcessiveBufferOverrunErrors wider than 4 bits, as a *FieldError
+// wrapping ErrBadValue; AppendTo refuses it.
+func (p *PortCounters) Validate() error { return validateWalker("PortCounters", PerfDataLen, p) }

@@ -286,3 +286,86 @@ func (s *SwitchInfo) Decode(b []byte) error {
 func (s *SwitchInfo) AppendTo(b []byte) ([]byte, error) {
 	return appendWalker(b, "SwitchInfo", SMPDataLen, s)
 }
+
+func (n *NodeInfo) walk(c codec) error {
+	c.u8(&n.BaseVersion, "BaseVersion", 0, 0, 8)
+	c.u8(&n.ClassVersion, "ClassVersion", 1, 0, 8)
+	t := uint8(n.NodeType)
+	c.u8(&t, "NodeType", 2, 0, 8)
+	n.NodeType = NodeType(t)
+	c.u8(&n.NumPorts, "NumPorts", 3, 0, 8)
+	c.u64(&n.SystemImageGUID, "SystemImageGUID", 4)
+	c.u64(&n.NodeGUID, "NodeGUID", 12)
+	c.u64(&n.PortGUID, "PortGUID", 20)
+	c.u16(&n.PartitionCap, "PartitionCap", 28, 0, 16)
+	c.u16(&n.DeviceID, "DeviceID", 30, 0, 16)
+	c.u32(&n.Revision, "Revision", 32, 0, 32)
+	c.u8(&n.LocalPortNum, "LocalPortNum", 36, 0, 8)
+	c.u32(&n.VendorID, "VendorID", 36, 8, 24)
+	return c.err
+}
+
+func (n *NodeDescription) walk(c codec) error {
+	c.raw(n.NodeString[:], 0)
+	return c.err
+}
+
+func (s *SMInfo) walk(c codec) error {
+	c.u64(&s.GUID, "GUID", 0)
+	c.u64(&s.SMKey, "SMKey", 8)
+	c.u32(&s.ActCount, "ActCount", 16, 0, 32)
+	c.u8(&s.Priority, "Priority", 20, 0, 4)
+	st := uint8(s.SMState)
+	c.u8(&st, "SMState", 20, 4, 4)
+	s.SMState = SMState(st)
+	return c.err
+}
+
+func (g *GUIDInfo) walk(c codec) error {
+	for i := range g.GUIDs {
+		c.u64(&g.GUIDs[i], "GUIDs", 8*i)
+	}
+	return c.err
+}
+
+func (t *PKeyTable) walk(c codec) error {
+	for i := range t.PKeys {
+		c.u16(&t.PKeys[i], "PKeys", 2*i, 0, 16)
+	}
+	return c.err
+}
+
+func (s *SwitchInfo) walk(c codec) error {
+	c.u16(&s.LinearFDBCap, "LinearFDBCap", 0, 0, 16)
+	c.u16(&s.RandomFDBCap, "RandomFDBCap", 2, 0, 16)
+	c.u16(&s.MulticastFDBCap, "MulticastFDBCap", 4, 0, 16)
+	c.u16(&s.LinearFDBTop, "LinearFDBTop", 6, 0, 16)
+	c.u8(&s.DefaultPort, "DefaultPort", 8, 0, 8)
+	c.u8(&s.DefaultMulticastPrimaryPort, "DefaultMulticastPrimaryPort", 9, 0, 8)
+	c.u8(&s.DefaultMulticastNotPrimaryPort, "DefaultMulticastNotPrimaryPort", 10, 0, 8)
+	c.u8(&s.LifeTimeValue, "LifeTimeValue", 11, 0, 5)
+	c.flag(&s.PortStateChange, "PortStateChange", 11, 5)
+	c.u8(&s.OptimizedSLtoVLMappingProgramming, "OptimizedSLtoVLMappingProgramming", 11, 6, 2)
+	c.u16(&s.LIDsPerPort, "LIDsPerPort", 12, 0, 16)
+	c.u16(&s.PartitionEnforcementCap, "PartitionEnforcementCap", 14, 0, 16)
+	c.flag(&s.InboundEnforcementCap, "InboundEnforcementCap", 16, 0)
+	c.flag(&s.OutboundEnforcementCap, "OutboundEnforcementCap", 16, 1)
+	c.flag(&s.FilterRawInboundCap, "FilterRawInboundCap", 16, 2)
+	c.flag(&s.FilterRawOutboundCap, "FilterRawOutboundCap", 16, 3)
+	c.flag(&s.EnhancedPortZero, "EnhancedPortZero", 16, 4)
+	c.u16(&s.MulticastFDBTop, "MulticastFDBTop", 18, 0, 16)
+	return c.err
+}
+
+// Validate reports a VendorID wider than 24 bits, as a *FieldError
+// wrapping ErrBadValue; AppendTo refuses it.
+func (n *NodeInfo) Validate() error { return validateWalker("NodeInfo", SMPDataLen, n) }
+
+// Validate reports a Priority or SMState wider than 4 bits, as a
+// *FieldError wrapping ErrBadValue; AppendTo refuses it.
+func (s *SMInfo) Validate() error { return validateWalker("SMInfo", SMPDataLen, s) }
+
+// Validate reports a LifeTimeValue wider than 5 bits or an
+// OptimizedSLtoVLMappingProgramming wider than 2, as a *FieldError
+// wrapping ErrBadValue; AppendTo refuses it.
+func (s *SwitchInfo) Validate() error { return validateWalker("SwitchInfo", SMPDataLen, s) }
