@@ -32,7 +32,6 @@ var layerRank = map[string]int{
 	"cnp":    12,
 
 	// The gopacket adapters.
-	"internal/gpbuf":     19,
 	"internal/layertype": 19, // the layer types of both adapters
 	"googlelayers":       20,
 
