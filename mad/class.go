@@ -46,7 +46,7 @@ const (
 // type, its attribute names and a Body constant; the gopacket adapters
 // (googlelayers, rocelayers) map the Body to their layer. Nothing else
 // dispatches on the class.
-var classes = [256]classInfo{
+var classes = withVendorClasses([256]classInfo{
 	ClassSubnLID: {
 		name: "SMP", body: BodySMP, attrs: smpAttrName, anyAttr: true,
 	},
@@ -67,7 +67,7 @@ var classes = [256]classInfo{
 		name: "SMP-DR", body: BodySMPDirected, attrs: smpAttrName, anyAttr: true,
 		check: func(h *Header) error { return checkHopCount(uint8(h.ClassSpecific)) },
 	},
-}
+})
 
 // The classes this package names without decoding their bodies.
 const (
@@ -84,13 +84,16 @@ const (
 	ClassVendor2Last  Class = 0x4F
 )
 
-func init() {
+// withVendorClasses returns t with the rows of the vendor-specific
+// classes, which share one row each range.
+func withVendorClasses(t [256]classInfo) [256]classInfo {
 	for c := ClassVendor1First; c <= ClassVendor1Last; c++ {
-		classes[c] = classInfo{name: "Vendor"}
+		t[c] = classInfo{name: "Vendor"}
 	}
 	for c := ClassVendor2First; c <= ClassVendor2Last; c++ {
-		classes[c] = classInfo{name: "Vendor", rmpp: true}
+		t[c] = classInfo{name: "Vendor", rmpp: true}
 	}
+	return t
 }
 
 // String returns the class's short name ("CM", "SA", "SMP"), or
