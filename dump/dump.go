@@ -1,6 +1,7 @@
 package dump
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/pfc"
 )
 
@@ -235,7 +237,7 @@ func ParseOpcodes(s string) (set OpcodeSet, mad bool, err error) {
 func ParseQP(s string) (uint32, error) {
 	v, err := strconv.ParseUint(s, 0, 32)
 	if err != nil || v > 0xffffff {
-		return 0, fmt.Errorf("bad QP number %q: want 0 to 16777215, decimal or 0x hex", s)
+		return 0, errs.Kind(ErrBadArgument, fmt.Sprintf("bad QP number %q: want 0 to 16777215, decimal or 0x hex", s))
 	}
 	return uint32(v), nil
 }
@@ -254,8 +256,13 @@ func ParseOpcode(s string) (ib.Opcode, error) {
 			return o, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown opcode %q: give an IBTA name such as \"RC SEND Only\" or a number", s)
+	return 0, errs.Kind(ErrBadArgument, fmt.Sprintf("unknown opcode %q: give an IBTA name such as \"RC SEND Only\" or a number", s))
 }
+
+// ErrBadArgument is what ParseQP, ParseOpcode, ParseOpcodes and
+// ParseFormat return errors.Is matches: the text they were given names
+// no queue pair, opcode or capture format.
+var ErrBadArgument = errors.New("roce: bad argument")
 
 // Scan reads every frame of src, decodes it into a reused Record and,
 // for each frame that matches opt.Filter, calls fn, until the end of the

@@ -57,7 +57,7 @@ func ExampleParseOpcode() {
 	// "uc_send_only": 0x24 UC SEND Only
 	// "CNP": 0x81 CNP
 	// "0x11": 0x11 RC Acknowledge
-	// unknown opcode "RC FOO": give an IBTA name such as "RC SEND Only" or a number
+	// roce: unknown opcode "RC FOO": give an IBTA name such as "RC SEND Only" or a number
 }
 
 // Cells holds a frame's values field by field, for a writer that stores

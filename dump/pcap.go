@@ -90,13 +90,13 @@ const (
 func (s *Source) startPcap(magic uint32) error {
 	h, err := s.in.next(pcapFileHeaderLen)
 	if err != nil {
-		return fmt.Errorf("pcap file header of %d bytes", len(h))
+		return fmt.Errorf("%w: pcap file header of %d bytes", ErrNotCapture, len(h))
 	}
 	s.be = magic == magicPcapUsSwap || magic == magicPcapNsSwap
 	s.nano = magic == magicPcapNs || magic == magicPcapNsSwap
 	o := order(s.be)
 	if major := o.u16(h[4:]); major != 2 {
-		return fmt.Errorf("pcap major version %d", major)
+		return fmt.Errorf("%w: pcap major version %d", ErrNotCapture, major)
 	}
 	s.lt = uint16(o.u32(h[pcapLinkType:])) // the FCS bits above are not used
 	return nil

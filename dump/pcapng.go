@@ -83,10 +83,10 @@ func (s *Source) cutBlock(off int64, packet bool, block, reason string, err erro
 func (s *Source) startNg() error {
 	h, err := s.in.peek(shbMin)
 	if err != nil {
-		return fmt.Errorf("pcapng Section Header Block of %d bytes", len(h))
+		return fmt.Errorf("%w: pcapng Section Header Block of %d bytes", ErrNotCapture, len(h))
 	}
 	if m := le.u32(h[8:]); m != bom && m != 0x4d3c2b1a {
-		return fmt.Errorf("pcapng byte-order magic %#08x", m)
+		return fmt.Errorf("%w: pcapng byte-order magic %#08x", ErrNotCapture, m)
 	}
 	return nil
 }

@@ -11,16 +11,18 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
+
+	"github.com/roce-go/roce/internal/errs"
 )
 
 // ErrNotCapture means the input is neither a pcap nor a pcapng file.
-var ErrNotCapture = errors.New("dump: not a pcap or pcapng capture")
+var ErrNotCapture = errors.New("roce: not a pcap or pcapng capture")
 
 // ErrUnreadable is what a ReadError wraps when the record itself is bad
 // (a length beyond its block or beyond MaxSnaplen, an unknown interface,
 // a block of a bad length); a capture cut short wraps io.ErrUnexpectedEOF
 // instead.
-var ErrUnreadable = errors.New("unreadable")
+var ErrUnreadable = errors.New("roce: unreadable capture record")
 
 // MaxSnaplen is the largest captured length Source reads: 262144, the
 // largest packet Wireshark and libpcap accept for the link types decoded
@@ -44,10 +46,11 @@ type ReadError struct {
 	Err    error  // ErrUnreadable or io.ErrUnexpectedEOF
 }
 
-// Error returns "frame N: BLOCK at offset O: REASON", or for a block that
-// is not a packet "before frame N: ...".
+// Error returns "roce: frame N: BLOCK at offset O: REASON", or for a
+// block that is not a packet "roce: before frame N: ...".
 func (e *ReadError) Error() string {
 	b := make([]byte, 0, 96)
+	b = append(b, errs.Prefix...)
 	if !e.Packet {
 		b = append(b, "before "...)
 	}
@@ -359,7 +362,7 @@ func (s *Source) start() (*Source, error) {
 		return nil, fmt.Errorf("%w: unknown magic number %02x%02x%02x%02x", ErrNotCapture, hdr[0], hdr[1], hdr[2], hdr[3])
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNotCapture, err)
+		return nil, err // ErrNotCapture, with what the header lacks
 	}
 	return s, nil
 }

@@ -438,7 +438,7 @@ func TestTimeOutsideSpan(t *testing.T) {
 			t.Errorf("unreadable %d: %+v", i, e)
 		}
 	}
-	if got := unreadable[0].Error(); !strings.HasPrefix(got, "frame 2: Enhanced Packet Block at offset ") || !strings.Contains(got, "timestamp of 18446744073709551615 units of 10^-0 s, if_tsoffset 0 s") {
+	if got := unreadable[0].Error(); !strings.HasPrefix(got, "roce: frame 2: Enhanced Packet Block at offset ") || !strings.Contains(got, "timestamp of 18446744073709551615 units of 10^-0 s, if_tsoffset 0 s") {
 		t.Errorf("message %q", got)
 	}
 	if max := time.Unix(maxSec, 999999999).UTC(); !dump.MaxTime.Equal(max) || dump.MaxTime.Year() != 292277024627 || dump.MinTime.Year() != -292277020688 {
@@ -528,7 +528,7 @@ func TestWriterFarTimes(t *testing.T) {
 	}
 	w = dump.NewWriter(&out, dump.FormatPcap, 1)
 	_, err = dump.Scan(src, dump.Options{}, w.WriteRecord)
-	if !errors.Is(err, dump.ErrTimeRange) || !strings.HasPrefix(err.Error(), "frame 1: ") {
+	if !errors.Is(err, dump.ErrTimeRange) || !strings.HasPrefix(err.Error(), "roce: frame 1: ") {
 		t.Errorf("pcap of 2300 by WriteRecord: %v", err)
 	}
 }

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/roce-go/roce/internal/errs"
 )
 
 // Format is a capture file format Writer writes.
@@ -35,7 +38,7 @@ func ParseFormat(s string) (Format, error) {
 	case "pcapng":
 		return FormatPcapng, nil
 	}
-	return 0, fmt.Errorf("unknown capture format %q: want pcap or pcapng", s)
+	return 0, errs.Kind(ErrBadArgument, fmt.Sprintf("unknown capture format %q: want pcap or pcapng", s))
 }
 
 // FormatOf returns the format a file name asks for: pcapng for a name
@@ -49,12 +52,16 @@ func FormatOf(name string) Format {
 
 // ErrLinkTypes is what Writer.WriteFrame returns when a pcap file would
 // need a second link type: a pcap file has one; write pcapng instead.
-var ErrLinkTypes = errors.New("dump: frames of more than one link type: a pcap file holds one (write pcapng)")
+var ErrLinkTypes = errors.New("roce: frames of more than one link type: a pcap file holds one (write pcapng)")
 
 // ErrTimeRange is what Writer.WriteFrame returns for a time that a pcap
 // file cannot hold: its seconds are 32 bits without sign, 1970 to
 // 2106-02-07T06:28:15.999999999Z. pcapng holds any time a Source gives.
 var ErrTimeRange = errors.New("roce: a pcap file holds times from 1970 to 2106-02-07T06:28:15.999999999Z (write pcapng)")
+
+// ErrTooLong is what Writer.WriteFrame returns for a frame of more than
+// MaxSnaplen bytes, which no Source would read back.
+var ErrTooLong = errors.New("roce: frame longer than MaxSnaplen")
 
 // Writer writes frames to a pcap or pcapng capture, as they were read:
 // captured bytes, original length, timestamp to the nanosecond and link
@@ -177,7 +184,7 @@ func (w *Writer) WriteFrame(data []byte, origLen int, ts time.Time, linkType uin
 		}
 	}
 	if len(data) > MaxSnaplen {
-		return fmt.Errorf("dump: frame of %d bytes over the limit of %d", len(data), MaxSnaplen)
+		return errs.Kind(ErrTooLong, fmt.Sprintf("frame of %d bytes over the limit of %d", len(data), MaxSnaplen))
 	}
 	if origLen < len(data) {
 		origLen = len(data)
@@ -226,10 +233,10 @@ func (w *Writer) WriteFrame(data []byte, origLen int, ts time.Time, linkType uin
 }
 
 // WriteRecord writes the frame r was decoded from, as WriteFrame; an
-// error names the frame ("frame N: ...").
+// error names the frame ("roce: frame N: ...").
 func (w *Writer) WriteRecord(r *Record) error {
 	if err := w.WriteFrame(r.Data, r.Len, r.Time, r.LinkType); err != nil {
-		return fmt.Errorf("frame %d: %w", r.Number, err)
+		return errs.Context("frame "+strconv.Itoa(r.Number), err)
 	}
 	return nil
 }

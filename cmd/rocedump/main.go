@@ -238,7 +238,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rocedump: %s: %s\n", name, cli.Message(err))
 		return 2
 	}
-	c.opt.Unreadable = func(e *dump.ReadError) { fmt.Fprintf(stderr, "rocedump: %s: %v\n", name, e) }
+	c.opt.Unreadable = func(e *dump.ReadError) { fmt.Fprintf(stderr, "rocedump: %s: %s\n", name, cli.Message(e)) }
 	prog := newProgress(stderr, size)
 	if prog != nil {
 		c.opt.Progress = prog.update

@@ -220,7 +220,7 @@ func runMerged(c config, files []string, jobs int, stdin io.Reader, w io.Writer,
 		defer closeIn()
 		opt := c.opt
 		opt.Progress = nil
-		opt.Unreadable = func(e *dump.ReadError) { fmt.Fprintf(stderr, "rocedump: %s: %v\n", name, e) }
+		opt.Unreadable = func(e *dump.ReadError) { fmt.Fprintf(stderr, "rocedump: %s: %s\n", name, cli.Message(e)) }
 		in = append(in, dump.MergeInput{Source: src, Options: opt})
 		names = append(names, validName(name))
 	}
@@ -357,7 +357,7 @@ func (j *job) run(c config, stdin io.Reader, header bool, count int) int {
 	}
 	opt := c.opt
 	opt.Count, opt.Progress = count, nil
-	opt.Unreadable = func(e *dump.ReadError) { fmt.Fprintf(&j.errs, "rocedump: %s: %v\n", name, e) }
+	opt.Unreadable = func(e *dump.ReadError) { fmt.Fprintf(&j.errs, "rocedump: %s: %s\n", name, cli.Message(e)) }
 	if header {
 		opt.File = validName(name)
 	}
