@@ -1,9 +1,8 @@
 package gen
 
 import (
-	"fmt"
-
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/mad"
 	"github.com/roce-go/roce/rocev2"
 )
@@ -98,7 +97,7 @@ func (g *Generator) emitCM(ts int64) {
 	}
 	b, err := g.cmMAD(q, st.attr)
 	if err != nil {
-		g.err = fmt.Errorf("roce: building a CM %s: %w", s.msg.Name(), err)
+		g.err = errs.Context("building a CM "+s.msg.Name(), err)
 		return
 	}
 	p := g.prepare(st.dir, &s.qp1)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/roce-go/roce/ecn"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/pfc"
 )
 
@@ -52,7 +53,7 @@ func ParseOp(s string) (Op, error) {
 			return Op(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown operation %q (want one of %s)", s, strings.Join(opNames[:], ", "))
+	return 0, errs.Kind(ErrConfig, fmt.Sprintf("unknown operation %q (want one of %s)", s, strings.Join(opNames[:], ", ")))
 }
 
 // Config describes one phase of traffic. Start from DefaultConfig and change
@@ -257,12 +258,12 @@ func (c *Config) Set(name, value string) error {
 	for _, o := range options {
 		if o.Name == name {
 			if err := o.set(c, value); err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+				return errs.Context(name, err)
 			}
 			return nil
 		}
 	}
-	return fmt.Errorf("unknown option %q", name)
+	return errs.Kind(ErrConfig, fmt.Sprintf("unknown option %q", name))
 }
 
 // Get returns the text form of the option named name, "" if there is none.
@@ -320,7 +321,7 @@ func parseSize(s string) (int, error) {
 	}
 	v, err := strconv.ParseUint(t, 0, 32)
 	if err != nil || v*uint64(mult) > math.MaxUint32 {
-		return 0, fmt.Errorf("bad size %q", s)
+		return 0, errs.Kind(ErrConfig, fmt.Sprintf("bad size %q", s))
 	}
 	return int(v) * mult, nil
 }
@@ -328,7 +329,7 @@ func parseSize(s string) (int, error) {
 func parseUint(s string, bits int) (uint64, error) {
 	v, err := strconv.ParseUint(s, 0, bits)
 	if err != nil {
-		return 0, fmt.Errorf("bad number %q (%d bits)", s, bits)
+		return 0, errs.Kind(ErrConfig, fmt.Sprintf("bad number %q (%d bits)", s, bits))
 	}
 	return v, nil
 }
@@ -336,7 +337,7 @@ func parseUint(s string, bits int) (uint64, error) {
 func parseInt(s string) (int, error) {
 	v, err := strconv.ParseInt(s, 0, 32)
 	if err != nil {
-		return 0, fmt.Errorf("bad number %q", s)
+		return 0, errs.Kind(ErrConfig, fmt.Sprintf("bad number %q", s))
 	}
 	return int(v), nil
 }
@@ -344,7 +345,7 @@ func parseInt(s string) (int, error) {
 func parseFraction(s string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(v >= 0 && v <= 1) {
-		return 0, fmt.Errorf("bad fraction %q (want 0 to 1)", s)
+		return 0, errs.Kind(ErrConfig, fmt.Sprintf("bad fraction %q (want 0 to 1)", s))
 	}
 	return v, nil
 }
@@ -353,7 +354,7 @@ func parseMAC(s string) ([6]byte, error) {
 	var m [6]byte
 	hw, err := net.ParseMAC(s)
 	if err != nil || len(hw) != 6 {
-		return m, fmt.Errorf("bad MAC address %q", s)
+		return m, errs.Kind(ErrConfig, fmt.Sprintf("bad MAC address %q", s))
 	}
 	copy(m[:], hw)
 	return m, nil
@@ -374,7 +375,7 @@ func parseAddr(s string) (netip.Addr, error) {
 	}
 	a, err := netip.ParseAddr(s)
 	if err != nil || a.Zone() != "" {
-		return netip.Addr{}, fmt.Errorf("bad IP address %q", s)
+		return netip.Addr{}, errs.Kind(ErrConfig, fmt.Sprintf("bad IP address %q", s))
 	}
 	return a, nil
 }
@@ -384,7 +385,7 @@ func parseAddr(s string) (netip.Addr, error) {
 func parseDuration(s string, most time.Duration) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, fmt.Errorf("bad duration %q (want Go's syntax: 4us, 1.5ms, 2h)", s)
+		return 0, errs.Kind(ErrConfig, fmt.Sprintf("bad duration %q (want Go's syntax: 4us, 1.5ms, 2h)", s))
 	}
 	if err := checkDuration(d, most); err != nil {
 		return 0, err
@@ -396,9 +397,9 @@ func parseDuration(s string, most time.Duration) (time.Duration, error) {
 func checkDuration(d, most time.Duration) error {
 	switch {
 	case d < 0:
-		return fmt.Errorf("%v is negative", d)
+		return errs.Kind(ErrConfig, fmt.Sprintf("%v is negative", d))
 	case d > most:
-		return fmt.Errorf("%v is longer than %v, the longest the generator allows (half its int64 picosecond clock)", d, most)
+		return errs.Kind(ErrConfig, fmt.Sprintf("%v is longer than %v, the longest the generator allows (half its int64 picosecond clock)", d, most))
 	}
 	return nil
 }
@@ -407,9 +408,9 @@ func checkDuration(d, most time.Duration) error {
 func checkStart(t time.Time) error {
 	switch {
 	case t.Before(FirstTime):
-		return fmt.Errorf("%s is before %s, the first time a capture file holds", t.Format(time.RFC3339Nano), FirstTime.Format(time.RFC3339Nano))
+		return errs.Kind(ErrConfig, fmt.Sprintf("%s is before %s, the first time a capture file holds", t.Format(time.RFC3339Nano), FirstTime.Format(time.RFC3339Nano)))
 	case t.After(LastTime):
-		return fmt.Errorf("%s is after %s, the last time of int64 nanoseconds since 1970", t.Format(time.RFC3339Nano), LastTime.Format(time.RFC3339Nano))
+		return errs.Kind(ErrConfig, fmt.Sprintf("%s is after %s, the last time of int64 nanoseconds since 1970", t.Format(time.RFC3339Nano), LastTime.Format(time.RFC3339Nano)))
 	}
 	return nil
 }
@@ -428,14 +429,14 @@ func (c *Config) setRate(v string) error {
 		}
 		f, err := strconv.ParseFloat(num, 64)
 		if err != nil || f*mult < 1 || f*mult > MaxPacketRate || f*mult != math.Trunc(f*mult) {
-			return fmt.Errorf("bad packet rate %q: want 1pps to 1Gpps, a whole number of packets per second (k, M, G: powers of 1000)", v)
+			return errs.Kind(ErrConfig, fmt.Sprintf("bad packet rate %q: want 1pps to 1Gpps, a whole number of packets per second (k, M, G: powers of 1000)", v))
 		}
 		c.PacketRate = uint64(f * mult)
 		return nil
 	}
 	r, err := pfc.ParseSpeed(v)
 	if err != nil {
-		return fmt.Errorf("%w, or packets per second ending in pps (10kpps)", err)
+		return errs.Kind(ErrConfig, errs.Strip(err)+", or packets per second ending in pps (10kpps)")
 	}
 	c.Rate, c.PacketRate = r, 0
 	return nil
@@ -450,7 +451,7 @@ var options = []Option{
 		set: func(c *Config, v string) error {
 			e, ok := encapNames[strings.ToLower(v)]
 			if !ok {
-				return fmt.Errorf("unknown encapsulation %q (want v1, v2, v2-ipv4 or v2-ipv6)", v)
+				return errs.Kind(ErrConfig, fmt.Sprintf("unknown encapsulation %q (want v1, v2, v2-ipv4 or v2-ipv6)", v))
 			}
 			c.Encap = e
 			return nil
@@ -460,7 +461,7 @@ var options = []Option{
 		set: func(c *Config, v string) error {
 			t, ok := transportNames[strings.ToLower(v)]
 			if !ok {
-				return fmt.Errorf("unknown transport %q (want rc, uc, ud or xrc)", v)
+				return errs.Kind(ErrConfig, fmt.Sprintf("unknown transport %q (want rc, uc, ud or xrc)", v))
 			}
 			c.Transport = t
 			return nil
@@ -491,7 +492,7 @@ var options = []Option{
 		set: func(c *Config, v string) error {
 			n, err := strconv.ParseInt(v, 0, 64)
 			if err != nil || n < -1 || n > 0xFFFFFF {
-				return fmt.Errorf("bad PSN %q (want -1 or 0 to 0xffffff)", v)
+				return errs.Kind(ErrConfig, fmt.Sprintf("bad PSN %q (want -1 or 0 to 0xffffff)", v))
 			}
 			c.PSN = n
 			return nil
@@ -525,7 +526,7 @@ var options = []Option{
 		set: func(c *Config, v string) error {
 			n, err := parseInt(v)
 			if err != nil || n < -1 || n > 4095 {
-				return fmt.Errorf("bad VLAN ID %q (want -1 to 4095)", v)
+				return errs.Kind(ErrConfig, fmt.Sprintf("bad VLAN ID %q (want -1 to 4095)", v))
 			}
 			c.VLAN = n
 			return nil
@@ -541,7 +542,7 @@ var options = []Option{
 		set: func(c *Config, v string) error {
 			e, ok := ecnNames[strings.ToLower(v)]
 			if !ok {
-				return fmt.Errorf("unknown ECN codepoint %q (want not-ect, ect0 or ect1)", v)
+				return errs.Kind(ErrConfig, fmt.Sprintf("unknown ECN codepoint %q (want not-ect, ect0 or ect1)", v))
 			}
 			c.ECN = e
 			return nil
@@ -592,7 +593,7 @@ var options = []Option{
 		set: func(c *Config, v string) error {
 			t, err := time.Parse(time.RFC3339Nano, v)
 			if err != nil {
-				return fmt.Errorf("bad time %q (want RFC 3339: 2026-01-01T00:00:00Z)", v)
+				return errs.Kind(ErrConfig, fmt.Sprintf("bad time %q (want RFC 3339: 2026-01-01T00:00:00Z)", v))
 			}
 			if err := checkStart(t); err != nil {
 				return err
@@ -608,7 +609,7 @@ var options = []Option{
 		set: func(c *Config, v string) error {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
-				return fmt.Errorf("bad switch %q (want true or false)", v)
+				return errs.Kind(ErrConfig, fmt.Sprintf("bad switch %q (want true or false)", v))
 			}
 			c.CM = b
 			return nil
@@ -623,7 +624,10 @@ var options = []Option{
 }
 
 // ErrConfig is wrapped by every error New returns for a configuration it
-// refuses.
+// refuses, and by every error of Config.Set, ParseOp, ParseFormat and a
+// scenario's lines (ParseScenario, StreamScenario, CheckScenario). Only
+// New's say "bad configuration"; the others give the value and what was
+// wanted ("roce: size: bad size \"12q\"").
 var ErrConfig = errors.New("roce: bad configuration")
 
 func configErr(format string, a ...any) error {
@@ -703,11 +707,11 @@ func (c *Config) check() error {
 		v, limit time.Duration
 	}{{"delay", c.Delay, MaxDuration}, {"gap", c.Gap, MaxDuration}, {"cnp-interval", c.CNPInterval, math.MaxInt64}} {
 		if err := checkDuration(d.v, d.limit); err != nil {
-			return configErr("%s: %v", d.name, err)
+			return configErr("%s: %s", d.name, errs.Strip(err))
 		}
 	}
 	if err := checkStart(c.Start); err != nil {
-		return configErr("start: %v", err)
+		return configErr("start: %s", errs.Strip(err))
 	}
 	if !(c.CEFraction >= 0 && c.CEFraction <= 1) || !(c.BadICRC >= 0 && c.BadICRC <= 1) {
 		return configErr("fractions must be between 0 and 1")

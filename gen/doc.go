@@ -117,6 +117,15 @@
 // a time its format cannot hold: a pcap file ends in 2106 (its seconds
 // are 32 bits wide), see Format.CheckTime.
 //
+// # Errors
+//
+// Every error message starts with "roce: " and wraps one of two
+// sentinels, which errors.Is matches: ErrConfig for a setting refused
+// (Config.Set, ParseOp, ParseFormat, a scenario's lines, New's checks),
+// ErrTimeRange for a time the clock or the capture format cannot hold.
+// The words that place an error come after the prefix: "roce: scenario
+// line 3: size: bad size \"12q\"".
+//
 // # Determinism
 //
 // Every random choice (starting PSNs, R_Keys and addresses of remote

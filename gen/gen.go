@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	"github.com/google/gopacket"
@@ -14,6 +15,7 @@ import (
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/ecn"
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/internal/hdr"
 	"github.com/roce-go/roce/pfc"
 	"github.com/roce-go/roce/rocev2"
@@ -325,7 +327,7 @@ func (s *slicePhases) wrap(err error) error {
 	if len(s.cfgs) == 1 {
 		return err
 	}
-	return fmt.Errorf("phase %d: %w", s.i, err)
+	return errs.Context("phase "+strconv.Itoa(s.i), err)
 }
 
 // setup readies phase number pi (from 0) of configuration cfg, already
@@ -636,7 +638,7 @@ func (g *Generator) build(ts int64, kind Kind) bool {
 	var err error
 	g.buf, err = g.frame.AppendTo(g.buf[:0])
 	if err != nil {
-		g.err = fmt.Errorf("roce: building a %v frame: %w", kind, err)
+		g.err = errs.Context(fmt.Sprintf("building a %v frame", kind), err)
 		return false
 	}
 	g.finish(g.buf, ts, kind)
@@ -690,7 +692,7 @@ func (g *Generator) afterData(dir int, ce bool, senderQP uint32, q *qpState) {
 			ev := g.push(KindCNP, at, q)
 			b, err := cnp.Reply(ev.cnp[:0], g.out, senderQP, &g.cnpOpt)
 			if err != nil {
-				g.err = fmt.Errorf("roce: building a CNP: %w", err)
+				g.err = errs.Context("building a CNP", err)
 			}
 			ev.cnpLen = len(b)
 		}

@@ -2,10 +2,12 @@ package gen
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+
+	"github.com/roce-go/roce/internal/errs"
 )
 
 // ParseScenario reads a scenario file: one phase per line, each a list of
@@ -86,7 +88,7 @@ func CheckScenario(r io.Reader, base Config) error {
 	return nil
 }
 
-var errNoPhases = errors.New("scenario has no phases")
+var errNoPhases = errs.Kind(ErrConfig, "scenario has no phases")
 
 // scenarioReader reads the phases of a scenario file one line at a time.
 // It is the phaseSource of StreamScenario.
@@ -117,16 +119,16 @@ func (s *scenarioReader) parse() (Config, error) {
 		for _, f := range fields {
 			k, v, ok := strings.Cut(f, "=")
 			if !ok {
-				return c, fmt.Errorf("scenario line %d: %q is not key=value", s.line, f)
+				return c, errs.Kind(ErrConfig, fmt.Sprintf("scenario line %d: %q is not key=value", s.line, f))
 			}
 			if err := c.Set(strings.TrimPrefix(k, "-"), v); err != nil {
-				return c, fmt.Errorf("scenario line %d: %w", s.line, err)
+				return c, errs.Context("scenario line "+strconv.Itoa(s.line), err)
 			}
 		}
 		return c, nil
 	}
 	if err := s.sc.Err(); err != nil {
-		return Config{}, fmt.Errorf("scenario line %d: %w", s.line+1, err)
+		return Config{}, errs.Context("scenario line "+strconv.Itoa(s.line+1), err)
 	}
 	return Config{}, io.EOF
 }
@@ -147,5 +149,5 @@ func (s *scenarioReader) next() (Config, error) {
 }
 
 func (s *scenarioReader) wrap(err error) error {
-	return fmt.Errorf("scenario line %d: %w", s.phase, err)
+	return errs.Context("scenario line "+strconv.Itoa(s.phase), err)
 }

@@ -78,10 +78,10 @@ func TestStreamScenarioErrors(t *testing.T) {
 		{"", true, "scenario has no phases"},
 		{"# only a comment\n\n", true, "scenario has no phases"},
 		{"op=jump", true, "scenario line 1: op: unknown operation"},
-		{"\n\nmtu=1000", true, "scenario line 3: roce: bad configuration: MTU 1000"},
+		{"\n\nmtu=1000", true, "roce: scenario line 3: bad configuration: MTU 1000"},
 		{"op=write\n# two\nsize\n", false, `scenario line 3: "size" is not key=value`},
 		{"op=write\nop=read\n\nnosuch=1\n", false, `scenario line 4: unknown option "nosuch"`},
-		{"op=write\ntransport=ud op=read\n", false, "scenario line 2: roce: bad configuration: UD has no read operation"},
+		{"op=write\ntransport=ud op=read\n", false, "roce: scenario line 2: bad configuration: UD has no read operation"},
 		{"op=write\ndelay=2000h\n", false, "scenario line 2: delay: 2000h0m0s is longer than 1281h1m26.018427387s"},
 		{"op=write\n" + strings.Repeat("x", 70000) + "\n", false, "scenario line 2: bufio.Scanner: token too long"},
 	} {
@@ -116,7 +116,7 @@ func TestStreamScenarioErrors(t *testing.T) {
 	}
 	for g.Next() {
 	}
-	if err := g.Err(); !errors.Is(err, gen.ErrTimeRange) || !strings.HasPrefix(err.Error(), "scenario line 5: ") || g.Stats().Frames != 34 {
+	if err := g.Err(); !errors.Is(err, gen.ErrTimeRange) || !strings.HasPrefix(err.Error(), "roce: scenario line 5: ") || g.Stats().Frames != 34 {
 		t.Errorf("late phase: %v", err)
 	}
 }

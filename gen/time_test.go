@@ -59,7 +59,7 @@ func TestSetTimes(t *testing.T) {
 			t.Errorf("Set(%s, %s) accepted", tc.name, tc.bad)
 			continue
 		}
-		if msg := err.Error(); !strings.HasPrefix(msg, tc.name+": ") || !strings.Contains(msg, tc.why) {
+		if msg := err.Error(); !strings.HasPrefix(msg, "roce: "+tc.name+": ") || !strings.Contains(msg, tc.why) {
 			t.Errorf("Set(%s, %s): %q, want the option's name and %q", tc.name, tc.bad, msg, tc.why)
 		}
 	}
@@ -203,7 +203,7 @@ func TestGapLimit(t *testing.T) {
 	// before.
 	d := gen.DefaultConfig()
 	d.Gap, d.Delay = maxDuration, maxDuration
-	if ts, err := runTimes(c, d); len(ts) != 17 || !errors.Is(err, gen.ErrTimeRange) || !strings.HasPrefix(err.Error(), "phase 2: ") {
+	if ts, err := runTimes(c, d); len(ts) != 17 || !errors.Is(err, gen.ErrTimeRange) || !strings.HasPrefix(err.Error(), "roce: phase 2: ") {
 		t.Errorf("a phase too long: %d frames, %v", len(ts), err)
 	}
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
+
+	"github.com/roce-go/roce/internal/errs"
 )
 
 // Format is a capture file format.
@@ -39,7 +41,7 @@ func ParseFormat(s string) (Format, error) {
 	case "pcapng":
 		return PcapNG, nil
 	}
-	return 0, fmt.Errorf("unknown capture format %q (want pcap or pcapng)", s)
+	return 0, errs.Kind(ErrConfig, fmt.Sprintf("unknown capture format %q (want pcap or pcapng)", s))
 }
 
 // FormatOf returns the format a file name asks for: PcapNG for names

@@ -38,3 +38,7 @@ func Kind(kind error, msg string) error { return &kindError{msg: msg, kind: kind
 func (e *kindError) Error() string { return Prefix + e.msg }
 
 func (e *kindError) Unwrap() error { return e.kind }
+
+// Strip returns err's message without the module's prefix, for a message
+// that puts it after words of its own.
+func Strip(err error) string { return strings.TrimPrefix(err.Error(), Prefix) }
