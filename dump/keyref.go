@@ -71,6 +71,9 @@ func writeKeyRow(w *bufio.Writer, key, typ, doc, also string) {
 func keyType(f *Field) string {
 	switch f.Type {
 	case FieldUint:
+		if f.Bits == 1 {
+			return "number, 1 bit"
+		}
 		return "number, " + strconv.Itoa(int(f.Bits)) + " bits"
 	case FieldBool:
 		return "bool"
