@@ -152,7 +152,7 @@ type cellGroup struct {
 // fastFields are the fields the fill functions set, by the index
 // variables of their rows; Fill asks Get for the others.
 // TestCellsAreTheTable checks the values.
-var fastFields = []*int{
+var fastFields = []*key{
 	&kFrameNumber, &kFrameTimeEpoch, &kFrameLen, &kFrameCapLen, &kEthDst, &kEthSrc, &kEthType,
 	&kIpSrc, &kIpDst, &kIpDsfieldDscp, &kIpDsfieldEcn, &kIpTtl, &kIpId, &kIpProto, &kUdpSrcport,
 	&kUdpDstport, &kBthOpcode, &kBthSe, &kBthM, &kBthPadcnt, &kBthTver, &kBthPKey, &kBthFecn,
@@ -179,10 +179,10 @@ var cellGroups = func() []cellGroup {
 	index := map[string]int{}
 	fast := map[int]bool{}
 	for _, h := range fastFields {
-		if n := fieldTable[*h].Name; cellFillers[fieldRequires(n)] == nil {
+		if n := fieldTable[h.i].Name; cellFillers[fieldRequires(n)] == nil {
 			panic("dump: no filler for fast cell " + n)
 		}
-		fast[*h] = true
+		fast[h.i] = true
 	}
 	for i := range fieldTable {
 		p := fieldRequires(fieldTable[i].Name)
@@ -205,25 +205,25 @@ var cellGroups = func() []cellGroup {
 }()
 
 func fillFrame(c *Cells, r *Record) {
-	c.uint(kFrameNumber, uint64(r.Number))
+	c.uint(kFrameNumber.i, uint64(r.Number))
 	if !r.Time.IsZero() {
-		v := &c.Values[kFrameTimeEpoch]
+		v := &c.Values[kFrameTimeEpoch.i]
 		v.Sec, v.U = r.Time.Unix(), uint64(r.Time.Nanosecond())
-		c.mark(kFrameNumber + 1)
+		c.mark(kFrameNumber.i + 1)
 	}
-	c.uint(kFrameLen, uint64(r.Len))
-	c.uint(kFrameCapLen, uint64(r.capLen))
+	c.uint(kFrameLen.i, uint64(r.Len))
+	c.uint(kFrameCapLen.i, uint64(r.capLen))
 	if r.isIB() && r.CNPErr != nil {
-		c.Values[kCnpError].S = r.CNPErr.Error()
-		c.mark(kCnpError)
+		c.Values[kCnpError.i].S = r.CNPErr.Error()
+		c.mark(kCnpError.i)
 	}
 	switch r.Kind {
 	case KindMalformed:
-		c.Values[kError].S = r.Err.Error()
-		c.mark(kError)
+		c.Values[kError.i].S = r.Err.Error()
+		c.mark(kError.i)
 	case KindUnsupported:
-		c.Values[kError].S = string(appendUnsupported(nil, r))
-		c.mark(kError)
+		c.Values[kError.i].S = string(appendUnsupported(nil, r))
+		c.mark(kError.i)
 	}
 }
 
@@ -234,64 +234,64 @@ func fillEth(c *Cells, r *Record) {
 	}
 	var a [16]byte
 	copy(a[:6], e[0:6])
-	c.Values[kEthDst].Addr = a
+	c.Values[kEthDst.i].Addr = a
 	copy(a[:6], e[6:12])
-	c.Values[kEthSrc].Addr = a
-	c.mark(kEthDst)
-	c.mark(kEthDst + 1)
-	c.uint(kEthType, uint64(r.net.etherType))
+	c.Values[kEthSrc.i].Addr = a
+	c.mark(kEthDst.i)
+	c.mark(kEthDst.i + 1)
+	c.uint(kEthType.i, uint64(r.net.etherType))
 }
 
 func fillIPv4(c *Cells, r *Record) {
 	n := &r.net
-	c.Values[kIpSrc].Addr = n.src
-	c.Values[kIpDst].Addr = n.dst
-	c.mark(kIpSrc)
-	c.mark(kIpSrc + 1)
-	c.uint(kIpDsfieldDscp, uint64(n.tclass>>2))
-	c.uint(kIpDsfieldEcn, uint64(n.tclass&3))
-	c.uint(kIpTtl, uint64(n.ttl))
-	c.uint(kIpId, uint64(n.ipID))
-	c.uint(kIpProto, uint64(n.proto))
+	c.Values[kIpSrc.i].Addr = n.src
+	c.Values[kIpDst.i].Addr = n.dst
+	c.mark(kIpSrc.i)
+	c.mark(kIpSrc.i + 1)
+	c.uint(kIpDsfieldDscp.i, uint64(n.tclass>>2))
+	c.uint(kIpDsfieldEcn.i, uint64(n.tclass&3))
+	c.uint(kIpTtl.i, uint64(n.ttl))
+	c.uint(kIpId.i, uint64(n.ipID))
+	c.uint(kIpProto.i, uint64(n.proto))
 }
 
 func fillUDP(c *Cells, r *Record) {
-	c.uint(kUdpSrcport, uint64(r.net.sport))
-	c.uint(kUdpDstport, uint64(r.net.dport))
+	c.uint(kUdpSrcport.i, uint64(r.net.sport))
+	c.uint(kUdpDstport.i, uint64(r.net.dport))
 }
 
 func fillBTH(c *Cells, r *Record) {
 	h := &r.RoCE.Packet.BTH
-	c.uint(kBthOpcode, uint64(h.OpCode))
-	c.uint(kBthSe, b2u(h.SE))
-	c.uint(kBthM, b2u(h.MigReq))
-	c.uint(kBthPadcnt, uint64(h.PadCnt))
-	c.uint(kBthTver, uint64(h.TVer))
-	c.uint(kBthPKey, uint64(h.PKey))
-	c.uint(kBthFecn, b2u(h.FECN))
-	c.uint(kBthBecn, b2u(h.BECN))
-	c.uint(kBthDestqp, uint64(h.DestQP))
-	c.uint(kBthA, b2u(h.AckReq))
-	c.uint(kBthPsn, uint64(h.PSN))
+	c.uint(kBthOpcode.i, uint64(h.OpCode))
+	c.uint(kBthSe.i, b2u(h.SE))
+	c.uint(kBthM.i, b2u(h.MigReq))
+	c.uint(kBthPadcnt.i, uint64(h.PadCnt))
+	c.uint(kBthTver.i, uint64(h.TVer))
+	c.uint(kBthPKey.i, uint64(h.PKey))
+	c.uint(kBthFecn.i, b2u(h.FECN))
+	c.uint(kBthBecn.i, b2u(h.BECN))
+	c.uint(kBthDestqp.i, uint64(h.DestQP))
+	c.uint(kBthA.i, b2u(h.AckReq))
+	c.uint(kBthPsn.i, uint64(h.PSN))
 }
 
 func fillDETH(c *Cells, r *Record) {
 	d := &r.RoCE.Packet.DETH
-	c.uint(kDethQKey, uint64(d.QKey))
-	c.uint(kDethSrcqp, uint64(d.SrcQP))
+	c.uint(kDethQKey.i, uint64(d.QKey))
+	c.uint(kDethSrcqp.i, uint64(d.SrcQP))
 }
 
 func fillRETH(c *Cells, r *Record) {
 	h := &r.RoCE.Packet.RETH
-	c.uint(kRethVa, h.VA)
-	c.uint(kRethRKey, uint64(h.RKey))
-	c.uint(kRethDmalen, uint64(h.DMALen))
+	c.uint(kRethVa.i, h.VA)
+	c.uint(kRethRKey.i, uint64(h.RKey))
+	c.uint(kRethDmalen.i, uint64(h.DMALen))
 }
 
 func fillAETH(c *Cells, r *Record) {
 	a := &r.RoCE.Packet.AETH
-	c.uint(kAethSyndrome, uint64(a.Syndrome))
-	c.uint(kAethMsn, uint64(a.MSN))
+	c.uint(kAethSyndrome.i, uint64(a.Syndrome))
+	c.uint(kAethMsn.i, uint64(a.MSN))
 }
 
 // icrcStatus are the values of infiniband.invariant.crc.status.
@@ -299,7 +299,7 @@ var icrcStatus = [...]string{"bad", "good", "unchecked"}
 
 func fillIB(c *Cells, r *Record) {
 	if r.Kind == KindInfiniBand && len(r.RoCE.Raw)+2 <= r.capLen {
-		c.uint(kVariantCrc, uint64(r.LRH.VCRC))
+		c.uint(kVariantCrc.i, uint64(r.LRH.VCRC))
 	}
 	if !r.isIB() {
 		return // an LRH alone: none of the others
@@ -307,21 +307,21 @@ func fillIB(c *Cells, r *Record) {
 	p := &r.RoCE.Packet
 	h := p.Headers()
 	if h.Has(ib.HeaderImmDt) && p.Captured(ib.HeaderImmDt) == ib.ImmDtLen {
-		c.bytes4(kImmdt, p.ImmDt.Data)
+		c.bytes4(kImmdt.i, p.ImmDt.Data)
 	}
 	if h.Has(ib.HeaderIETH) && p.Captured(ib.HeaderIETH) == ib.IETHLen {
-		c.bytes4(kIeth, p.IETH.RKey)
+		c.bytes4(kIeth.i, p.IETH.RKey)
 	}
-	c.uint(kPayloadLen, uint64(r.payloadLen()))
+	c.uint(kPayloadLen.i, uint64(r.payloadLen()))
 	status := b2u(r.ICRCGood)
 	if r.ICRCUnchecked {
 		status = 2
 	} else {
 		x := p.BTH.ICRC
-		c.uint(kInvariantCrc, uint64(x[0])<<24|uint64(x[1])<<16|uint64(x[2])<<8|uint64(x[3]))
+		c.uint(kInvariantCrc.i, uint64(x[0])<<24|uint64(x[1])<<16|uint64(x[2])<<8|uint64(x[3]))
 	}
-	c.Values[kInvariantCrcStatus].S = icrcStatus[status]
-	c.mark(kImmdt + 4)
+	c.Values[kInvariantCrcStatus.i].S = icrcStatus[status]
+	c.mark(kImmdt.i + 4)
 }
 
 // bytes4 sets field i, four bytes.

@@ -134,17 +134,17 @@ func (r *Record) appendCNPText(b []byte) []byte {
 // appendMACCJSON appends the macc.* keys of a MAC Control frame.
 func (r *Record) appendMACCJSON(b []byte) []byte {
 	m := &r.MACControl
-	b = jUint(b, kMaccOpcode, uint64(m.Opcode))
+	b = jUint(b, &kMaccOpcode, uint64(m.Opcode))
 	switch m.Opcode {
 	case pfc.OpcodePause:
-		b = jUint(b, kMaccPauseTime, uint64(m.PauseTime))
+		b = jUint(b, &kMaccPauseTime, uint64(m.PauseTime))
 	case pfc.OpcodePFC:
-		b = jUint(b, kMaccCbfcEnbv, uint64(m.PriorityEnableVector))
+		b = jUint(b, &kMaccCbfcEnbv, uint64(m.PriorityEnableVector))
 		for p := 0; p < pfc.NumPriorities; p++ {
-			b = jBool(b, kMaccCbfcEnbvC[p], m.PriorityEnableVector&(1<<p) != 0)
+			b = jBool(b, &kMaccCbfcEnbvC[p], m.PriorityEnableVector&(1<<p) != 0)
 		}
 		for p := 0; p < pfc.NumPriorities; p++ {
-			b = jUint(b, kMaccCbfcPauseTimeC[p], uint64(m.Time[p]))
+			b = jUint(b, &kMaccCbfcPauseTimeC[p], uint64(m.Time[p]))
 		}
 	}
 	return b

@@ -128,7 +128,7 @@ type Field struct {
 	// Doc says in one line what the field holds (docs/keys.md lists it).
 	Doc string
 
-	handle   *int  // set by at: where the table puts the row's index
+	handle   *key  // set by at: where the table puts the row's index and JSON key
 	composed bool  // set by numbered: the key is made from a stem and an index, in a loop
 	wide     uint8 // set by typeWidth: TypeBits, when Wireshark's type is wider than Bits rounded up
 }
@@ -139,12 +139,18 @@ func (f Field) doc(s string) Field {
 	return f
 }
 
-// at returns f, which the table, once built, tells the row's index
-// through *i: the fast writers (AppendJSON, Cells.Fill) name a field by
-// that variable, never by its key.
-func (f Field) at(i *int) Field {
-	f.handle = i
+// at returns f, which the table, once built, tells the row's index and
+// JSON key through *k: the fast writers (AppendJSON, Cells.Fill) name a
+// field by that variable, never by its key.
+func (f Field) at(k *key) Field {
+	f.handle = k
 	return f
+}
+
+// key is a row as the fast writers name it (at).
+type key struct {
+	i    int    // the row's index in the table
+	json string // its key as JSON writes it after another, jsonKeys[i]
 }
 
 // numbered returns f, a field of a family whose keys a loop makes from
@@ -271,7 +277,7 @@ func indexTable(t []Field) []Field {
 		fieldIndex[f.Name] = i
 		jsonKeys[i] = `,"` + f.Name + `":`
 		if f.handle != nil {
-			*f.handle = i
+			*f.handle = key{i, jsonKeys[i]}
 		}
 		if f.Type == FieldUint {
 			f.TypeBits = typeBits(f, wide)
@@ -671,7 +677,7 @@ func pfcFields() []Field {
 }
 
 // The indexes of the PFC priorities' rows.
-var kMaccCbfcEnbvC, kMaccCbfcPauseTimeC [pfc.NumPriorities]int
+var kMaccCbfcEnbvC, kMaccCbfcPauseTimeC [pfc.NumPriorities]key
 
 // tagFields are the rows of the VLAN tags: per family (ieee8021ad, then
 // vlan), per tag, priority, dei and id.
@@ -709,7 +715,7 @@ var (
 
 // kTag holds the indexes of the tags' rows: family (as tagPrefixes),
 // tag, then priority, dei, id.
-var kTag [2][wire.MaxTags][3]int
+var kTag [2][wire.MaxTags][3]key
 
 func cat(parts ...[]Field) []Field {
 	var out []Field

@@ -187,35 +187,36 @@ const FileKey = "frame.file"
 // fileKeyDoc describes FileKey in the key reference.
 const fileKeyDoc = "the capture's name, when Options.File is set (rocedump with several captures; not a Wireshark field)"
 
-// The indexes of the rows the fast writers name (AppendJSON, Cells.Fill),
+// The rows the fast writers name (AppendJSON, Cells.Fill), their indexes
+// and JSON keys
 // set by the rows themselves (at).
 var (
-	kFrameNumber, kFrameTimeEpoch, kFrameLen, kFrameCapLen                                                    int
-	kErfTypesType                                                                                             int
-	kSllEtype, kSllIfindex, kSllHatype, kSllPkttype, kSllHalen, kSllSrcEth                                    int
-	kEthDst, kEthSrc, kEthType                                                                                int
-	kIpSrc, kIpDst, kIpDsfieldDscp, kIpDsfieldEcn, kIpTtl, kIpId, kIpProto                                    int
-	kIpv6Src, kIpv6Dst, kIpv6TclassDscp, kIpv6TclassEcn, kIpv6Flow, kIpv6Hlim, kIpv6Nxt                       int
-	kUdpSrcport, kUdpDstport                                                                                  int
-	kTcpSrcport, kTcpDstport                                                                                  int
-	kGrhIpver, kGrhTclass, kGrhFlowlabel, kGrhPaylen, kGrhNxthdr, kGrhHoplmt, kGrhSgid, kGrhDgid              int
-	kMaccOpcode, kMaccPauseTime, kMaccCbfcEnbv                                                                int
-	kLrhVl, kLrhLver, kLrhSl, kLrhLnh, kLrhDlid, kLrhPktlen, kLrhSlid                                         int
-	kBthOpcode, kBthSe, kBthM, kBthPadcnt, kBthTver, kBthPKey, kBthFecn, kBthBecn, kBthDestqp, kBthA, kBthPsn int
-	kRdethEecnxt                                                                                              int
-	kDethQKey, kDethSrcqp                                                                                     int
-	kXrcethXrcsrq                                                                                             int
-	kRethVa, kRethRKey, kRethDmalen                                                                           int
-	kFethSel, kFethPlt                                                                                        int
-	kAtomicethVa, kAtomicethRKey, kAtomicethSwapdt, kAtomicethCmpdt                                           int
-	kAethSyndrome, kAethMsn                                                                                   int
-	kAtomicackethOrigremdt                                                                                    int
-	kImmdt                                                                                                    int
-	kIeth                                                                                                     int
-	kPayloadLen                                                                                               int
-	kInvariantCrc, kInvariantCrcStatus                                                                        int
-	kVariantCrc                                                                                               int
-	kCnpError, kError                                                                                         int
+	kFrameNumber, kFrameTimeEpoch, kFrameLen, kFrameCapLen                                                    key
+	kErfTypesType                                                                                             key
+	kSllEtype, kSllIfindex, kSllHatype, kSllPkttype, kSllHalen, kSllSrcEth                                    key
+	kEthDst, kEthSrc, kEthType                                                                                key
+	kIpSrc, kIpDst, kIpDsfieldDscp, kIpDsfieldEcn, kIpTtl, kIpId, kIpProto                                    key
+	kIpv6Src, kIpv6Dst, kIpv6TclassDscp, kIpv6TclassEcn, kIpv6Flow, kIpv6Hlim, kIpv6Nxt                       key
+	kUdpSrcport, kUdpDstport                                                                                  key
+	kTcpSrcport, kTcpDstport                                                                                  key
+	kGrhIpver, kGrhTclass, kGrhFlowlabel, kGrhPaylen, kGrhNxthdr, kGrhHoplmt, kGrhSgid, kGrhDgid              key
+	kMaccOpcode, kMaccPauseTime, kMaccCbfcEnbv                                                                key
+	kLrhVl, kLrhLver, kLrhSl, kLrhLnh, kLrhDlid, kLrhPktlen, kLrhSlid                                         key
+	kBthOpcode, kBthSe, kBthM, kBthPadcnt, kBthTver, kBthPKey, kBthFecn, kBthBecn, kBthDestqp, kBthA, kBthPsn key
+	kRdethEecnxt                                                                                              key
+	kDethQKey, kDethSrcqp                                                                                     key
+	kXrcethXrcsrq                                                                                             key
+	kRethVa, kRethRKey, kRethDmalen                                                                           key
+	kFethSel, kFethPlt                                                                                        key
+	kAtomicethVa, kAtomicethRKey, kAtomicethSwapdt, kAtomicethCmpdt                                           key
+	kAethSyndrome, kAethMsn                                                                                   key
+	kAtomicackethOrigremdt                                                                                    key
+	kImmdt                                                                                                    key
+	kIeth                                                                                                     key
+	kPayloadLen                                                                                               key
+	kInvariantCrc, kInvariantCrcStatus                                                                        key
+	kVariantCrc                                                                                               key
+	kCnpError, kError                                                                                         key
 )
 
 // extHeader is the protocol of an extended transport header: a frame

@@ -30,7 +30,7 @@ func WriteKeyReference(w io.Writer) error {
 		for _, i := range groups[p] {
 			f := &fieldTable[i]
 			writeKeyRow(bw, f.Name, keyType(f), f.Doc, f.Also)
-			if i == kFrameNumber {
+			if i == kFrameNumber.i {
 				writeKeyRow(bw, FileKey, "string", fileKeyDoc, "")
 			}
 		}
