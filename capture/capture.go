@@ -2,6 +2,7 @@ package capture
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/google/gopacket"
 
@@ -83,9 +84,14 @@ type Error struct {
 	Err   error
 }
 
-// Error returns "roce: capture: IFACE: OP: ERR".
+// Error returns "roce: capture: IFACE: OP: ERR", with the "roce: "
+// (and "capture: ") ERR starts with left out: the prefix is said once.
 func (e *Error) Error() string {
-	return "roce: capture: " + e.Iface + ": " + e.Op + ": " + e.Err.Error()
+	msg := e.Err.Error()
+	if m, ok := strings.CutPrefix(msg, "roce: "); ok {
+		msg = strings.TrimPrefix(m, "capture: ")
+	}
+	return "roce: capture: " + e.Iface + ": " + e.Op + ": " + msg
 }
 
 // Unwrap returns the underlying error.

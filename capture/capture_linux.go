@@ -217,7 +217,7 @@ func (h *Handle) setup(fd int, opt Options) error {
 		// before, ZeroCopyReadPacketData skips them).
 		unix.SetsockoptInt(fd, unix.SOL_PACKET, unix.PACKET_IGNORE_OUTGOING, 1)
 	case ll.Hatype != unix.ARPHRD_ETHER:
-		return fail("link type", fmt.Errorf("hardware type %d is not Ethernet: %w", ll.Hatype, ErrUnsupported))
+		return fail("link type", fmt.Errorf("roce: hardware type %d is not Ethernet: %w", ll.Hatype, ErrUnsupported))
 	}
 	if !opt.NoPromiscuous && !opt.SendOnly {
 		mreq := unix.PacketMreq{Ifindex: int32(h.ifindex), Type: unix.PACKET_MR_PROMISC}
@@ -472,7 +472,7 @@ func (h *Handle) writeErr(data []byte) error {
 	case 0:
 		return nil
 	case syscall.EMSGSIZE:
-		return &Error{Iface: h.iface, Op: "write", Err: fmt.Errorf("frame of %d bytes does not fit the MTU of %d bytes: %w", len(data), h.mtu, h.werr)}
+		return &Error{Iface: h.iface, Op: "write", Err: fmt.Errorf("roce: frame of %d bytes does not fit the MTU of %d bytes: %w", len(data), h.mtu, h.werr)}
 	}
 	return &Error{Iface: h.iface, Op: "write", Err: h.werr}
 }

@@ -1,6 +1,9 @@
 package capture
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // The fields of an instruction's code that the assembler reads, as
 // <linux/bpf_common.h> and libpcap's <pcap/bpf.h> define them.
@@ -31,17 +34,22 @@ type asmInsn struct {
 	jt, jf string // where a jump goes when true and when false: a label, or "" for the next instruction
 }
 
+// errProgram is what every error of the assembler wraps: a program of
+// this package's own (RoCEFilter's) written wrong, which no caller can
+// cause, so the sentinel stays unexported.
+var errProgram = errors.New("roce: capture: BPF program")
+
 // label names the next instruction added.
 func (a *asm) label(name string) {
 	if a.labels == nil {
 		a.labels = make(map[string]int)
 	}
 	if name == "" {
-		a.fail(fmt.Errorf("instruction %d: an empty label", len(a.insns)))
+		a.fail(fmt.Errorf("%w: instruction %d: an empty label", errProgram, len(a.insns)))
 		return
 	}
 	if _, ok := a.labels[name]; ok {
-		a.fail(fmt.Errorf("label %q given twice", name))
+		a.fail(fmt.Errorf("%w: label %q given twice", errProgram, name))
 		return
 	}
 	a.labels[name] = len(a.insns)
@@ -51,7 +59,7 @@ func (a *asm) label(name string) {
 // arithmetic operation, a return.
 func (a *asm) op(code uint16, k uint32) {
 	if code&bpfClass == bpfJMP {
-		a.fail(fmt.Errorf("instruction %d (code %#x) jumps: give it with jump", len(a.insns), code))
+		a.fail(fmt.Errorf("%w: instruction %d (code %#x) jumps: give it with jump", errProgram, len(a.insns), code))
 	}
 	a.insns = append(a.insns, asmInsn{Instruction: Instruction{Code: code, K: k}})
 }
@@ -62,7 +70,7 @@ func (a *asm) op(code uint16, k uint32) {
 // instruction.
 func (a *asm) jump(code uint16, k uint32, jt, jf string) {
 	if code&bpfClass != bpfJMP || code&bpfOp == bpfJA {
-		a.fail(fmt.Errorf("instruction %d (code %#x) is not a conditional jump", len(a.insns), code))
+		a.fail(fmt.Errorf("%w: instruction %d (code %#x) is not a conditional jump", errProgram, len(a.insns), code))
 	}
 	a.insns = append(a.insns, asmInsn{Instruction: Instruction{Code: code, K: k}, jt: jt, jf: jf})
 }
@@ -79,7 +87,7 @@ func (a *asm) fail(err error) {
 // itself, a jump of more than 255 instructions.
 func (a *asm) assemble() ([]Instruction, error) {
 	if a.err != nil {
-		return nil, fmt.Errorf("roce: capture: BPF program: %w", a.err)
+		return nil, a.err
 	}
 	prog := make([]Instruction, len(a.insns))
 	for pc, in := range a.insns {
@@ -103,11 +111,11 @@ func (a *asm) offset(pc int, label string) (uint8, error) {
 	}
 	to, ok := a.labels[label]
 	if !ok || to >= len(a.insns) {
-		return 0, fmt.Errorf("roce: capture: BPF program: instruction %d jumps to %q, which names no instruction", pc, label)
+		return 0, fmt.Errorf("%w: instruction %d jumps to %q, which names no instruction", errProgram, pc, label)
 	}
 	off := to - (pc + 1)
 	if off < 0 || off > 255 {
-		return 0, fmt.Errorf("roce: capture: BPF program: instruction %d jumps to %q (instruction %d): an offset of %d, outside 0 to 255", pc, label, to, off)
+		return 0, fmt.Errorf("%w: instruction %d jumps to %q (instruction %d): an offset of %d, outside 0 to 255", errProgram, pc, label, to, off)
 	}
 	return uint8(off), nil
 }

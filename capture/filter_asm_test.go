@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"errors"
 	"os/exec"
 	"reflect"
 	"regexp"
@@ -141,7 +142,7 @@ func TestAsmRefused(t *testing.T) {
 		var a asm
 		c.prog(&a)
 		prog, err := a.assemble()
-		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "roce: ") {
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "roce: capture: BPF program: ") || !errors.Is(err, errProgram) {
 			t.Errorf("%s: %v, %v; want an error with %q", c.name, prog, err, c.want)
 		}
 	}

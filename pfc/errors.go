@@ -11,7 +11,8 @@ var (
 	// matches io.ErrUnexpectedEOF.
 	ErrTruncated error = errs.ErrTruncated
 	// ErrBadValue means MACControl.AppendTo was handed a frame it cannot
-	// encode as given (see MACControl.Validate).
+	// encode as given (see MACControl.Validate), or ParseSpeed a text
+	// that is no link speed.
 	ErrBadValue error = errs.ErrBadValue
 )
 

@@ -387,6 +387,7 @@ func TestParseSpeed(t *testing.T) {
 		_, err := ParseSpeed(in)
 		if assert.Error(t, err, in) {
 			assert.Equal(t, "roce: bad link speed "+strconv.Quote(in)+" (want 1M to 10T bits per second, as 100G or 25Gb/s)", err.Error())
+			assert.ErrorIs(t, err, ErrBadValue, in)
 		}
 	}
 }

@@ -1,12 +1,13 @@
 package pfc
 
 import (
-	"errors"
 	"math"
 	"math/bits"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/roce-go/roce/internal/errs"
 )
 
 // QuantumBits is the length of one pause quantum in bit times (IEEE
@@ -106,7 +107,7 @@ func (s Speed) MaxPause() time.Duration { return s.Duration(MaxQuanta) }
 // ParseSpeed reads a link speed in bits per second: a number with an
 // optional k, M, G or T (powers of 1000) and an optional "b/s" or "bps",
 // for example "100G", "25Gb/s", "2.5G", "400000Mbps". It accepts 1 Mb/s to
-// 10 Tb/s; the error names the text otherwise.
+// 10 Tb/s; the error, an ErrBadValue, names the text otherwise.
 func ParseSpeed(s string) (Speed, error) {
 	t := strings.TrimSuffix(strings.TrimSuffix(s, "bps"), "b/s")
 	mult := 1.0
@@ -117,7 +118,7 @@ func ParseSpeed(s string) (Speed, error) {
 	}
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil || math.IsNaN(v) || v*mult < 1e6 || v*mult > 1e13 {
-		return 0, errors.New("roce: bad link speed " + strconv.Quote(s) + " (want 1M to 10T bits per second, as 100G or 25Gb/s)")
+		return 0, errs.Kind(ErrBadValue, "bad link speed "+strconv.Quote(s)+" (want 1M to 10T bits per second, as 100G or 25Gb/s)")
 	}
 	return Speed(math.Round(v * mult)), nil
 }

@@ -58,7 +58,7 @@ func Entries(page string) ([]string, error) {
 		}
 	}
 	if !found {
-		return nil, errors.New("no OPTIONS section")
+		return nil, ErrNoOptions
 	}
 	return out, nil
 }
@@ -102,7 +102,10 @@ func Diff(want, have []string) (missing, extra []string) {
 }
 
 // ErrNoGroff is Render's error when groff is not installed.
-var ErrNoGroff = errors.New("groff is not installed (Debian: apt-get install groff-base)")
+var ErrNoGroff = errors.New("roce: groff is not installed (Debian: apt-get install groff-base)")
+
+// ErrNoOptions is Entries' error for a page without an OPTIONS section.
+var ErrNoOptions = errors.New("roce: no OPTIONS section")
 
 // Render formats the man page at path with groff -man -Tutf8, every
 // warning on (-ww), and returns what groff said on standard error: a
@@ -120,7 +123,7 @@ func Render(path string) (warnings string, err error) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return stderr.String(), fmt.Errorf("groff: %w", err)
+		return stderr.String(), fmt.Errorf("roce: groff: %w", err)
 	}
 	return stderr.String(), nil
 }
