@@ -106,6 +106,17 @@
 // 0001-01-01T00:00:00Z reads as one without a timestamp (a Simple Packet
 // Block's zero time.Time).
 //
+// # Errors
+//
+// Every error message starts with "roce: " and wraps a sentinel that
+// errors.Is matches: ErrNotCapture (NewSource on a file of no capture
+// format), ErrUnreadable or io.ErrUnexpectedEOF (a ReadError: a record
+// that cannot be read, a capture cut short; ErrShrank for a mapped file
+// cut while read), ErrBadArgument (ParseQP, ParseOpcode, ParseOpcodes,
+// ParseFormat), and for Writer ErrLinkTypes, ErrTimeRange and
+// ErrTooLong. A frame that does not decode is no error of Scan's: its
+// Record holds the decoder's error, which matches the codecs' sentinels.
+//
 // # Link types
 //
 // Ethernet (1); Linux cooked captures v1 (113) and v2 (276), as

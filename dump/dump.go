@@ -44,7 +44,7 @@ type Options struct {
 	Progress func(frames int, offset int64)
 	// Unreadable, if set, is called with each record of the capture that
 	// could not be read and was skipped (Stats.Unreadable counts them);
-	// its Error method gives "frame N: ...". Scan goes on after it.
+	// its Error method gives "roce: frame N: ...". Scan goes on after it.
 	Unreadable func(err *ReadError)
 	// Workers is how many goroutines decode (and for Dump format)
 	// frames; 0 means runtime.GOMAXPROCS(0). With more than one, Scan
