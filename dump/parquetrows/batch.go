@@ -96,7 +96,7 @@ func (b *Batch) Len() int { return b.rows }
 // or would hold more with the next batch.
 func (w *Writer) WriteBatch(b *Batch) error {
 	if w.state != 0 {
-		return errClosed
+		return ErrClosed
 	}
 	if b.rows == 0 {
 		return nil

@@ -64,6 +64,7 @@ package parquetrows
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -307,7 +308,7 @@ func (w *Writer) encode() {
 // a malformed frame.
 func (w *Writer) Write(r *dump.Record) error {
 	if w.state != 0 {
-		return errClosed
+		return ErrClosed
 	}
 	if w.own.Add(r); w.own.rows < batchRows {
 		return nil
@@ -381,7 +382,7 @@ func timestampNS(v *dump.Value) (int64, bool) {
 // Close writes the rows not yet written and the file's footer.
 func (w *Writer) Close() error {
 	if w.state != 0 {
-		return errClosed
+		return ErrClosed
 	}
 	if err := w.WriteBatch(w.own); err != nil {
 		return err
@@ -400,4 +401,6 @@ func (w *Writer) Close() error {
 	return nil
 }
 
-var errClosed = fmt.Errorf("roce: parquet: writer closed")
+// ErrClosed is what Write, WriteBatch and Close return once Close has
+// been called.
+var ErrClosed = errors.New("roce: parquet: writer closed")
