@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"hash/crc64"
@@ -17,8 +18,9 @@ import (
 // flags of cmd/rocegen) and plays it: every configuration gen accepts must
 // produce frames that decode (roce.Frame, cnp, pfc), carry a valid ICRC
 // unless bad ICRCs were asked for, have non-decreasing timestamps, and come
-// out byte-identical on a second run. Refusals must wrap gen.ErrConfig or
-// be scenario syntax errors; nothing may panic.
+// out byte-identical on a second run. Refusals, the scenario's syntax
+// errors too, must start with "roce: " and wrap gen.ErrConfig; nothing
+// may panic.
 func FuzzGenerate(f *testing.F) {
 	for _, s := range []string{
 		"",
@@ -37,7 +39,13 @@ func FuzzGenerate(f *testing.F) {
 		base.Size, base.MTU = 1000, 256
 		phases, err := gen.ParseScenario(strings.NewReader(text), base)
 		if err != nil {
-			return // a syntax error, an unknown key, no phase
+			// A syntax error, an unknown key, a bad value, no phase, a
+			// line too long for the scanner: said "roce: " first, and
+			// matching ErrConfig (or the scanner's ErrTooLong).
+			if !errors.Is(err, gen.ErrConfig) && !errors.Is(err, bufio.ErrTooLong) || !strings.HasPrefix(err.Error(), "roce: ") {
+				t.Fatalf("ParseScenario: %q wraps neither ErrConfig nor bufio.ErrTooLong, or lacks the prefix", err)
+			}
+			return
 		}
 		// Keep a run short (a slow input near the end of -fuzztime makes
 		// the fuzzer fail with "context deadline exceeded"): few phases,
