@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/roce-go/roce/dump"
@@ -45,7 +46,7 @@ func FuzzSourceResync(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		src, err := dump.NewSource(bytes.NewReader(data))
 		if err != nil {
-			if !errors.Is(err, dump.ErrNotCapture) {
+			if !errors.Is(err, dump.ErrNotCapture) || !strings.HasPrefix(err.Error(), "roce: ") {
 				t.Fatalf("NewSource: %v", err)
 			}
 			return
@@ -73,7 +74,9 @@ func FuzzSourceResync(f *testing.F) {
 			if !errors.As(err, &re) || !errors.Is(err, dump.ErrUnreadable) && !errors.Is(err, io.ErrUnexpectedEOF) {
 				t.Fatalf("Next: %v (%T)", err, err)
 			}
-			_ = re.Error()
+			if !strings.HasPrefix(re.Error(), "roce: ") {
+				t.Fatalf("Next: %q lacks the prefix", re.Error())
+			}
 			if re.Fatal {
 				if _, _, _, again := src.Next(); again != err {
 					t.Fatalf("after a fatal %v: %v", err, again)
