@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"testing"
 )
 
 // defaultLine is a flag's line in flag.FlagSet.PrintDefaults: two
@@ -126,4 +127,42 @@ func Render(path string) (warnings string, err error) {
 		return stderr.String(), fmt.Errorf("roce: groff: %w", err)
 	}
 	return stderr.String(), nil
+}
+
+// Check checks a command's documentation against its flags (Flags of
+// its -h output): every flag has an OPTIONS entry in the man page and a
+// mention in the guide, the page documents no flag the command lacks,
+// and groff renders the page without a warning (skipped when groff is
+// absent, unless CI is "true").
+func Check(t testing.TB, flags []string, page, guide string) {
+	t.Helper()
+	man, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := Entries(string(man))
+	if err != nil {
+		t.Fatalf("%s: %v", page, err)
+	}
+	missing, extra := Diff(flags, entries)
+	for _, f := range missing {
+		t.Errorf("%s: no OPTIONS entry for -%s", page, f)
+	}
+	for _, f := range extra {
+		t.Errorf("%s: an OPTIONS entry for -%s, which the command does not have", page, f)
+	}
+	text, err := os.ReadFile(guide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Unmentioned(flags, string(text)) {
+		t.Errorf("%s never mentions -%s", guide, f)
+	}
+	warnings, err := Render(page)
+	if errors.Is(err, ErrNoGroff) && os.Getenv("CI") != "true" {
+		t.Skip(err)
+	}
+	if err != nil || warnings != "" {
+		t.Errorf("groff -man -Tutf8 -ww %s: %v\n%s", page, err, warnings)
+	}
 }
