@@ -2,10 +2,11 @@
 // both over the same inputs and reports every output that differs by a
 // byte. A refactoring that must not change behaviour is checked with it:
 //
-//	git worktree add /tmp/old <commit>
-//	(cd /tmp/old && go build -o /tmp/old/bin/ ./cmd/rocedump ./cmd/rocegen)
-//	go build -o /tmp/new/bin/ ./cmd/rocedump ./cmd/rocegen
-//	go run ./internal/testkit/tools/samecheck -old /tmp/old/bin -new /tmp/new/bin testdata
+//	dir=$(mktemp -d)
+//	git worktree add "$dir/src" <commit>
+//	(cd "$dir/src" && go build -o "$dir/old/" ./cmd/rocedump ./cmd/rocegen)
+//	go build -o "$dir/new/" ./cmd/rocedump ./cmd/rocegen
+//	go run ./internal/testkit/tools/samecheck -old "$dir/old" -new "$dir/new" testdata
 //
 // rocegen runs with each generator setting of the table below; its
 // captures must be equal byte for byte, and they join the inputs. Each
