@@ -73,7 +73,7 @@ type ngIface struct {
 // of the capture cuts.
 func (s *Source) cutBlock(off int64, packet bool, block, reason string, err error) error {
 	e := s.cut(off, packet, block, err)
-	if re, ok := e.(*ReadError); ok {
+	if re, ok := e.(*ReadError); ok && re.Err == io.ErrUnexpectedEOF {
 		re.Reason = reason
 	}
 	return e

@@ -124,6 +124,28 @@ func gz(b []byte) []byte {
 	return buf.Bytes()
 }
 
+// gzDamaged compresses b, flushing the stream after its first at bytes
+// and making the deflate block that follows one of the reserved type
+// (RFC 1951 3.2.3: BTYPE 11 is an error), or, with badSum, spoiling the
+// CRC-32 of the gzip trailer instead.
+func gzDamaged(b []byte, at int, badSum bool) []byte {
+	if badSum {
+		z := gz(b)
+		z[len(z)-8] ^= 0xff
+		return z
+	}
+	var buf bytes.Buffer
+	z := gzip.NewWriter(&buf)
+	z.Write(b[:at])
+	z.Flush()
+	next := buf.Len()
+	z.Write(b[at:])
+	z.Close()
+	out := buf.Bytes()
+	out[next] = 0x07 // BFINAL 1, BTYPE 11
+	return out
+}
+
 // row is one frame as both readers see it: tshark's fields, or the same
 // values from dump; an unreadable frame has only its number and what.
 type row struct {
@@ -386,10 +408,11 @@ func TestQuirksLikeTshark(t *testing.T) {
 	head := func() *capWriter { return ngSection(nil, le).idb(1, 0, 0, 0) }
 	badSPB := (&capWriter{bo: le}).spb(n+100, fr[0]).b // claims 100 bytes more than it holds
 	badEPB := (&capWriter{bo: le}).epb(0, 0, 5000, 5000, fr[0]).b
+	twoThenOne := pcapHeader(le, false, 65535, 1).record(1, 0, n, n, fr[0]).record(2, 0, n, n, fr[1]).record(3, 0, n, n, fr[2]).b
 	for _, c := range []struct {
 		name       string
 		in         []byte // the file with the quirk
-		repaired   []byte // without its bad record: what tshark reads whole; nil for pcap
+		repaired   []byte // without its bad record: what tshark reads whole; nil for pcap; for gzip the file undamaged
 		tsharkSays string
 		badFrame   int   // the frame dump reports
 		fatal      error // what Scan returns; nil when it reads on
@@ -405,6 +428,13 @@ func TestQuirksLikeTshark(t *testing.T) {
 			"File has 300000-byte packet, bigger than maximum of 262144", 2, dump.ErrUnreadable},
 		{"pcap cut in a record", pcapHeader(le, false, 65535, 1).record(1, 0, n, n, fr[0]).record(2, 0, n, n, fr[0][:10]).b, nil,
 			"cut short in the middle of a packet", 2, io.ErrUnexpectedEOF},
+		// tshark decompresses ahead in blocks and may print none of the
+		// frames before the damage: what dump reads before it must be
+		// what tshark reads of the file undamaged.
+		{"gzip damaged after two records", gzDamaged(twoThenOne, len(twoThenOne)-int(n)-16, false), gz(twoThenOne),
+			"cannot be decompressed; it may be damaged or corrupt", 3, dump.ErrUnreadable},
+		{"gzip with a bad checksum", gzDamaged(twoThenOne, 0, true), gz(twoThenOne),
+			"cannot be decompressed; it may be damaged or corrupt", 4, dump.ErrUnreadable},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, st, err := ours(t, c.in)
@@ -420,7 +450,10 @@ func TestQuirksLikeTshark(t *testing.T) {
 				t.Errorf("tshark says %q, want %q", msg, c.tsharkSays)
 			}
 			want := theirs // tshark stops at the bad record: the frames before it
-			if c.repaired != nil {
+			if c.repaired != nil && c.fatal != nil {
+				want, _ = tshark(t, c.repaired)
+				want = want[:c.badFrame-1]
+			} else if c.repaired != nil {
 				if st.Unreadable != 1 {
 					t.Errorf("Unreadable %d, want 1", st.Unreadable)
 				}
@@ -438,6 +471,22 @@ func TestQuirksLikeTshark(t *testing.T) {
 			}
 			sameRows(t, c.name, got, want)
 		})
+	}
+}
+
+// TestGzipDamagedAtStart: a gzip stream damaged before the capture's
+// magic number is no capture (ErrNotCapture, the damage named), as tshark
+// too reads no frame of it.
+func TestGzipDamagedAtStart(t *testing.T) {
+	fr := goldenFrames(t, "rocev2_ipv4.pcap", 1)
+	n := uint32(len(fr[0]))
+	in := gzDamaged(pcapHeader(binary.LittleEndian, false, 65535, 1).record(1, 0, n, n, fr[0]).b, 0, false)
+	_, err := dump.NewSource(bytes.NewReader(in))
+	if !errors.Is(err, dump.ErrNotCapture) || !strings.HasPrefix(err.Error(), "roce: ") || !strings.Contains(err.Error(), "corrupt input") {
+		t.Errorf("NewSource: %v, want ErrNotCapture naming the corrupt input", err)
+	}
+	if rows, msg := tshark(t, in); len(rows) != 0 || !strings.Contains(msg, "cannot be decompressed") {
+		t.Errorf("tshark: %d frames, %q", len(rows), msg)
 	}
 }
 

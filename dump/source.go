@@ -1,6 +1,7 @@
 package dump
 
 import (
+	"compress/flate"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -345,6 +346,9 @@ func (s *Source) start() (*Source, error) {
 		}
 		s.in.init(gz)
 		hdr, err = s.in.peek(4)
+		if damaged(err) {
+			return nil, fmt.Errorf("%w: gzip: %v", ErrNotCapture, err)
+		}
 	}
 	if len(hdr) < 4 {
 		if err == nil || err == io.EOF || err == io.ErrUnexpectedEOF {
@@ -442,14 +446,30 @@ func (s *Source) unreadable(off int64, packet bool, block, reason string) *ReadE
 }
 
 // cut returns the fatal ReadError of a record cut short by the end of
-// the input, or err itself when reading failed otherwise.
+// the input or by damage to a gzip stream, or err itself when reading
+// failed otherwise (an error of the file or reader underneath).
 func (s *Source) cut(off int64, packet bool, block string, err error) error {
+	if damaged(err) {
+		e := s.unreadable(off, packet, block, "the compressed capture is damaged here ("+err.Error()+")")
+		e.Fatal = true
+		return e
+	}
 	if err != io.ErrUnexpectedEOF && err != io.EOF {
 		return err
 	}
 	e := s.unreadable(off, packet, block, "cut short by the end of the capture")
 	e.Fatal, e.Err = true, io.ErrUnexpectedEOF
 	return e
+}
+
+// damaged reports whether err is gzip's finding that the compressed
+// stream is corrupt (a bad deflate block, header or checksum), rather
+// than an error of the reader underneath, which it passes on unchanged.
+// Reading cannot go on past it, as in Wireshark ("The compressed file
+// appears to be damaged or corrupt").
+func damaged(err error) bool {
+	var corrupt flate.CorruptInputError
+	return errors.As(err, &corrupt) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader)
 }
 
 // The capture times a Source gives, exactly: MinTime to MaxTime,

@@ -286,9 +286,9 @@ const fzAllocSlack = 1 << 20
 // FuzzCaptureReader reads arbitrary bytes as a capture with
 // dump.NewSource and Source.Next, decodes every frame with Record.Decode
 // and formats it as JSON and text. It checks the errors, that no frame is
-// longer than the input, that the JSON is valid and one line, and that
-// reading allocates memory in proportion to the input, not to the
-// lengths a hostile header claims.
+// longer than the input (under gzip, what it decompresses to), that the
+// JSON is valid and one line, and that reading allocates memory in
+// proportion to the input, not to the lengths a hostile header claims.
 func FuzzCaptureReader(f *testing.F) {
 	_, files := fzLoad(f)
 	for _, raw := range files {
@@ -297,7 +297,7 @@ func FuzzCaptureReader(f *testing.F) {
 	}
 	f.Add(fzPcapng(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		limit := uint64(8*len(data) + fzAllocSlack)
+		limit := uint64(8*fzSize(data) + fzAllocSlack)
 		if got := fzReadCapture(t, data); got > limit {
 			// The count is the whole process's: while fuzzing, the
 			// engine allocates beside the test. Read the capture again:
@@ -312,6 +312,7 @@ func FuzzCaptureReader(f *testing.F) {
 // fzReadCapture reads data as FuzzCaptureReader does, checking every
 // frame, and returns the bytes the process allocated meanwhile.
 func fzReadCapture(t *testing.T, data []byte) uint64 {
+	size := fzSize(data)
 	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
 	metrics.Read(sample)
 	start := sample[0].Value.Uint64()
@@ -329,8 +330,8 @@ func fzReadCapture(t *testing.T, data []byte) uint64 {
 		if err != nil {
 			break
 		}
-		if len(frame) > len(data) {
-			t.Fatalf("frame %d: %d bytes from a %d-byte input", n, len(frame), len(data))
+		if len(frame) > size {
+			t.Fatalf("frame %d: %d bytes from a %d-byte input", n, len(frame), size)
 		}
 		r.Decode(n, ci, lt, frame)
 		if r.Kind == dump.KindMalformed {

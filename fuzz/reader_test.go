@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -17,7 +18,8 @@ import (
 // numbers only grow, that no frame is longer than the input or
 // dump.MaxSnaplen, that every error is io.EOF or a *dump.ReadError
 // wrapping dump.ErrUnreadable or io.ErrUnexpectedEOF, and that a fatal
-// error is returned again.
+// error is returned again. Under gzip, "the input" is what it
+// decompresses to, and damage to the compressed stream is such an error.
 func FuzzSourceResync(f *testing.F) {
 	le := binary.LittleEndian
 	block := func(out []byte, typ uint32, body []byte) []byte {
@@ -43,6 +45,13 @@ func FuzzSourceResync(f *testing.F) {
 		pcap = append(le.AppendUint32(le.AppendUint32(pcap, n), n), pkt...)
 	}
 	f.Add(pcap)
+	for _, b := range [][]byte{pcap, ng} { // under gzip, where the decompressor finds damage too
+		var z bytes.Buffer
+		w := gzip.NewWriter(&z)
+		w.Write(b)
+		w.Close()
+		f.Add(z.Bytes())
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		src, err := dump.NewSource(bytes.NewReader(data))
 		if err != nil {
@@ -51,10 +60,11 @@ func FuzzSourceResync(f *testing.F) {
 			}
 			return
 		}
+		size := fzSize(data)
 		last := 0
 		for calls := 0; ; calls++ {
-			if calls > len(data)/4+2 {
-				t.Fatalf("%d calls of Next on %d bytes", calls, len(data))
+			if calls > size/4+2 {
+				t.Fatalf("%d calls of Next on %d bytes", calls, size)
 			}
 			frame, ci, _, err := src.Next()
 			if err == io.EOF {
@@ -65,8 +75,8 @@ func FuzzSourceResync(f *testing.F) {
 			}
 			last = src.Number()
 			if err == nil {
-				if len(frame) > len(data) || len(frame) > dump.MaxSnaplen || ci.CaptureLength != len(frame) {
-					t.Fatalf("frame %d: %d bytes (capture length %d) from %d", last, len(frame), ci.CaptureLength, len(data))
+				if len(frame) > size || len(frame) > dump.MaxSnaplen || ci.CaptureLength != len(frame) {
+					t.Fatalf("frame %d: %d bytes (capture length %d) from %d", last, len(frame), ci.CaptureLength, size)
 				}
 				continue
 			}
@@ -85,6 +95,17 @@ func FuzzSourceResync(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fzSize returns how many bytes of capture data holds: its length, or
+// under gzip what it decompresses to (up to 64 MiB), if more.
+func fzSize(data []byte) int {
+	size := len(data)
+	if z, err := gzip.NewReader(bytes.NewReader(data)); err == nil {
+		n, _ := io.Copy(io.Discard, io.LimitReader(z, 1<<26))
+		size = max(size, int(n))
+	}
+	return size
 }
 
 // FuzzSourceBytes reads arbitrary bytes as a capture held in memory
