@@ -49,7 +49,7 @@ func TestCodecsWithoutGopacket(t *testing.T) {
 
 // TestLibrariesWithoutParquet checks that the library packages do not
 // depend on the Parquet library: only cmd/rocedump and dump/parquetrows
-// import it, so that a user of ib or rocev2 does not compile it.
+// (and dump/parquetrows/parquetschema) import it, so that a user of ib or rocev2 does not compile it.
 func TestLibrariesWithoutParquet(t *testing.T) {
 	pkgs := []string{"./ib", "./rocev1", "./rocev2", "./pfc", "./cnp", "./ecn", "./dump", "./flow", "./dfilter", "./gen", "."}
 	out, err := exec.Command("go", append([]string{"list", "-deps"}, pkgs...)...).Output()
@@ -63,8 +63,35 @@ func TestLibrariesWithoutParquet(t *testing.T) {
 	}
 	// The check can fail: the package that writes the rows does depend on it.
 	out, err = exec.Command("go", "list", "-deps", "./dump/parquetrows").Output()
-	if err != nil || !strings.Contains(string(out), "github.com/parquet-go/parquet-go\n") {
-		t.Errorf("go list -deps ./dump/parquetrows lists no github.com/parquet-go/parquet-go: %v", err)
+	if err != nil || !strings.Contains(string(out), "github.com/parquet-go/parquet-go/format\n") {
+		t.Errorf("go list -deps ./dump/parquetrows lists no github.com/parquet-go/parquet-go/format: %v", err)
+	}
+}
+
+// TestRocedumpWithoutParquetRoot checks that rocedump and the package
+// that writes its Parquet files link parquet-go's format, Thrift and
+// compression packages but not the parquet-go package itself, whose
+// imports (Protocol Buffers, geometry, YAML, every codec) initialise at
+// each start of the command, Parquet written or not.
+func TestRocedumpWithoutParquetRoot(t *testing.T) {
+	banned := []string{"github.com/parquet-go/parquet-go", "google.golang.org/protobuf/", "github.com/twpayne/go-geom", "go.yaml.in/yaml/"}
+	for _, p := range []string{"./cmd/rocedump", "./dump/parquetrows"} {
+		out, err := exec.Command("go", "list", "-deps", p).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", p, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			for _, b := range banned {
+				if dep == b || strings.HasSuffix(b, "/") && strings.HasPrefix(dep, b) {
+					t.Errorf("%s depends on %s", p, dep)
+				}
+			}
+		}
+	}
+	// The check can fail: the schema's package does depend on them.
+	out, err := exec.Command("go", "list", "-deps", "./dump/parquetrows/parquetschema").Output()
+	if err != nil || !strings.Contains(string(out), "github.com/parquet-go/parquet-go\n") || !strings.Contains(string(out), "google.golang.org/protobuf/proto\n") {
+		t.Errorf("go list -deps ./dump/parquetrows/parquetschema lists no github.com/parquet-go/parquet-go or protobuf: %v", err)
 	}
 }
 

@@ -36,24 +36,25 @@ var layerRank = map[string]int{
 	"googlelayers":       20,
 
 	// Capture files, the decoded record and the tools built on them.
-	"capfile":                   29,
-	"capture":                   29,
-	"fields":                    30,
-	"dump":                      30,
-	"gen":                       30,
-	"flow":                      31,
-	"dfilter":                   31,
-	"dump/parquetrows":          31,
-	"dump/internal/keysmd":      31,
-	"timeline":                  32,
-	"cmd/internal/tty":          40,
-	"cmd/internal/cli":          41,
-	"cmd/rocedump":              42,
-	"cmd/rocegen":               42,
-	"internal/testkit/":         50, // every other package of the test kit
-	"internal/testkit/testcaps": 51,
-	"internal/testkit/tools/":   52,
-	"fuzz":                      53,
+	"capfile":                        29,
+	"capture":                        29,
+	"fields":                         30,
+	"dump":                           30,
+	"gen":                            30,
+	"flow":                           31,
+	"dfilter":                        31,
+	"dump/parquetrows":               31,
+	"dump/internal/keysmd":           31,
+	"dump/parquetrows/parquetschema": 32,
+	"timeline":                       32,
+	"cmd/internal/tty":               40,
+	"cmd/internal/cli":               41,
+	"cmd/rocedump":                   42,
+	"cmd/rocegen":                    42,
+	"internal/testkit/":              50, // every other package of the test kit
+	"internal/testkit/testcaps":      51,
+	"internal/testkit/tools/":        52,
+	"fuzz":                           53,
 }
 
 // rankOf returns the layer of the module package rel (its path inside

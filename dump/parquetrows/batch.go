@@ -22,7 +22,7 @@ const batchRows = 256
 
 // NewBatch returns an empty Batch.
 func NewBatch() *Batch {
-	Schema()
+	once.Do(build)
 	b := &Batch{chunks: make([]chunk, len(columns)), cells: dump.NewCells()}
 	for i := range b.chunks {
 		b.chunks[i].levels = make([]byte, batchRows)

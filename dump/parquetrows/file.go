@@ -1,12 +1,9 @@
 package parquetrows
 
 import (
-	"bytes"
 	"encoding/binary"
 	"io"
-	"sync"
 
-	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/encoding/rle"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -17,8 +14,8 @@ import (
 // whose cost is per value: every column chunk is one data page (v1) of
 // PLAIN values behind RLE/bit-packed definition levels, compressed as a
 // whole, and the footer is parquet-go's format.FileMetaData in Thrift's
-// compact protocol, with the schema elements parquet-go writes for
-// Schema().
+// compact protocol, with the schema elements parquet-go's Writer would
+// write for the columns (build).
 
 // magic opens and closes a Parquet file.
 const magic = "PAR1"
@@ -121,29 +118,6 @@ func (g *rowGroup) reset() {
 	g.rows = 0
 }
 
-var (
-	elementsOnce sync.Once
-	elements     []format.SchemaElement // Schema()'s, as parquet-go writes them
-)
-
-// schemaElements returns the footer's schema elements: those of an empty
-// file parquet-go writes for Schema().
-func schemaElements() []format.SchemaElement {
-	elementsOnce.Do(func() {
-		var b bytes.Buffer
-		w := parquet.NewWriter(&b, Schema())
-		if err := w.Close(); err != nil {
-			panic("parquetrows: " + err.Error())
-		}
-		f, err := parquet.OpenFile(bytes.NewReader(b.Bytes()), int64(b.Len()))
-		if err != nil {
-			panic("parquetrows: " + err.Error())
-		}
-		elements = f.Metadata().Schema
-	})
-	return elements
-}
-
 // fileWriter writes row groups and the footer of a Parquet file.
 type fileWriter struct {
 	w       io.Writer
@@ -197,7 +171,7 @@ var levelsRLE = rle.Encoding{BitWidth: 1}
 
 func (f *fileWriter) writeChunk(col int, c *chunk, rows int) (format.ColumnChunk, error) {
 	if f.meta.Schema == nil {
-		f.meta.Schema = schemaElements()
+		f.meta.Schema = elements
 	}
 	el := &f.meta.Schema[col+1]
 	cc := format.ColumnChunk{MetaData: format.ColumnMetaData{Type: el.Type.V, PathInSchema: []string{el.Name},
@@ -304,7 +278,7 @@ func (f *fileWriter) close() error {
 		}
 	}
 	if f.meta.Schema == nil {
-		f.meta.Schema = schemaElements()
+		f.meta.Schema = elements
 	}
 	b, err := thrift.Marshal(new(thrift.CompactProtocol), &f.meta)
 	if err != nil {

@@ -2,8 +2,8 @@
 // one row per frame, one column per field of dump's field table
 // (dump.Fields), named exactly as rocedump's JSON keys, plus the capture
 // file's name and the capture time as an exact decimal. It is what `rocedump -parquet` writes; it is the only
-// package of the module besides the command that imports a Parquet
-// library (github.com/parquet-go/parquet-go), so that users of ib,
+// package of the module besides the command and parquetschema that
+// imports a Parquet library (github.com/parquet-go/parquet-go), so that users of ib,
 // rocev2, dump and the other packages do not compile one.
 //
 // # Schema
@@ -59,7 +59,14 @@
 // per value): each column chunk is one data page (v1) of PLAIN values
 // behind RLE/bit-packed definition levels, Snappy-compressed; frame.file
 // is a dictionary of its one value. The footer is parquet-go's Thrift
-// description of the file, with its schema elements for Schema().
+// description of the file, with the schema elements parquet-go's Writer
+// would write for these columns.
+//
+// The package imports parquet-go's format, Thrift and compression
+// packages, not the parquet-go package itself, whose initialisation
+// (Protocol Buffers, geometry, YAML and every codec) a program linking
+// it pays at each start; package parquetschema gives the files' schema
+// as a parquet-go Schema, for readers.
 package parquetrows
 
 import (
@@ -71,8 +78,10 @@ import (
 	"math/bits"
 	"sync"
 
-	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/roce-go/roce/dump"
 )
@@ -101,6 +110,7 @@ type column struct {
 	name  string
 	field *dump.Field // nil: FileColumn
 	how   how
+	typ   colType
 	// address: the field is an address (IPv4, IPv6, MAC), whose text
 	// is a function of Value.Addr alone.
 	address bool
@@ -125,97 +135,98 @@ const (
 	howDecimal            // a time as DECIMAL(28,9), TimeDecimalColumn
 )
 
+// colType is a column's Parquet type (the package doc's table).
+type colType uint8
+
+const (
+	typeString  colType = iota // BYTE_ARRAY STRING
+	typeUint8                  // INT32 UINT_8
+	typeUint16                 // INT32 UINT_16
+	typeUint32                 // INT32 UINT_32
+	typeUint64                 // INT64 UINT_64
+	typeBool                   // BOOLEAN
+	typeTime                   // INT64 TIMESTAMP(NANOS, isAdjustedToUTC=false)
+	typeDecimal                // FIXED_LEN_BYTE_ARRAY(12) DECIMAL(28,9)
+)
+
 var (
 	once    sync.Once
-	schema  *parquet.Schema
 	columns []column // in the schema's leaf order (column index)
 	// fieldColumns holds, for each field of dump.Fields(), its index in
 	// columns and its column's how.
 	fieldColumns []fieldColumn
-	decimalCol   int32 // TimeDecimalColumn's index in columns
+	decimalCol   int32                  // TimeDecimalColumn's index in columns
+	elements     []format.SchemaElement // the footer's schema: the root, then a leaf per column
 )
 
-// Schema returns the Parquet schema of the files the Writer writes. It
-// is built once, from dump.Fields, and shared.
-func Schema() *parquet.Schema {
-	once.Do(build)
-	return schema
-}
-
-// node returns the Parquet node of a column of type t and width bits.
-func node(f *dump.Field) parquet.Node {
+// typeOf returns the Parquet type of field f's column.
+func typeOf(f *dump.Field) colType {
 	switch f.Type {
 	case dump.FieldUint:
 		switch {
 		case f.Bits <= 8:
-			return parquet.Uint(8)
+			return typeUint8
 		case f.Bits <= 16:
-			return parquet.Uint(16)
+			return typeUint16
 		case f.Bits <= 32:
-			return parquet.Uint(32)
+			return typeUint32
 		}
-		return parquet.Uint(64)
+		return typeUint64
 	case dump.FieldHex64, dump.FieldDec64:
-		return parquet.Uint(64)
+		return typeUint64
 	case dump.FieldBool:
-		return parquet.Leaf(parquet.BooleanType)
+		return typeBool
 	case dump.FieldTime:
-		return parquet.TimestampAdjusted(parquet.Nanosecond, false)
+		return typeTime
 	}
-	return parquet.String()
+	return typeString
 }
 
+// build makes the columns from the field table, and the schema
+// elements of the footer. This package names no type of the parquet-go
+// package itself (only its format, Thrift and compression packages),
+// whose initialisation (Protocol Buffers, geometry, YAML) every start of
+// rocedump would pay; TestSchemaElements holds the elements to those
+// parquet-go's own Writer makes of the same columns.
 func build() {
-	fileNode := parquet.String()
-	var g orderedGroup
-	var fs []*dump.Field
-	add := func(name string, n parquet.Node, f *dump.Field) {
-		g = append(g, groupField{Node: parquet.Optional(n), name: name})
-		fs = append(fs, f)
-	}
 	table := dump.Fields()
 	hasFile := false
 	for i := range table {
 		hasFile = hasFile || table[i].Name == FileColumn
 	}
+	add := func(name string, t colType, f *dump.Field) {
+		columns = append(columns, column{name: name, field: f, typ: t, how: howOf(f, t)})
+	}
 	for i := range table {
 		f := &table[i]
-		switch {
-		case f.Name == FileColumn:
-			add(FileColumn, fileNode, nil)
+		if f.Name == FileColumn {
+			add(FileColumn, typeString, nil)
 			continue
 		}
-		add(f.Name, node(f), f)
+		add(f.Name, typeOf(f), f)
 		if i == 0 && !hasFile { // after the first column, frame.number
-
-			add(FileColumn, fileNode, nil)
+			add(FileColumn, typeString, nil)
 		}
 		if f.Type == dump.FieldTime { // the one time field, frame.time_epoch
-			add(TimeDecimalColumn, parquet.Decimal(9, 28, parquet.FixedLenByteArrayType(12)), f)
-		}
-	}
-	schema = parquet.NewSchema("rocedump", g)
-	columns = make([]column, len(g))
-	for i, gf := range g {
-		leaf, ok := schema.Lookup(gf.name)
-		if !ok || leaf.ColumnIndex != i {
-			panic(fmt.Sprintf("parquetrows: column %s is not leaf %d", gf.name, i))
-		}
-		columns[i] = column{name: gf.name, field: fs[i],
-			how: howOf(fs[i], leaf.Node.Type().Kind())}
-		if gf.name == TimeDecimalColumn {
-			columns[i].how, decimalCol = howDecimal, int32(i)
-		}
-		if fs[i] != nil {
-			switch fs[i].Type {
-			case dump.FieldIPv4, dump.FieldIPv6, dump.FieldMAC:
-				columns[i].address = true
-			}
+			add(TimeDecimalColumn, typeDecimal, f)
 		}
 	}
 	col := make(map[string]int, len(columns))
 	for i := range columns {
-		col[columns[i].name] = i
+		c := &columns[i]
+		if _, dup := col[c.name]; dup {
+			panic("parquetrows: column " + c.name + " twice")
+		}
+		col[c.name] = i
+		if c.name == TimeDecimalColumn {
+			c.how, decimalCol = howDecimal, int32(i)
+		}
+		if c.field != nil {
+			switch c.field.Type {
+			case dump.FieldIPv4, dump.FieldIPv6, dump.FieldMAC:
+				c.address = true
+			}
+		}
 	}
 	if decimalCol == 0 {
 		panic("parquetrows: no frame.time_epoch in the field table")
@@ -225,9 +236,57 @@ func build() {
 		c := col[table[i].Name]
 		fieldColumns[i] = fieldColumn{col: int32(c), how: columns[c].how}
 	}
+	elements = make([]format.SchemaElement, 1+len(columns))
+	elements[0] = format.SchemaElement{Name: "rocedump", NumChildren: thrift.New(int32(len(columns)))}
+	for i := range columns {
+		elements[1+i] = element(columns[i].name, columns[i].typ)
+	}
 }
 
-func howOf(f *dump.Field, kind parquet.Kind) how {
+// Logical types, shared by the elements as parquet-go shares them.
+var (
+	stringLogical = format.LogicalType{Value: &format.StringType{}}
+	uintLogical   = [...]format.LogicalType{
+		{Value: &format.IntType{BitWidth: 8}}, {Value: &format.IntType{BitWidth: 16}},
+		{Value: &format.IntType{BitWidth: 32}}, {Value: &format.IntType{BitWidth: 64}}}
+	timeLogical    = format.LogicalType{Value: &format.TimestampType{Unit: format.TimeUnit{Value: &format.NanoSeconds{}}}}
+	decimalLogical = format.LogicalType{Value: &format.DecimalType{Scale: 9, Precision: 28}}
+)
+
+// element returns the schema element of an optional column of type t,
+// as parquet-go writes it: INT32 and INT64 columns give their width in
+// bits as TypeLength, BOOLEAN 1.
+func element(name string, t colType) format.SchemaElement {
+	e := format.SchemaElement{Name: name, RepetitionType: thrift.New(format.Optional)}
+	switch t {
+	case typeUint8, typeUint16, typeUint32, typeUint64:
+		k := int(t - typeUint8)
+		bits := int32(8) << k
+		e.Type, e.TypeLength = thrift.New(format.Int32), thrift.New(bits)
+		if t == typeUint64 {
+			e.Type = thrift.New(format.Int64)
+		}
+		e.ConvertedType = thrift.New(deprecated.Uint8 + deprecated.ConvertedType(k))
+		e.LogicalType = uintLogical[k]
+	case typeBool:
+		e.Type, e.TypeLength = thrift.New(format.Boolean), thrift.New(int32(1))
+	case typeTime:
+		e.Type, e.TypeLength = thrift.New(format.Int64), thrift.New(int32(64))
+		e.LogicalType = timeLogical
+	case typeDecimal:
+		e.Type, e.TypeLength = thrift.New(format.FixedLenByteArray), thrift.New(int32(12))
+		e.ConvertedType = thrift.New(deprecated.Decimal)
+		e.Scale, e.Precision = thrift.New(int32(9)), thrift.New(int32(28))
+		e.LogicalType = decimalLogical
+	default:
+		e.Type = thrift.New(format.ByteArray)
+		e.ConvertedType = thrift.New(deprecated.UTF8)
+		e.LogicalType = stringLogical
+	}
+	return e
+}
+
+func howOf(f *dump.Field, t colType) how {
 	switch {
 	case f == nil:
 		return howFile
@@ -235,9 +294,9 @@ func howOf(f *dump.Field, kind parquet.Kind) how {
 		return howTime
 	case f.Type == dump.FieldBool:
 		return howFlag
-	case kind == parquet.Int32:
+	case t == typeUint8, t == typeUint16, t == typeUint32:
 		return howInt32
-	case kind == parquet.Int64:
+	case t == typeUint64:
 		return howInt64
 	}
 	return howText
@@ -275,8 +334,7 @@ func NewWriter(w io.Writer, file string, o Options) *Writer {
 	if codec == nil {
 		codec = snappyCodec{}
 	}
-	Schema()
-	go schemaElements() // for the footer, made while the first rows are: the writer's goroutine waits for it if need be
+	once.Do(build)
 	wr := &Writer{file: append(binary.LittleEndian.AppendUint32(nil, uint32(len(file))), file...),
 		free: make(chan *rowGroup, 2), full: make(chan *rowGroup, 1), done: make(chan error, 1),
 		fw: newFileWriter(w, codec, "rocedump (github.com/roce-go/roce)")}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/dump/parquetrows"
+	"github.com/roce-go/roce/dump/parquetrows/parquetschema"
 	"github.com/roce-go/roce/internal/testkit/testcaps"
 )
 
@@ -14,12 +15,12 @@ import (
 // frame.time_epoch_decimal after frame.time_epoch, all optional.
 func TestSchemaIsTheTable(t *testing.T) {
 	want := wantColumns()
-	cols := parquetrows.Schema().Columns()
+	cols := parquetschema.Schema().Columns()
 	if len(cols) != len(want) {
 		t.Fatalf("%d columns, want %d", len(cols), len(want))
 	}
 	for i, c := range cols {
-		leaf, ok := parquetrows.Schema().Lookup(c...)
+		leaf, ok := parquetschema.Schema().Lookup(c...)
 		if len(c) != 1 || c[0] != want[i] || !ok || !leaf.Node.Optional() || leaf.ColumnIndex != i {
 			t.Errorf("column %d: %v (optional %v, index %d), want %s", i, c, leaf.Node.Optional(), leaf.ColumnIndex, want[i])
 		}
