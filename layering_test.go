@@ -31,6 +31,9 @@ var layerRank = map[string]int{
 	"":       12, // the root package: Frame
 	"cnp":    12,
 
+	// Above the codecs, the standard library and the codecs only.
+	"reassembly": 13, // RC messages from their packets
+
 	// The gopacket adapters.
 	"internal/layertype": 19, // the layer types of both adapters
 	"googlelayers":       20,

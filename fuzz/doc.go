@@ -26,6 +26,10 @@
 //     PCP 9, a non-mapped GID on IPv4) reach Frame.AppendTo, which must
 //     either refuse them with a *ib.FieldError or write a frame that
 //     decodes back to them.
+//   - FuzzReassembly: packets of several keys, opcodes and PSN steps
+//     (resends, gaps, reordering, the wrap, cut packets) through
+//     reassembly.Assembler with a small window: every message spans
+//     consecutive PSNs and holds their payloads in order.
 //   - FuzzMACControl: the body of a MAC Control frame (pfc), alone and
 //     behind an Ethernet header through gopacket.NewPacket.
 //   - FuzzCNP: cnp.IsCNP, cnp.Decode, cnp.Check and cnp.Reply (with fuzzed
