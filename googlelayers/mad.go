@@ -270,12 +270,31 @@ func headerFor(hdr *MAD, own *mad.Header) mad.Header {
 	return *own
 }
 
+// The class bodies that are the MAD data under the common header (SMP,
+// SMPDirected, PerfMgt) share the two halves of their layer: splitData
+// after DecodeData, prependData for SerializeTo.
+
+// splitData sets base to the mad.DataLen bytes of MAD data at the start
+// of data, which the body decoded from with err, and Payload to what
+// follows the MAD; on an error it empties base and tells df of a cut.
+func splitData(base *layers.BaseLayer, data []byte, df gopacket.DecodeFeedback, err error) error {
+	if err != nil {
+		*base = layers.BaseLayer{}
+		return tellCut(df, err)
+	}
+	base.Contents, base.Payload = data[:mad.DataLen:mad.DataLen], data[mad.DataLen:]
+	return nil
+}
+
 // prependData prepends the mad.DataLen bytes of MAD data to b, which a
-// MAD layer serialized before it completes, and returns them emptied for
-// an AppendData.
-func prependData(b gopacket.SerializeBuffer) ([]byte, error) {
+// MAD layer serialized before it completes, and has appendData (a body's
+// AppendData) write them.
+func prependData(b gopacket.SerializeBuffer, appendData func([]byte) []byte) error {
 	p, err := b.PrependBytes(mad.DataLen)
-	return p[:0], err
+	if err == nil {
+		appendData(p[:0])
+	}
+	return err
 }
 
 // SMP is mad.SMP, a LID-routed subnet management packet, as a layer: its
@@ -302,22 +321,13 @@ func (s *SMP) NextLayerType() gopacket.LayerType { return afterMAD(s.Payload) }
 // own, the Header the caller set); df may be nil.
 func (s *SMP) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	h := headerFor(s.hdr, &s.Header)
-	s.BaseLayer = layers.BaseLayer{}
-	if err := s.DecodeData(&h, data); err != nil {
-		return tellCut(df, err)
-	}
-	s.Contents, s.Payload = data[:mad.DataLen:mad.DataLen], data[mad.DataLen:]
-	return nil
+	return splitData(&s.BaseLayer, data, df, s.DecodeData(&h, data))
 }
 
 // SerializeTo prepends the 232 bytes of MAD data; serialize a MAD layer
 // before it for the header (mad.SMP.AppendTo writes the whole MAD).
 func (s *SMP) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
-	p, err := prependData(b)
-	if err == nil {
-		s.AppendData(p)
-	}
-	return err
+	return prependData(b, s.AppendData)
 }
 
 // SMPDirected is mad.SMPDirected, a directed-route subnet management
@@ -342,21 +352,12 @@ func (s *SMPDirected) NextLayerType() gopacket.LayerType { return afterMAD(s.Pay
 // above mad.MaxHopCount is an error matching mad.ErrBadLength.
 func (s *SMPDirected) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	h := headerFor(s.hdr, &s.Header)
-	s.BaseLayer = layers.BaseLayer{}
-	if err := s.DecodeData(&h, data); err != nil {
-		return tellCut(df, err)
-	}
-	s.Contents, s.Payload = data[:mad.DataLen:mad.DataLen], data[mad.DataLen:]
-	return nil
+	return splitData(&s.BaseLayer, data, df, s.DecodeData(&h, data))
 }
 
 // SerializeTo prepends the 232 bytes of MAD data, as SMP's.
 func (s *SMPDirected) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
-	p, err := prependData(b)
-	if err == nil {
-		s.AppendData(p)
-	}
-	return err
+	return prependData(b, s.AppendData)
 }
 
 // PerfMgt is mad.PerfMgt, a performance management MAD, as a layer, as
@@ -380,21 +381,12 @@ func (m *PerfMgt) NextLayerType() gopacket.LayerType { return afterMAD(m.Payload
 // DecodeFromBytes is mad.PerfMgt.DecodeData, as SMP's.
 func (m *PerfMgt) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	h := headerFor(m.hdr, &m.Header)
-	m.BaseLayer = layers.BaseLayer{}
-	if err := m.DecodeData(&h, data); err != nil {
-		return tellCut(df, err)
-	}
-	m.Contents, m.Payload = data[:mad.DataLen:mad.DataLen], data[mad.DataLen:]
-	return nil
+	return splitData(&m.BaseLayer, data, df, m.DecodeData(&h, data))
 }
 
 // SerializeTo prepends the 232 bytes of MAD data, as SMP's.
 func (m *PerfMgt) SerializeTo(b gopacket.SerializeBuffer, _ gopacket.SerializeOptions) error {
-	p, err := prependData(b)
-	if err == nil {
-		m.AppendData(p)
-	}
-	return err
+	return prependData(b, m.AppendData)
 }
 
 // MADLayers holds one reusable decoding layer for the MAD header, the
