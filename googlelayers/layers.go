@@ -18,8 +18,9 @@ import (
 // layers decode a link type 242 record (ParserFrom(LayerTypeIPoIBLinkHeader));
 // after a transport header the payload stays a Payload, IPoIB or not:
 // a parser's one layer of each type (its IPv4, say) would be overwritten
-// by the inner packet's. rocelayers.Layers is the same for
-// github.com/gopacket/gopacket.
+// by the inner packet's. googlelayers.Layers (for
+// github.com/google/gopacket) and rocelayers.Layers (for
+// github.com/gopacket/gopacket) are the same code.
 type Layers struct {
 	Ethernet     layers.Ethernet
 	Dot1Q        layers.Dot1Q

@@ -1,3 +1,5 @@
+// Code generated from ../googlelayers/layers.go by go generate; DO NOT EDIT.
+
 package rocelayers
 
 import (
@@ -11,14 +13,16 @@ import (
 
 // Layers holds one reusable decoding layer for everything a RoCE or PFC
 // frame can carry: Ethernet, 802.1Q, IPv4, IPv6, UDP (with RoCEv2's
-// dispatch rule), the InfiniBand layers, MAC Control, the MAD layers and
-// the payload: googlelayers.Layers for github.com/gopacket/gopacket. A
-// whole MAD to QP 0 or 1 decodes as MAD, then RMPP and the class body
-// (CM, SA, SMP, SMPDirected, PerfMgt). The IPoIB layers decode a link
-// type 242 record (ParserFrom(LayerTypeIPoIBLinkHeader)); after a
-// transport header the payload stays a Payload, IPoIB or not: a parser's
-// one layer of each type (its IPv4, say) would be overwritten by the
-// inner packet's.
+// dispatch rule), the InfiniBand layers, MAC Control, the management
+// datagrams (MAD, RMPP, CM, SA, SMP, SMPDirected, PerfMgt) a UD SEND Only
+// to QP 0 or QP 1 carries, the IPoIB layers and the payload. A whole MAD
+// to QP 0 or 1 decodes as MAD, then RMPP and the class body. The IPoIB
+// layers decode a link type 242 record (ParserFrom(LayerTypeIPoIBLinkHeader));
+// after a transport header the payload stays a Payload, IPoIB or not:
+// a parser's one layer of each type (its IPv4, say) would be overwritten
+// by the inner packet's. googlelayers.Layers (for
+// github.com/google/gopacket) and rocelayers.Layers (for
+// github.com/gopacket/gopacket) are the same code.
 type Layers struct {
 	Ethernet     layers.Ethernet
 	Dot1Q        layers.Dot1Q
@@ -75,17 +79,18 @@ func fields(l any, bth *ib.BTH) []gopacket.DecodingLayer {
 }
 
 // Parser returns a DecodingLayerParser over the layers of l, starting at
-// Ethernet, as googlelayers.Layers.Parser does. Building it allocates; decoding
-// with it does not. Its layers sit in a gopacket.DecodingLayerSparse, a
-// slice indexed by layer type, rather than gopacket's default map.
+// Ethernet. Building it allocates; decoding with it does not. The parser
+// keeps its layers in a gopacket.DecodingLayerSparse, a slice indexed by
+// layer type, rather than gopacket's default map: with a dozen layers the
+// map lookups would cost more than the decoding.
 func (l *Layers) Parser() *gopacket.DecodingLayerParser {
 	return l.ParserFrom(layers.LayerTypeEthernet)
 }
 
 // ParserFrom is Parser starting at first: LayerTypeLRH for native
 // InfiniBand, LayerTypeGRH for RoCEv1 packets without Ethernet,
-// LayerTypeIPoIBLinkHeader for link type 242 records, LayerTypeMAD for a
-// MAD on its own.
+// LayerTypeIPoIBLinkHeader for link type 242 records, LayerTypeMAD
+// for a MAD on its own.
 func (l *Layers) ParserFrom(first gopacket.LayerType) *gopacket.DecodingLayerParser {
 	p := gopacket.NewDecodingLayerParser(first)
 	p.SetDecodingLayerContainer(gopacket.DecodingLayerSparse(nil))
