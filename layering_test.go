@@ -28,6 +28,7 @@ var layerRank = map[string]int{
 	"rocev2": 11,
 	"mad":    11,
 	"ipoib":  11,
+	"nvmeof": 11,
 	"":       12, // the root package: Frame
 	"cnp":    12,
 
