@@ -54,7 +54,7 @@ func (g *Generator) cmBegin() {
 	c := &g.ph.cfg
 	s := &g.cm
 	s.steps, s.closed = nil, false
-	if !c.CM {
+	if !c.withCM() {
 		return
 	}
 	s.qp1.local, s.qp1.remote = ib.QPGSI, ib.QPGSI
@@ -65,7 +65,7 @@ func (g *Generator) cmBegin() {
 		s.steps = cmReject
 		g.msgs = 0 // a rejected connection carries no data
 	}
-	s.i, s.n, s.due = 0, len(s.steps)*c.QPs, g.now
+	s.i, s.n, s.due = 0, len(s.steps)*len(g.ph.qps), g.now
 }
 
 // cmEnd starts the close stage once the phase's traffic is over, and
@@ -73,11 +73,11 @@ func (g *Generator) cmBegin() {
 func (g *Generator) cmEnd() bool {
 	c := &g.ph.cfg
 	s := &g.cm
-	if !c.CM || c.CMReject != 0 || s.closed {
+	if !c.withCM() || c.CMReject != 0 || s.closed {
 		return false
 	}
 	s.closed, s.steps = true, cmClose
-	s.i, s.n, s.due = 0, len(cmClose)*c.QPs, g.now
+	s.i, s.n, s.due = 0, len(cmClose)*len(g.ph.qps), g.now
 	return true
 }
 
@@ -121,6 +121,10 @@ func (g *Generator) cmConnect(q *qpState) {
 	r := g.ph.rnd
 	q.cm = cmConn{comm: [2]uint32{r.Uint32() | 1, r.Uint32() | 1}, tid: r.Uint64() >> 24,
 		rpsn: r.Uint32() & psnMask, srcPort: uint16(32768 + r.IntN(28232))}
+	if g.ph.cfg.ULP == ULPNVMe { // a new connection: the target's requests start at the REQ's StartingPSN
+		q.nv = nvmeQueue{qid: q.nv.qid, tpsn: q.cm.rpsn}
+		q.msn = 0
+	}
 }
 
 // cmMAD builds the 256-byte MAD of attribute attr for the connection of
@@ -142,6 +146,9 @@ func (g *Generator) cmMAD(q *qpState, attr uint16) ([]byte, error) {
 	case mad.AttrConnectRequest:
 		ip := mad.IPCM{SrcPort: k.srcPort}
 		ip.SetAddrs(c.SrcIP, c.DstIP)
+		if c.ULP == ULPNVMe {
+			ip.ConsumerPrivateData = g.nvmeCMRequest(g.nv.priv[:0], q)
+		}
 		priv, err := ip.AppendTo(s.private[:0])
 		if err != nil {
 			return nil, err
@@ -162,11 +169,17 @@ func (g *Generator) cmMAD(q *qpState, attr uint16) ([]byte, error) {
 		m.REP = mad.REP{LocalCommID: k.comm[rev], RemoteCommID: k.comm[fwd], LocalQPN: q.remote,
 			StartingPSN: q.psn, ResponderResources: 1, InitiatorDepth: 1, TargetACKDelay: 15,
 			RNRRetryCount: 7, LocalCAGUID: caGUID(c.DstMAC)}
+		if c.ULP == ULPNVMe {
+			m.REP.PrivateData = g.nvmeCMAccept(q)
+		}
 	case mad.AttrReadyToUse:
 		m.RTU = mad.RTU{LocalCommID: k.comm[fwd], RemoteCommID: k.comm[rev]}
 	case mad.AttrConnectReject:
 		m.REJ = mad.REJ{LocalCommID: k.comm[rev], RemoteCommID: k.comm[fwd], MessageRejected: mad.CMMsgREQ,
 			Reason: mad.RejectReason(c.CMReject)}
+		if c.ULP == ULPNVMe {
+			m.REJ.PrivateData = g.nvmeCMReject()
+		}
 	case mad.AttrDisconnectRequest:
 		m.DREQ = mad.DREQ{LocalCommID: k.comm[fwd], RemoteCommID: k.comm[rev], RemoteQPN: q.remote}
 	case mad.AttrDisconnectReply:
@@ -195,6 +208,9 @@ func cmAppend(b []byte, m *mad.CM) ([]byte, error) {
 // cmPort returns the port of the RDMA-CM service ID.
 func (c *Config) cmPort() uint16 {
 	if c.CMPort == 0 {
+		if c.ULP == ULPNVMe {
+			return NVMePort
+		}
 		return DefaultCMPort
 	}
 	return c.CMPort

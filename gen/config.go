@@ -176,6 +176,17 @@ type Config struct {
 	// Consumer Reject, 8 Invalid Service ID); the phase then sends no
 	// data. It needs CM.
 	CMReject uint16
+	// ULP is the protocol the connections carry. With ULPNVMe (NVMe over
+	// Fabrics on RDMA) the phase plays what an NVMe/RDMA host and target
+	// exchange instead of Op's messages: queue pair 0 is the admin queue
+	// and queue pairs 1 to QPs the I/O queues, each connected with
+	// RDMA-CM (CM is implied; CMPort 0 means NVMePort, 4420) with the
+	// NVMe/RDMA private data; then the admin Connect and an Identify,
+	// each I/O queue's Connect and Messages I/O commands per I/O queue
+	// of Size bytes, by Op: OpRead a Read, OpWrite a Write, OpSend a
+	// Write with in-capsule data, OpSendInv a Read whose completion is a
+	// SEND with Invalidate (see the package documentation). RC only.
+	ULP ULP
 }
 
 // The limits of the generator's clock. Every frame's time lies between
@@ -621,6 +632,9 @@ var options = []Option{
 	{Name: "cm-reject", Usage: "with -cm: reject every connection with this REJ reason (28 Consumer Reject); no data",
 		set: func(c *Config, v string) error { n, err := parseUint(v, 16); c.CMReject = uint16(n); return err },
 		get: func(c *Config) string { return strconv.Itoa(int(c.CMReject)) }},
+	{Name: "ulp", Usage: "protocol the RC connections carry: none, or nvme (NVMe/RDMA: CM to port 4420, Connect and Identify on an admin queue,\nthen on -qps I/O queues -messages commands each, by -op: read, write, send (in-capsule data) or send-inv (a Read, SEND with Invalidate))",
+		set: func(c *Config, v string) (err error) { c.ULP, err = ParseULP(v); return err },
+		get: func(c *Config) string { return c.ULP.String() }},
 }
 
 // ErrConfig is wrapped by every error New returns for a configuration it
@@ -730,7 +744,15 @@ func (c *Config) check() error {
 	if c.CM && c.Transport != ib.RC && c.Transport != ib.UC {
 		return configErr("cm: RDMA-CM connects RC and UC queue pairs, not %v", c.Transport)
 	}
-	if c.CMReject != 0 && !c.CM {
+	if c.ULP >= numULPs {
+		return configErr("upper-layer protocol %d", c.ULP)
+	}
+	if c.ULP == ULPNVMe {
+		if err := c.checkNVMe(); err != nil {
+			return err
+		}
+	}
+	if c.CMReject != 0 && !c.withCM() {
 		return configErr("cm-reject needs cm")
 	}
 	if c.Rate < 1e6 {

@@ -89,6 +89,39 @@
 // of that reason, and the phase sends no data. A later phase that uses
 // the same queue pairs connects them again.
 //
+// # NVMe over Fabrics
+//
+// With Config.ULP set to ULPNVMe (rocegen -ulp nvme) a phase plays an
+// NVMe/RDMA host (the requester's side) and target (the responder's)
+// instead of Op's messages, as Linux's nvme-rdma and nvmet-rdma do,
+// the capsules built by package nvmeof. Queue pair 0 of the phase is
+// the admin queue (QID 0, 32 entries), queue pairs 1 to QPs the I/O
+// queues (QID i, 128 entries). Every queue connects with RDMA-CM as
+// above (CM is implied), to port NVMePort (4420) unless CMPort says
+// otherwise: the REQ's IP-CM private data carries RDMA_CM_REQUEST
+// (record format 0, the QID, HRQSIZE, HSQSIZE, the CNTLID: 0xffff on
+// the admin queue), the REP RDMA_CM_ACCEPT (CRQSIZE), a REJ
+// RDMA_CM_REJECT (status 6, No resources). Then, one command at a time:
+// the admin queue's Connect (KATO 5 s, Connect data with CNTLID 0xffff,
+// the host ID, a UUID drawn from the seed, its NQN and the subsystem's,
+// behind a Keyed SGL that the target reads with an RDMA READ, as Linux
+// does on the admin queue), an Identify Controller (4 KiB the target
+// RDMA WRITEs to the host), each I/O queue's Connect with its data in
+// the capsule, and Messages I/O commands per I/O queue, round-robin, of
+// Size bytes from LBA 0 on (512-byte blocks): OpRead a Read (the target
+// RDMA WRITEs the data to the host's Keyed SGL, then SENDs the
+// completion), OpWrite a Write (the target RDMA READs the data, the host
+// answers with READ Responses), OpSend a Write with in-capsule data (at
+// most 4096 bytes), OpSendInv a Read whose SGL asks for the key's
+// invalidation, which the completion does in a SEND with Invalidate.
+// Command capsules go host to target in SENDs, completions target to
+// host. Each side numbers its own requests: the host from the REP's
+// StartingPSN, the target from the REQ's; every message with AckReq is
+// acknowledged by the other side, Delay after it, and each step of a
+// command answers the one before Delay after it. The Keyed SGLs name a
+// buffer of the queue pair and an R_Key whose low byte changes with
+// every command, as fast-registered memory does.
+//
 // # Timing
 //
 // Frames are laid out on one timeline at the line rate Rate, as a tap

@@ -142,10 +142,11 @@ type qpState struct {
 	sent          uint32 // messages started
 	va            uint64 // base of the remote buffer
 	rkey          uint32
-	value         uint64 // the remote 64-bit word the atomics work on
-	flow          uint32 // flow label (RoCEv1 and IPv6)
-	srcPort       uint16 // UDP source port, both directions
-	cm            cmConn // the CM connection, with Config.CM
+	value         uint64    // the remote 64-bit word the atomics work on
+	flow          uint32    // flow label (RoCEv1 and IPv6)
+	srcPort       uint16    // UDP source port, both directions
+	cm            cmConn    // the CM connection, with Config.CM
+	nv            nvmeQueue // the NVMe queue, with ULPNVMe
 }
 
 // Directions of a frame.
@@ -232,7 +233,8 @@ type Generator struct {
 	limit      int64
 	limitLast  bool // limit is LastTime's, not the clock's
 	dataCount  int
-	cm         cmState // the CM stages of the phase (cm.go)
+	cm         cmState   // the CM stages of the phase (cm.go)
+	nv         nvmeState // the NVMe/RDMA exchanges of the phase (nvme.go)
 	cnpOpt     cnp.Options
 	ipID       [2]uint16
 
@@ -349,8 +351,8 @@ func (ph *phase) setup(pi int, cfg Config, conns map[uint64]*qpState) {
 		ph.slotPS = int64(1_000_000_000_000 / cfg.PacketRate)
 	}
 	if cfg.CNPInterval > 0 {
-		ph.pacer[fwd] = cnp.NewPacer(cfg.QPs, cfg.CNPInterval)
-		ph.pacer[rev] = cnp.NewPacer(cfg.QPs, cfg.CNPInterval)
+		ph.pacer[fwd] = cnp.NewPacer(cfg.queuePairs(), cfg.CNPInterval)
+		ph.pacer[rev] = cnp.NewPacer(cfg.queuePairs(), cfg.CNPInterval)
 	}
 	for dir := range ph.tmpl {
 		f := &ph.tmpl[dir]
@@ -369,10 +371,10 @@ func (ph *phase) setup(pi int, cfg Config, conns map[uint64]*qpState) {
 		f.IPv4Flags = 0x4000 // DF
 		f.UDPChecksum = cfg.Encap == ib.RoCEv2IPv6
 	}
-	if cap(qps) < cfg.QPs {
-		qps = make([]*qpState, cfg.QPs)
+	if cap(qps) < cfg.queuePairs() {
+		qps = make([]*qpState, cfg.queuePairs())
 	}
-	ph.qps = qps[:cfg.QPs]
+	ph.qps = qps[:cfg.queuePairs()]
 	for i := range ph.qps {
 		local, remote := cfg.LocalQP+uint32(i), cfg.RemoteQP+uint32(i)
 		key := uint64(local)<<24 | uint64(remote)
@@ -404,9 +406,12 @@ func (g *Generator) Next() bool {
 		if g.done || g.err != nil {
 			return false
 		}
-		ringAt, activeAt, reqAt, cmAt := int64(never), int64(never), int64(never), int64(never)
+		ringAt, activeAt, reqAt, cmAt, nvAt := int64(never), int64(never), int64(never), int64(never), int64(never)
 		if g.cm.i < g.cm.n {
 			cmAt = max(g.now, g.cm.due)
+		}
+		if g.ph != nil && g.nvmeActive() && !g.cmOpening() {
+			nvAt = g.nvmeAt()
 		}
 		var ringHead *event
 		if g.size > 0 {
@@ -427,7 +432,7 @@ func (g *Generator) Next() bool {
 		if g.ph != nil && (g.reqI < g.reqN || g.msg < g.msgs) && !g.cmOpening() {
 			reqAt = max(g.now, g.pauseUntil)
 		}
-		next := min(ringAt, activeAt, reqAt, cmAt)
+		next := min(ringAt, activeAt, reqAt, cmAt, nvAt)
 		if next == never {
 			if g.ph != nil && g.cmEnd() {
 				continue
@@ -463,6 +468,8 @@ func (g *Generator) Next() bool {
 			g.emitEvent(&g.cur, ringAt)
 		case activeAt == next:
 			g.emitReadResponse(activeAt)
+		case nvAt == next:
+			g.emitNVMe(nvAt)
 		default:
 			g.emitRequest(reqAt)
 		}
@@ -572,6 +579,7 @@ func (g *Generator) nextPhase() bool {
 	g.dataCount = 0
 	g.now = after(g.now, g.ph.gapPS)
 	g.cmBegin()
+	g.nvmeBegin()
 	return true
 }
 

@@ -1,0 +1,516 @@
+package gen
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/errs"
+	"github.com/roce-go/roce/nvmeof"
+)
+
+// ULP is the upper-layer protocol the connections of a phase carry.
+type ULP uint8
+
+// The upper-layer protocols.
+const (
+	ULPNone ULP = iota // the RDMA operations of Config.Op, nothing above them
+	ULPNVMe            // NVMe over Fabrics on RDMA (NVMe/RDMA): see the package documentation
+	numULPs
+)
+
+var ulpNames = [numULPs]string{"none", "nvme"}
+
+// String returns the name ParseULP accepts: "none" or "nvme".
+func (u ULP) String() string {
+	if u < numULPs {
+		return ulpNames[u]
+	}
+	return fmt.Sprintf("ULP(%d)", u)
+}
+
+// ParseULP returns the upper-layer protocol named s.
+func ParseULP(s string) (ULP, error) {
+	for i, n := range ulpNames {
+		if strings.EqualFold(s, n) {
+			return ULP(i), nil
+		}
+	}
+	return 0, errs.Kind(ErrConfig, fmt.Sprintf("unknown upper-layer protocol %q (want none or nvme)", s))
+}
+
+// NVMePort is the port of the RDMA-CM service ID of an NVMe/RDMA phase
+// when Config.CMPort is 0: 4420, the port IANA assigned to NVMe over
+// Fabrics.
+const NVMePort = 4420
+
+// The NVMe/RDMA settings of the generator's host and controller, as
+// Linux's nvme-rdma host and nvmet-rdma target use them.
+const (
+	nvmeAdminDepth  = 32   // NVME_AQ_DEPTH: entries of the admin queue
+	nvmeIODepth     = 128  // the default I/O queue size
+	nvmeKATO        = 5000 // the admin Connect's keep alive timeout, ms
+	nvmeCntlID      = 1    // the controller ID the target assigns
+	nvmeBlock       = 512  // the namespace's logical block size
+	nvmeIdentifyLen = 4096 // an Identify's data
+	nvmeInlineMax   = 4096 // the target's in-capsule data size (a page)
+	nvmeRejectSTS   = 6    // the RDMA_CM_REJECT status of a rejected queue: No resources
+
+	nvmeSubNQN    = "nqn.2026-01.org.example:nvme:roce-go"
+	nvmeHostNQNPf = "nqn.2014-08.org.nvmexpress:uuid:"
+)
+
+// nvmeQueue is the NVMe state of one queue pair: its queue and the
+// target's side of the RDMA connection.
+type nvmeQueue struct {
+	qid  uint16
+	cid  uint16 // the next command identifier
+	sqhd uint16 // the target's submission queue head
+	tpsn uint32 // the next PSN of the target's requests
+	hmsn uint32 // the host's MSN: the target's requests it has completed
+}
+
+// nvmeMsgKind is what one message of an NVMe command's exchange is.
+type nvmeMsgKind uint8
+
+const (
+	nmSend     nvmeMsgKind = iota // a capsule in a SEND (SEND with Invalidate when inv)
+	nmWrite                       // the target's RDMA WRITE of the data to the host
+	nmReadReq                     // the target's RDMA READ Request of the host's data
+	nmReadResp                    // the host's RDMA READ Responses
+	nmAck                         // an Acknowledge of message ref
+)
+
+// nvmeMsg is one RDMA message of an NVMe command's exchange.
+type nvmeMsg struct {
+	kind nvmeMsgKind
+	dir  int
+	wait bool // sent Delay after the frame before: it answers it
+	inv  bool // nmSend: SEND with Invalidate of rkey
+	ref  int  // nmAck, nmReadResp: the message answered
+	// capsule: nmSend, the bytes of the capsule in nvmeState.capsule or cqe
+	capsule []byte
+	size    int    // nmWrite, nmReadReq, nmReadResp: the data's length
+	data    []byte // nmWrite, nmReadResp: the data, nil for payload bytes
+	va      uint64
+	rkey    uint32
+	// Filled in when the message is sent.
+	psn, last uint32 // its first and last PSN
+	msn       uint32 // the responder's MSN once it completed the message
+}
+
+// nvmeState is what a Generator keeps for an NVMe/RDMA phase: the
+// commands still to send and the exchange of the one under way.
+type nvmeState struct {
+	k, n    int // next command and commands of the phase
+	msgs    [6]nvmeMsg
+	nm, mi  int // messages of the command, message under way
+	pi, pn  int // packet under way of its message, packets of it
+	due     int64
+	ios     int // I/O commands sent
+	hostID  [16]byte
+	hostNQN []byte
+	capsule [nvmeof.CommandLen + max(nvmeInlineMax, nvmeof.ConnectDataLen)]byte
+	cqe     [nvmeof.CompletionLen]byte
+	ident   [nvmeIdentifyLen]byte
+	priv    [nvmeof.CMAcceptLen]byte
+}
+
+// nvmeDepth returns the size of queue qid: the admin queue's or an I/O
+// queue's.
+func nvmeDepth(qid uint16) uint16 {
+	if qid == 0 {
+		return nvmeAdminDepth
+	}
+	return nvmeIODepth
+}
+
+// checkNVMe checks the settings of an NVMe/RDMA phase.
+func (c *Config) checkNVMe() error {
+	switch {
+	case c.Transport != ib.RC:
+		return configErr("ulp nvme: NVMe/RDMA runs on RC queue pairs, not %v", c.Transport)
+	case c.Op != OpRead && c.Op != OpWrite && c.Op != OpSend && c.Op != OpSendInv:
+		return configErr("ulp nvme: op %v: want read, write, send (a Write with in-capsule data) or send-inv (a Read answered by SEND with Invalidate)", c.Op)
+	case c.Size < nvmeBlock || c.Size%nvmeBlock != 0 || c.Size > 0xffffff/nvmeBlock*nvmeBlock:
+		return configErr("ulp nvme: size %d: want a multiple of %d bytes (the logical block) below 16 MiB", c.Size, nvmeBlock)
+	case c.Op == OpSend && c.Size > nvmeInlineMax:
+		return configErr("ulp nvme: op send: size %d is more in-capsule data than the target's %d bytes", c.Size, nvmeInlineMax)
+	case c.QPs >= 1<<16:
+		return configErr("ulp nvme: %d I/O queues: want at most 65535", c.QPs)
+	case c.LocalQP+uint32(c.QPs)+1 > 1<<24 || c.RemoteQP+uint32(c.QPs)+1 > 1<<24:
+		return configErr("queue pair numbers run past 24 bits")
+	}
+	return nil
+}
+
+// queuePairs returns the number of queue pairs of the phase: QPs, and
+// the admin queue's before them with NVMe.
+func (c *Config) queuePairs() int {
+	if c.ULP == ULPNVMe {
+		return c.QPs + 1
+	}
+	return c.QPs
+}
+
+// withCM reports whether the phase's connections go through RDMA-CM.
+func (c *Config) withCM() bool { return c.CM || c.ULP == ULPNVMe }
+
+// nvmeBegin readies an NVMe/RDMA phase: after the CM stage, the admin
+// queue's Connect and Identify, each I/O queue's Connect, then Messages
+// I/O commands per I/O queue, round-robin.
+func (g *Generator) nvmeBegin() {
+	c := &g.ph.cfg
+	s := &g.nv
+	s.k, s.n, s.nm, s.mi = 0, 0, 0, 0
+	if c.ULP != ULPNVMe {
+		return
+	}
+	g.msgs = 0 // the exchanges below replace the request stream
+	for i, q := range g.ph.qps {
+		q.nv.qid = uint16(i)
+	}
+	if c.CMReject != 0 {
+		return
+	}
+	s.n, s.ios = 2+c.QPs+c.Messages*c.QPs, 0
+	r := g.ph.rnd
+	binary.LittleEndian.PutUint64(s.hostID[:], r.Uint64())
+	binary.LittleEndian.PutUint64(s.hostID[8:], r.Uint64())
+	s.hostID[6] = s.hostID[6]&0x0f | 0x40 // a version 4 UUID
+	s.hostID[8] = s.hostID[8]&0x3f | 0x80
+	h := s.hostID
+	s.hostNQN = fmt.Appendf(s.hostNQN[:0], "%s%x-%x-%x-%x-%x", nvmeHostNQNPf, h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
+	s.due = g.now
+}
+
+// nvmeActive reports whether the phase has NVMe messages to send.
+func (g *Generator) nvmeActive() bool { return g.nv.mi < g.nv.nm || g.nv.k < g.nv.n }
+
+// nvmeCMRequest appends the NVMe/RDMA private data of q's CM REQ.
+func (g *Generator) nvmeCMRequest(b []byte, q *qpState) []byte {
+	d := nvmeDepth(q.nv.qid)
+	r := nvmeof.CMRequest{QID: q.nv.qid, HRQSize: d, HSQSize: d - 1, CntlID: 0xffff}
+	if q.nv.qid != 0 {
+		r.CntlID = nvmeCntlID
+	}
+	b, _ = r.AppendTo(b) // every value encodes
+	return b
+}
+
+// nvmeCMAccept returns the NVMe/RDMA private data of q's CM REP: the
+// controller's receive queue is the host's send queue.
+func (g *Generator) nvmeCMAccept(q *qpState) []byte {
+	a := nvmeof.CMAccept{CRQSize: nvmeDepth(q.nv.qid)}
+	b, _ := a.AppendTo(g.nv.priv[:0])
+	return b
+}
+
+// nvmeCMReject returns the NVMe/RDMA private data of q's CM REJ.
+func (g *Generator) nvmeCMReject() []byte {
+	j := nvmeof.CMReject{Status: nvmeRejectSTS}
+	b, _ := j.AppendTo(g.nv.priv[:0])
+	return b
+}
+
+// nvmeCommand lays out the exchange of the next command.
+func (g *Generator) nvmeCommand() error {
+	c := &g.ph.cfg
+	s := &g.nv
+	k := s.k
+	s.k++
+	s.nm, s.mi, s.pi, s.pn = 0, 0, 0, 0
+	var q *qpState
+	cmd := nvmeof.Command{PSDT: 1} // SGLs, the metadata pointer a buffer
+	var data, xfer []byte          // in-capsule data; data the target reads
+	io := -1
+	switch {
+	case k == 0 || k >= 2 && k < 2+c.QPs: // Connect, admin queue first
+		q = g.ph.qps[0]
+		if k > 0 {
+			q = g.ph.qps[k-1]
+		}
+		d := nvmeDepth(q.nv.qid)
+		cmd.Opcode, cmd.NSID = nvmeof.OpcodeFabrics, uint32(nvmeof.Connect)
+		cmd.CDW[0] = uint32(q.nv.qid) << 16 // RECFMT 0
+		cmd.CDW[1] = uint32(d - 1)          // SQSIZE
+		cd := nvmeof.ConnectData{HostID: s.hostID, CntlID: 0xffff, SubNQN: []byte(nvmeSubNQN), HostNQN: s.hostNQN}
+		if q.nv.qid != 0 {
+			cd.CntlID = nvmeCntlID
+		}
+		b, err := cd.AppendTo(s.capsule[nvmeof.CommandLen:nvmeof.CommandLen])
+		if err != nil {
+			return err
+		}
+		if q.nv.qid == 0 {
+			// Linux's host sends no in-capsule data on the admin queue:
+			// the target reads the Connect data with an RDMA READ.
+			cmd.CDW[2] = nvmeKATO
+			cmd.SGL1 = g.nvmeKeyed(q, nvmeof.ConnectDataLen, -1)
+			xfer = b
+		} else {
+			cmd.SGL1 = nvmeof.SGL{Length: nvmeof.ConnectDataLen, Type: nvmeof.SGLDataBlock, SubType: nvmeof.SGLOffset}
+			data = b
+		}
+	case k == 1: // Identify Controller on the admin queue
+		q = g.ph.qps[0]
+		cmd.Opcode, cmd.CDW[0] = nvmeof.OpIdentify, 1 // CNS 1: the controller
+		cmd.SGL1 = g.nvmeKeyed(q, nvmeIdentifyLen, -1)
+		xfer = g.nvmeIdentify()
+	default: // I/O
+		io = s.ios
+		s.ios++
+		q = g.ph.qps[1+io%c.QPs]
+		blocks := uint64(c.Size / nvmeBlock)
+		slba := uint64(io/c.QPs) * blocks
+		cmd.NSID = 1
+		cmd.CDW[0], cmd.CDW[1], cmd.CDW[2] = uint32(slba), uint32(slba>>32), uint32(blocks-1)
+		switch c.Op {
+		case OpRead, OpSendInv:
+			cmd.Opcode = nvmeof.OpRead
+			cmd.SGL1 = g.nvmeKeyed(q, c.Size, io)
+		case OpWrite:
+			cmd.Opcode = nvmeof.OpWrite
+			cmd.SGL1 = g.nvmeKeyed(q, c.Size, io)
+		case OpSend:
+			cmd.Opcode = nvmeof.OpWrite
+			cmd.SGL1 = nvmeof.SGL{Length: uint32(c.Size), Type: nvmeof.SGLDataBlock, SubType: nvmeof.SGLOffset}
+			start := (int(q.sent)*61 + io*29) & 4095
+			data = append(s.capsule[nvmeof.CommandLen:nvmeof.CommandLen], g.payload[start:start+c.Size]...)
+		}
+	}
+	g.q = q
+	cmd.CID = q.nv.cid
+	q.nv.cid++
+	if _, err := cmd.AppendTo(s.capsule[:0]); err != nil {
+		return err
+	}
+	capsule := s.capsule[:nvmeof.CommandLen+len(data)]
+	depth := nvmeDepth(q.nv.qid)
+	q.nv.sqhd = (q.nv.sqhd + 1) % depth
+	cqe := nvmeof.Completion{SQHD: q.nv.sqhd, SQID: q.nv.qid, CID: cmd.CID}
+	if cmd.IsFabrics() {
+		cqe.DW0 = nvmeCntlID
+	}
+	if _, err := cqe.AppendTo(s.cqe[:0]); err != nil {
+		return err
+	}
+	inv := cmd.SGL1.SubType == nvmeof.SGLInvalidateKey
+	add := func(m nvmeMsg) int {
+		s.msgs[s.nm] = m
+		s.nm++
+		return s.nm - 1
+	}
+	completion := func(wait bool) {
+		j := add(nvmeMsg{kind: nmSend, dir: rev, wait: wait, capsule: s.cqe[:], inv: inv, rkey: cmd.SGL1.Key})
+		add(nvmeMsg{kind: nmAck, dir: fwd, wait: true, ref: j})
+	}
+	j := add(nvmeMsg{kind: nmSend, dir: fwd, capsule: capsule})
+	add(nvmeMsg{kind: nmAck, dir: rev, wait: true, ref: j})
+	sgl := &cmd.SGL1
+	switch {
+	case sgl.Keyed() && (cmd.Opcode == nvmeof.OpWrite || cmd.IsFabrics()):
+		j := add(nvmeMsg{kind: nmReadReq, dir: rev, size: int(sgl.Length), va: sgl.Address, rkey: sgl.Key})
+		add(nvmeMsg{kind: nmReadResp, dir: fwd, wait: true, ref: j, size: int(sgl.Length), data: xfer})
+		completion(true)
+	case sgl.Keyed():
+		w := add(nvmeMsg{kind: nmWrite, dir: rev, wait: true, size: int(sgl.Length), va: sgl.Address, rkey: sgl.Key, data: xfer})
+		// The host acknowledges the WRITE and the completion after both.
+		j := add(nvmeMsg{kind: nmSend, dir: rev, capsule: s.cqe[:], inv: inv, rkey: sgl.Key})
+		add(nvmeMsg{kind: nmAck, dir: fwd, wait: true, ref: w})
+		add(nvmeMsg{kind: nmAck, dir: fwd, ref: j})
+	default:
+		completion(true)
+	}
+	s.pn = 0
+	return nil
+}
+
+// nvmeKeyed returns the Keyed SGL Data Block of a command of q moving n
+// bytes of the host's memory: a buffer of q's, with a key that changes
+// with every I/O as a fast-registered memory region's does. A phase of
+// op send-inv asks the target to invalidate the key.
+func (g *Generator) nvmeKeyed(q *qpState, n, io int) nvmeof.SGL {
+	s := nvmeof.SGL{Address: q.va + uint64(io+1)<<20, Length: uint32(n), Key: q.rkey&^0xff | (q.rkey+uint32(io+1))&0xff,
+		Type: nvmeof.SGLKeyedDataBlock, SubType: nvmeof.SGLAddress}
+	if g.ph.cfg.Op == OpSendInv {
+		s.SubType = nvmeof.SGLInvalidateKey
+	}
+	return s
+}
+
+// nvmeAt returns when the next NVMe message may go.
+func (g *Generator) nvmeAt() int64 {
+	s := &g.nv
+	at := max(g.now, s.due)
+	if s.mi < s.nm && s.msgs[s.mi].dir == fwd && g.ph.pauses {
+		at = max(at, g.pauseUntil) // the host waits out a pause
+	}
+	return at
+}
+
+// emitNVMe builds the next packet of the NVMe exchange under way, sent at
+// ts, laying out the next command's when the last is over.
+func (g *Generator) emitNVMe(ts int64) {
+	c := &g.ph.cfg
+	s := &g.nv
+	if s.mi >= s.nm {
+		if err := g.nvmeCommand(); err != nil {
+			g.err = errs.Context("building an NVMe capsule", err)
+			return
+		}
+		if m := &s.msgs[0]; m.wait {
+			s.due = after(g.now, g.ph.delayPS)
+			return
+		}
+	}
+	q := g.q
+	m := &s.msgs[s.mi]
+	if s.pi == 0 {
+		g.nvmeStart(q, m)
+	}
+	i := s.pi
+	s.pi++
+	pos := position(i, s.pn)
+	p := g.prepare(m.dir, q)
+	p.BTH.DestQP = q.remote
+	if m.dir == rev {
+		p.BTH.DestQP = q.local
+	}
+	p.BTH.PSN = (m.psn + uint32(i)) & psnMask
+	kind := KindRequest
+	data := true
+	switch m.kind {
+	case nmSend:
+		ops := requestOps[OpSend]
+		if m.inv {
+			ops = requestOps[OpSendInv]
+			p.IETH.RKey = m.rkey
+		}
+		p.BTH.OpCode = ib.MakeOpcode(ib.RC, ops[pos])
+		off := i * c.MTU
+		p.Payload = m.capsule[off : off+min(c.MTU, len(m.capsule)-off)]
+	case nmWrite:
+		p.BTH.OpCode = ib.MakeOpcode(ib.RC, requestOps[OpWrite][pos])
+		p.RETH = ib.RETH{VA: m.va, RKey: m.rkey, DMALen: uint32(m.size)}
+		p.Payload = g.nvmeData(m, i)
+	case nmReadReq:
+		p.BTH.OpCode = ib.MakeOpcode(ib.RC, ib.RDMAReadRequest)
+		p.RETH = ib.RETH{VA: m.va, RKey: m.rkey, DMALen: uint32(m.size)}
+	case nmReadResp:
+		kind = KindReadResponse
+		p.BTH.OpCode = ib.MakeOpcode(ib.RC, readResponseOps[pos])
+		if pos != posMiddle {
+			p.AETH = ib.AETH{Syndrome: ackSyndrome, MSN: m.msn}
+		}
+		p.Payload = g.nvmeData(m, i)
+	case nmAck:
+		kind, data = KindAck, false
+		p.BTH.OpCode = ib.MakeOpcode(ib.RC, ib.Acknowledge)
+		p.AETH = ib.AETH{Syndrome: ackSyndrome, MSN: m.msn}
+	}
+	p.BTH.AckReq = kind == KindRequest && (pos == posLast || pos == posOnly)
+	ce := data && g.markCE()
+	if !g.build(ts, kind) {
+		return
+	}
+	if data {
+		sender := q.local
+		if m.dir == rev {
+			sender = q.remote
+		}
+		g.afterData(1-m.dir, ce, sender, q)
+	}
+	g.maybeCorrupt(g.out)
+	s.due = g.now
+	if s.pi == s.pn {
+		s.mi++
+		s.pi = 0
+		if s.mi < s.nm && s.msgs[s.mi].wait {
+			s.due = after(g.now, g.ph.delayPS)
+		}
+	}
+}
+
+// nvmeStart numbers message m of q's exchange as its first packet goes:
+// its PSNs from its sender's (an Acknowledge's and the READ Responses'
+// from the message they answer) and the responder's MSN.
+func (g *Generator) nvmeStart(q *qpState, m *nvmeMsg) {
+	c := &g.ph.cfg
+	s := &g.nv
+	s.pn = 1
+	switch m.kind {
+	case nmSend:
+		s.pn = packets(len(m.capsule), c.MTU)
+	case nmWrite, nmReadResp:
+		s.pn = packets(m.size, c.MTU)
+	}
+	if m.kind == nmAck || m.kind == nmReadResp {
+		r := &s.msgs[m.ref]
+		m.psn, m.last, m.msn = r.last, r.last, r.msn
+		if m.kind == nmReadResp {
+			m.psn = r.psn
+		}
+		return
+	}
+	psns := s.pn
+	if m.kind == nmReadReq {
+		psns = packets(m.size, c.MTU) // one PSN per response
+	}
+	next, msn := &q.psn, &q.msn // the host's requests, the target's MSN
+	if m.dir == rev {
+		next, msn = &q.nv.tpsn, &q.nv.hmsn
+	}
+	m.psn = *next
+	m.last = (m.psn + uint32(psns) - 1) & psnMask
+	*next = (*next + uint32(psns)) & psnMask
+	*msn++
+	m.msn = *msn
+}
+
+// nvmeData returns the data of packet i of an RDMA WRITE or READ
+// Response of message m.
+func (g *Generator) nvmeData(m *nvmeMsg, i int) []byte {
+	mtu := g.ph.cfg.MTU
+	off := i * mtu
+	n := min(mtu, m.size-off)
+	if m.data != nil {
+		return m.data[off : off+n]
+	}
+	start := (int(m.psn)*31 + i*17) & 4095
+	return g.payload[start : start+n]
+}
+
+// nvmeIdentifyFields are the fields of the Identify Controller data
+// (NVMe Base 2.0, Figure 275) the generator's target fills in, as Linux's
+// nvmet does; the others are 0.
+var nvmeIdentifyFields = [...]struct {
+	off int
+	v   string
+}{
+	{4, "0123456789abcdef    "},                      // SN, 20 bytes, space padded
+	{24, "Linux                                   "}, // MN, 40 bytes
+	{64, "6.1.0   "},                                 // FR, 8 bytes
+	{72, "\x06"},                                     // RAB
+	{78, "\x01\x00"},                                 // CNTLID
+	{80, "\x00\x03\x01\x00"},                         // VER 1.3
+	{512, "\x66"},                                    // SQES: 64-byte entries
+	{513, "\x44"},                                    // CQES: 16-byte entries
+	{516, "\x01\x00\x00\x00"},                        // NN: one namespace
+	{536, "\x05\x00\x10\x00"},                        // SGLS: keyed SGL, SGLs supported, offsets
+	{768, nvmeSubNQN},                                // SUBNQN
+	{1792, "\x04\x01\x00\x00"},                       // IOCCSZ: 260 16-byte units, a command and 4 KiB
+	{1796, "\x01\x00\x00\x00"},                       // IORCSZ: one completion
+}
+
+// nvmeIdentify returns the Identify Controller data of the target.
+func (g *Generator) nvmeIdentify() []byte {
+	b := g.nv.ident[:]
+	clear(b)
+	for _, f := range nvmeIdentifyFields {
+		copy(b[f.off:], f.v)
+	}
+	binary.LittleEndian.PutUint16(b[78:], nvmeCntlID)
+	return b
+}
