@@ -302,8 +302,8 @@ func (g *Generator) nvmeCommand() error {
 		s.nm++
 		return s.nm - 1
 	}
-	completion := func(wait bool) {
-		j := add(nvmeMsg{kind: nmSend, dir: rev, wait: wait, capsule: s.cqe[:], inv: inv, rkey: cmd.SGL1.Key})
+	completion := func() { // Delay after the step before
+		j := add(nvmeMsg{kind: nmSend, dir: rev, wait: true, capsule: s.cqe[:], inv: inv, rkey: cmd.SGL1.Key})
 		add(nvmeMsg{kind: nmAck, dir: fwd, wait: true, ref: j})
 	}
 	j := add(nvmeMsg{kind: nmSend, dir: fwd, capsule: capsule})
@@ -313,7 +313,7 @@ func (g *Generator) nvmeCommand() error {
 	case sgl.Keyed() && (cmd.Opcode == nvmeof.OpWrite || cmd.IsFabrics()):
 		j := add(nvmeMsg{kind: nmReadReq, dir: rev, size: int(sgl.Length), va: sgl.Address, rkey: sgl.Key})
 		add(nvmeMsg{kind: nmReadResp, dir: fwd, wait: true, ref: j, size: int(sgl.Length), data: xfer})
-		completion(true)
+		completion()
 	case sgl.Keyed():
 		w := add(nvmeMsg{kind: nmWrite, dir: rev, wait: true, size: int(sgl.Length), va: sgl.Address, rkey: sgl.Key, data: xfer})
 		// The host acknowledges the WRITE and the completion after both.
@@ -321,9 +321,8 @@ func (g *Generator) nvmeCommand() error {
 		add(nvmeMsg{kind: nmAck, dir: fwd, wait: true, ref: w})
 		add(nvmeMsg{kind: nmAck, dir: fwd, ref: j})
 	default:
-		completion(true)
+		completion()
 	}
-	s.pn = 0
 	return nil
 }
 
@@ -358,10 +357,6 @@ func (g *Generator) emitNVMe(ts int64) {
 	if s.mi >= s.nm {
 		if err := g.nvmeCommand(); err != nil {
 			g.err = errs.Context("building an NVMe capsule", err)
-			return
-		}
-		if m := &s.msgs[0]; m.wait {
-			s.due = after(g.now, g.ph.delayPS)
 			return
 		}
 	}
