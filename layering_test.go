@@ -40,6 +40,7 @@ var layerRank = map[string]int{
 	"googlelayers":       20,
 
 	// Capture files, the decoded record and the tools built on them.
+	"internal/hdrgen":                29, // writes the per-header code of ib and googlelayers, for go generate
 	"capfile":                        29,
 	"capture":                        29,
 	"fields":                         30,

@@ -30,3 +30,5 @@
 // The nested module github.com/roce-go/roce/rocelayers holds the same
 // layers for github.com/gopacket/gopacket under the same numbers.
 package googlelayers
+
+//go:generate go run ../internal/hdrgen eth_gen.go

@@ -4,6 +4,7 @@ import (
 	"github.com/google/gopacket"
 
 	"github.com/roce-go/roce/ib"
+	"github.com/roce-go/roce/internal/layertype"
 )
 
 // The decoding of the extended headers by gopacket.NewPacket: the BTH's
@@ -13,24 +14,15 @@ import (
 type ethLayer interface {
 	gopacket.DecodingLayer
 	gopacket.Layer
+	SetBTH(*ib.BTH)
 }
 
-// newETHs is, by header, how to make a fresh layer of it.
-var newETHs = [...]func(l link) ethLayer{
-	ib.HeaderRDETH:        func(l link) ethLayer { return &RDETH{link: l} },
-	ib.HeaderDETH:         func(l link) ethLayer { return &DETH{link: l} },
-	ib.HeaderXRCETH:       func(l link) ethLayer { return &XRCETH{link: l} },
-	ib.HeaderRETH:         func(l link) ethLayer { return &RETH{link: l} },
-	ib.HeaderAtomicETH:    func(l link) ethLayer { return &AtomicETH{link: l} },
-	ib.HeaderAtomicAckETH: func(l link) ethLayer { return &AtomicAckETH{link: l} },
-	ib.HeaderAETH:         func(l link) ethLayer { return &AETH{link: l} },
-	ib.HeaderImmDt:        func(l link) ethLayer { return &ImmDt{link: l} },
-	ib.HeaderIETH:         func(l link) ethLayer { return &IETH{link: l} },
-	ib.HeaderFETH:         func(l link) ethLayer { return &FETH{link: l} },
-}
+// newETHs is, by header, how to make a fresh layer of it that follows a
+// BTH; registerETH fills it in.
+var newETHs [len(layertype.ETH)]func(bth *ib.BTH) ethLayer
 
 // newETH returns a fresh layer for header h that follows bth.
-func newETH(h ib.Header, bth *ib.BTH) ethLayer { return newETHs[h](link{bth: bth}) }
+func newETH(h ib.Header, bth *ib.BTH) ethLayer { return newETHs[h](bth) }
 
 // decodeETH returns the decoder of an extended header met on its own (a
 // user calling gopacket.NewPacket with an ETH layer type first).

@@ -15,20 +15,11 @@ import (
 // 1790-1802 of the range gopacket leaves to applications (1000-1999), as
 // the module's table of layer types (internal/layertype) numbers them;
 // rocelayers registers the same numbers with github.com/gopacket/gopacket.
+// The extended headers' follow with their layers (eth_gen.go).
 var (
-	LayerTypeLRH          = register(layertype.LRH, decodeLRH)
-	LayerTypeGRH          = register(layertype.GRH, decodeGRH)
-	LayerTypeBTH          = register(layertype.BTH, decodeBTH)
-	LayerTypeRDETH        = registerETH(ib.HeaderRDETH)
-	LayerTypeDETH         = registerETH(ib.HeaderDETH)
-	LayerTypeXRCETH       = registerETH(ib.HeaderXRCETH)
-	LayerTypeRETH         = registerETH(ib.HeaderRETH)
-	LayerTypeAtomicETH    = registerETH(ib.HeaderAtomicETH)
-	LayerTypeAtomicAckETH = registerETH(ib.HeaderAtomicAckETH)
-	LayerTypeAETH         = registerETH(ib.HeaderAETH)
-	LayerTypeImmDt        = registerETH(ib.HeaderImmDt)
-	LayerTypeIETH         = registerETH(ib.HeaderIETH)
-	LayerTypeFETH         = registerETH(ib.HeaderFETH)
+	LayerTypeLRH = register(layertype.LRH, decodeLRH)
+	LayerTypeGRH = register(layertype.GRH, decodeGRH)
+	LayerTypeBTH = register(layertype.BTH, decodeBTH)
 )
 
 // register registers layer type t with its decoder; gopacket panics on a
@@ -37,8 +28,17 @@ func register(t layertype.Type, d func([]byte, gopacket.PacketBuilder) error) go
 	return gopacket.RegisterLayerType(t.Num, gopacket.LayerTypeMetadata{Name: t.Name, Decoder: gopacket.DecodeFunc(d)})
 }
 
-// registerETH registers the layer type of an extended header.
-func registerETH(h ib.Header) gopacket.LayerType {
+// registerETH registers the layer type of extended header h, whose
+// layer is L, and has newETH make L for h.
+func registerETH[L any, P interface {
+	*L
+	ethLayer
+}](h ib.Header) gopacket.LayerType {
+	newETHs[h] = func(bth *ib.BTH) ethLayer {
+		l := P(new(L))
+		l.SetBTH(bth)
+		return l
+	}
 	return register(layertype.ETH[h], decodeETH(h))
 }
 

@@ -41,7 +41,7 @@ const (
 	HeaderAtomicETH           // Atomic ETH, 28 bytes
 	HeaderAtomicAckETH        // Atomic Acknowledge ETH, 8 bytes
 	HeaderAETH                // ACK ETH, 4 bytes
-	HeaderImmDt               // Immediate data, 4 bytes
+	HeaderImmDt               // Immediate Data header, 4 bytes
 	HeaderIETH                // Invalidate ETH, 4 bytes
 	HeaderFETH                // FLUSH ETH (IBTA 1.5), 4 bytes
 	numHeaders

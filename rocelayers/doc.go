@@ -66,12 +66,13 @@
 // DecodeFromBytes, SerializeTo), a field in Layers (DecodingLayers takes
 // the fields that are layers), and, for a new Ethertype, port or link
 // type, one line in the init of register.go; googlelayers gets the same.
-// The extended headers' layers (eth.go), the GRH/IP mappings (ip.go),
-// Layers (layers.go) and the MAD layers (mad.go) are generated from googlelayers' (go
-// generate; TestGeneratedFiles fails when they are stale): a new
-// extended header or class body of package mad is written there once (a
-// class body: a row of madBodies and freshBody and a field of
-// MADLayers).
+// The extended headers' layers and layer types (eth.go, eth_gen.go), the
+// GRH/IP mappings (ip.go), Layers (layers.go) and the MAD layers
+// (mad.go) are generated from googlelayers' (go generate;
+// TestGeneratedFiles fails when they are stale): a new extended header
+// is a row of internal/layertype, from which go generate ./googlelayers
+// writes its layer, and a class body of package mad is written there
+// once (a row of madBodies and freshBody and a field of MADLayers).
 //
 // Allocation contract: the DecodingLayerParser of Layers.Parser, once
 // warm, and FixICRC allocate nothing; VerifyPacket allocates only the

@@ -11,44 +11,6 @@ import (
 	"github.com/roce-go/roce/ib"
 )
 
-// Layers holds one reusable decoding layer for everything a RoCE or PFC
-// frame can carry: Ethernet, 802.1Q, IPv4, IPv6, UDP (with RoCEv2's
-// dispatch rule), the InfiniBand layers, MAC Control, the management
-// datagrams (MAD, RMPP, CM, SA, SMP, SMPDirected, PerfMgt) a UD SEND Only
-// to QP 0 or QP 1 carries, the IPoIB layers and the payload. A whole MAD
-// to QP 0 or 1 decodes as MAD, then RMPP and the class body. The IPoIB
-// layers decode a link type 242 record (ParserFrom(LayerTypeIPoIBLinkHeader));
-// after a transport header the payload stays a Payload, IPoIB or not:
-// a parser's one layer of each type (its IPv4, say) would be overwritten
-// by the inner packet's. googlelayers.Layers (for
-// github.com/google/gopacket) and rocelayers.Layers (for
-// github.com/gopacket/gopacket) are the same code.
-type Layers struct {
-	Ethernet     layers.Ethernet
-	Dot1Q        layers.Dot1Q
-	IPv4         layers.IPv4
-	IPv6         layers.IPv6
-	UDP          UDP
-	LRH          LRH
-	GRH          GRH
-	BTH          BTH
-	RDETH        RDETH
-	DETH         DETH
-	XRCETH       XRCETH
-	RETH         RETH
-	AtomicETH    AtomicETH
-	AtomicAckETH AtomicAckETH
-	AETH         AETH
-	ImmDt        ImmDt
-	IETH         IETH
-	FETH         FETH
-	MACControl   MACControl
-	MADLayers    // MAD, RMPP, CM, SA, SMP, SMPDirected, PerfMgt
-	IPoIB        IPoIB
-	LinkHeader   IPoIBLinkHeader
-	Payload      gopacket.Payload
-}
-
 // DecodingLayers links the extended headers to the BTH of l, which tells
 // each of them which header follows (the DETH a MAD), and the layers
 // after the MAD header to its MAD, and returns every layer of l, ready

@@ -4,6 +4,7 @@ import (
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
 
+	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
 	"github.com/roce-go/roce/internal/layertype"
 	"github.com/roce-go/roce/ipoib"
@@ -18,22 +19,13 @@ import (
 // 1790-1802, pfc 1810, mad 1820-1823 and 1835-1837, ipoib 1850-1851), so
 // that a layer type of one module converts to the other's by number:
 // gopacket.LayerType(googlelayers.LayerTypeBTH) is LayerTypeBTH. The community gopacket registers only 1010 (GTPv2) in
-// the range 1000-1999 it leaves to applications.
+// the range 1000-1999 it leaves to applications. The extended headers'
+// layer types are in eth_gen.go.
 var (
-	LayerTypeLRH          = register(layertype.LRH, decodeLRH)
-	LayerTypeGRH          = register(layertype.GRH, decodeGRH)
-	LayerTypeBTH          = register(layertype.BTH, decodeBTH)
-	LayerTypeRDETH        = register(layertype.RDETH, decode[RDETH])
-	LayerTypeDETH         = register(layertype.DETH, decode[DETH])
-	LayerTypeXRCETH       = register(layertype.XRCETH, decode[XRCETH])
-	LayerTypeRETH         = register(layertype.RETH, decode[RETH])
-	LayerTypeAtomicETH    = register(layertype.AtomicETH, decode[AtomicETH])
-	LayerTypeAtomicAckETH = register(layertype.AtomicAckETH, decode[AtomicAckETH])
-	LayerTypeAETH         = register(layertype.AETH, decode[AETH])
-	LayerTypeImmDt        = register(layertype.ImmDt, decode[ImmDt])
-	LayerTypeIETH         = register(layertype.IETH, decode[IETH])
-	LayerTypeFETH         = register(layertype.FETH, decode[FETH])
-	LayerTypeMACControl   = register(layertype.MACControl, decodeMACControl)
+	LayerTypeLRH        = register(layertype.LRH, decodeLRH)
+	LayerTypeGRH        = register(layertype.GRH, decodeGRH)
+	LayerTypeBTH        = register(layertype.BTH, decodeBTH)
+	LayerTypeMACControl = register(layertype.MACControl, decodeMACControl)
 
 	LayerTypeMAD  = register(layertype.MAD, decodeMAD)
 	LayerTypeRMPP = register(layertype.RMPP, decodeRMPP)
@@ -52,6 +44,16 @@ var (
 // decoder.
 func register(t layertype.Type, d gopacket.DecodeFunc) gopacket.LayerType {
 	return gopacket.RegisterLayerType(t.Num, gopacket.LayerTypeMetadata{Name: t.Name, Decoder: d})
+}
+
+// registerETH registers the layer type of extended header h, whose
+// layer is L, with the generic decoder (eth_gen.go, generated from
+// googlelayers', names the extended headers' layer types).
+func registerETH[L any, P interface {
+	*L
+	layer
+}](h ib.Header) gopacket.LayerType {
+	return register(layertype.ETH[h], decode[L, P])
 }
 
 // The hooks into gopacket's dispatch tables: Ethertype 0x8915 (RoCEv1,

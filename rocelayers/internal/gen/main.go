@@ -14,7 +14,7 @@ import (
 )
 
 // files are the files generated from ../googlelayers.
-var files = []string{"eth.go", "ib.go", "ip.go", "layers.go", "mad.go"}
+var files = []string{"eth.go", "eth_gen.go", "ib.go", "ip.go", "layers.go", "mad.go"}
 
 func main() {
 	check := flag.Bool("check", false, "report stale files instead of writing them")
