@@ -181,7 +181,8 @@ type Config struct {
 	// exchange instead of Op's messages: queue pair 0 is the admin queue
 	// and queue pairs 1 to QPs the I/O queues, each connected with
 	// RDMA-CM (CM is implied; CMPort 0 means NVMePort, 4420) with the
-	// NVMe/RDMA private data; then the admin Connect and an Identify,
+	// NVMe/RDMA private data; then the admin Connect, the Property Gets
+	// and Set that enable the controller and an Identify,
 	// each I/O queue's Connect and Messages I/O commands per I/O queue
 	// of Size bytes, by Op: OpRead a Read, OpWrite a Write, OpSend a
 	// Write with in-capsule data, OpSendInv a Read whose completion is a

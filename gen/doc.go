@@ -105,7 +105,9 @@
 // the admin queue's Connect (KATO 5 s, Connect data with CNTLID 0xffff,
 // the host ID, a UUID drawn from the seed, its NQN and the subsystem's,
 // behind a Keyed SGL that the target reads with an RDMA READ, as Linux
-// does on the admin queue), an Identify Controller (4 KiB the target
+// does on the admin queue), the Property Gets and Set that enable the
+// controller (CAP, VS, CC with EN set, CSTS, whose completions carry the
+// values of Linux's nvmet), an Identify Controller (4 KiB the target
 // RDMA WRITEs to the host), each I/O queue's Connect with its data in
 // the capsule, and Messages I/O commands per I/O queue, round-robin, of
 // Size bytes from LBA 0 on (512-byte blocks): OpRead a Read (the target

@@ -174,7 +174,7 @@ func (g *Generator) nvmeBegin() {
 	if c.CMReject != 0 {
 		return
 	}
-	s.n, s.ios = 2+c.QPs+c.Messages*c.QPs, 0
+	s.n, s.ios = len(nvmeAdmin)+c.QPs+c.Messages*c.QPs, 0
 	r := g.ph.rnd
 	binary.LittleEndian.PutUint64(s.hostID[:], r.Uint64())
 	binary.LittleEndian.PutUint64(s.hostID[8:], r.Uint64())
@@ -224,12 +224,13 @@ func (g *Generator) nvmeCommand() error {
 	var q *qpState
 	cmd := nvmeof.Command{PSDT: 1} // SGLs, the metadata pointer a buffer
 	var data, xfer []byte          // in-capsule data; data the target reads
+	var result uint64              // the completion's DW0 and DW1
 	io := -1
 	switch {
-	case k == 0 || k >= 2 && k < 2+c.QPs: // Connect, admin queue first
+	case k == 0 || k >= len(nvmeAdmin) && k < len(nvmeAdmin)+c.QPs: // Connect, admin queue first
 		q = g.ph.qps[0]
 		if k > 0 {
-			q = g.ph.qps[k-1]
+			q = g.ph.qps[1+k-len(nvmeAdmin)]
 		}
 		d := nvmeDepth(q.nv.qid)
 		cmd.Opcode, cmd.NSID = nvmeof.OpcodeFabrics, uint32(nvmeof.Connect)
@@ -253,11 +254,23 @@ func (g *Generator) nvmeCommand() error {
 			cmd.SGL1 = nvmeof.SGL{Length: nvmeof.ConnectDataLen, Type: nvmeof.SGLDataBlock, SubType: nvmeof.SGLOffset}
 			data = b
 		}
-	case k == 1: // Identify Controller on the admin queue
+	case k == len(nvmeAdmin)-1: // Identify Controller on the admin queue
 		q = g.ph.qps[0]
 		cmd.Opcode, cmd.CDW[0] = nvmeof.OpIdentify, 1 // CNS 1: the controller
 		cmd.SGL1 = g.nvmeKeyed(q, nvmeIdentifyLen, -1)
 		xfer = g.nvmeIdentify()
+	case k < len(nvmeAdmin): // a property of the controller
+		q = g.ph.qps[0]
+		pr := &nvmeAdmin[k]
+		cmd.Opcode, cmd.NSID = nvmeof.OpcodeFabrics, uint32(pr.fctype)
+		cmd.CDW[0], cmd.CDW[1] = pr.attrib, pr.off
+		if pr.fctype == nvmeof.PropertySet {
+			cmd.CDW[2], cmd.CDW[3] = uint32(pr.value), uint32(pr.value>>32)
+		} else {
+			result = pr.value
+		}
+		// No data: Linux's host sends a Keyed SGL Data Block of length 0.
+		cmd.SGL1 = nvmeof.SGL{Type: nvmeof.SGLKeyedDataBlock}
 	default: // I/O
 		io = s.ios
 		s.ios++
@@ -289,8 +302,8 @@ func (g *Generator) nvmeCommand() error {
 	capsule := s.capsule[:nvmeof.CommandLen+len(data)]
 	depth := nvmeDepth(q.nv.qid)
 	q.nv.sqhd = (q.nv.sqhd + 1) % depth
-	cqe := nvmeof.Completion{SQHD: q.nv.sqhd, SQID: q.nv.qid, CID: cmd.CID}
-	if cmd.IsFabrics() {
+	cqe := nvmeof.Completion{DW0: uint32(result), DW1: uint32(result >> 32), SQHD: q.nv.sqhd, SQID: q.nv.qid, CID: cmd.CID}
+	if cmd.IsFabrics() && cmd.FabricsType() == nvmeof.Connect {
 		cqe.DW0 = nvmeCntlID
 	}
 	if _, err := cqe.AppendTo(s.cqe[:0]); err != nil {
@@ -310,6 +323,8 @@ func (g *Generator) nvmeCommand() error {
 	add(nvmeMsg{kind: nmAck, dir: rev, wait: true, ref: j})
 	sgl := &cmd.SGL1
 	switch {
+	case sgl.Keyed() && sgl.Length == 0: // no data
+		completion()
 	case sgl.Keyed() && (cmd.Opcode == nvmeof.OpWrite || cmd.IsFabrics()):
 		j := add(nvmeMsg{kind: nmReadReq, dir: rev, size: int(sgl.Length), va: sgl.Address, rkey: sgl.Key})
 		add(nvmeMsg{kind: nmReadResp, dir: fwd, wait: true, ref: j, size: int(sgl.Length), data: xfer})
@@ -475,6 +490,26 @@ func (g *Generator) nvmeData(m *nvmeMsg, i int) []byte {
 	}
 	start := (int(m.psn)*31 + i*17) & 4095
 	return g.payload[start : start+n]
+}
+
+// nvmeAdmin are the commands of the admin queue after its Connect, as
+// Linux's host sends them to enable the controller: Property Gets of
+// CAP and VS, the Property Set of CC that enables it, the Property Get
+// of CSTS that finds it ready (NVMe Base 2.0, 3.1.3), then the Identify
+// Controller, the last. value is what a Property Get returns (the
+// controller's, as Linux's nvmet reports them) or a Property Set writes.
+var nvmeAdmin = [...]struct {
+	fctype nvmeof.FabricsType
+	attrib uint32 // ATTRIB: 0 a 4-byte property, 1 an 8-byte one
+	off    uint32
+	value  uint64
+}{
+	{nvmeof.Connect, 0, 0, 0},
+	{nvmeof.PropertyGet, 1, 0x00, 0x20_0f01_03ff}, // CAP: MQES 1023, CQR, TO 7.5 s, the NVM command set
+	{nvmeof.PropertyGet, 0, 0x08, 0x0001_0300},    // VS: 1.3
+	{nvmeof.PropertySet, 0, 0x14, 0x0046_0001},    // CC: IOCQES 4, IOSQES 6, EN
+	{nvmeof.PropertyGet, 0, 0x1c, 0x1},            // CSTS: RDY
+	{},                                            // the Identify
 }
 
 // nvmeIdentifyFields are the fields of the Identify Controller data

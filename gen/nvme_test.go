@@ -14,7 +14,8 @@ import (
 // TestNVMe reassembles the messages of rocegen -ulp nvme at an MTU that
 // splits capsules and data (package reassembly) and checks the
 // conversation with package nvmeof: every command capsule decodes and
-// gets one successful completion with its CID, the admin queue's
+// gets one successful completion with its CID (a Property Get's with the
+// property's value), the admin queue's
 // Connect data is read by the target and the I/O queues' is in the
 // capsule, every transfer moves the SGL's length with its key, and a
 // Read of op send-inv is completed by a SEND with Invalidate of that
@@ -76,7 +77,7 @@ func TestNVMe(t *testing.T) {
 					open[qp] = map[uint16]*pending{}
 				}
 				p := &pending{cmd: cmd}
-				if cmd.SGL1.Keyed() {
+				if cmd.SGL1.Keyed() && cmd.SGL1.Length > 0 {
 					byKey[cmd.SGL1.Key] = p
 					if cmd.Opcode == nvmeof.OpWrite || cmd.IsFabrics() {
 						p.moved = -1 // the target will read it
@@ -107,6 +108,12 @@ func TestNVMe(t *testing.T) {
 				if want := p.cmd.SGL1.SubType == nvmeof.SGLInvalidateKey; inv != want || inv && m.RKey != p.cmd.SGL1.Key {
 					t.Errorf("%v: completion of %+v: invalidate %v key %#x", op, p.cmd.SGL1, inv, m.RKey)
 				}
+				if p.cmd.IsFabrics() && p.cmd.FabricsType() == nvmeof.PropertyGet {
+					v := uint64(cqe.DW0) | uint64(cqe.DW1)<<32
+					if name := nvmeof.PropertyName(p.cmd.PropertyOffset()); name == "" || v == 0 && p.cmd.PropertyOffset() != 0x1c {
+						t.Errorf("%v: Property Get of %#x gives %#x", op, p.cmd.PropertyOffset(), v)
+					}
+				}
 				delete(open[tq], cqe.CID)
 			}
 		})
@@ -123,7 +130,7 @@ func TestNVMe(t *testing.T) {
 			}
 		}
 		a.Flush()
-		want := 2 + c.QPs + c.Messages*c.QPs
+		want := 6 + c.QPs + c.Messages*c.QPs // Connect, 4 properties, Identify; each I/O queue's Connect; the I/O
 		if commands != want || completions != want || connectReads != 1 {
 			t.Errorf("%v: %d commands, %d completions, %d Connect data read; want %d, %d, 1", op, commands, completions, connectReads, want, want)
 		}

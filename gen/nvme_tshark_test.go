@@ -269,7 +269,7 @@ func nvmeCompare(t *testing.T, raw [][]byte, got []oracle.Fields) *nvmeStats {
 				if err := cmd.Decode(payloadOf(t, raw[cmdAt])); err != nil {
 					t.Fatal(err)
 				}
-				set("completion", completionFields(&cqe, &cmd, cmdAt))
+				set("completion", completionFields(&cqe, p.Payload, &cmd, cmdAt))
 				if op == ib.SendOnlyWithInvalidate && p.IETH.RKey != cmd.SGL1.Key {
 					t.Errorf("frame %d: SEND with Invalidate of key %#x, the command's is %#x", i+1, p.IETH.RKey, cmd.SGL1.Key)
 				}
@@ -403,33 +403,103 @@ func skipKey(name string) string {
 
 func u[T ~uint8 | ~uint16 | ~uint32 | ~uint64](v T) string { return strconv.FormatUint(uint64(v), 10) }
 
+// sglFields adds the fields of a command's SGL descriptor.
+func sglFields(f map[string]nvmeField, c *nvmeof.Command, b []byte) {
+	f["nvme.cmd.sgl.type"] = nvmeField{u(uint8(c.SGL1.Type)), true}
+	f["nvme.cmd.sgl.subtype"] = nvmeField{u(uint8(c.SGL1.SubType)), true}
+	f["nvme.cmd.sgl1.addr"] = nvmeField{u(c.SGL1.Address), true}
+	f["nvme.cmd.sgl1.len"] = nvmeField{u(c.SGL1.Length), true}
+	if c.SGL1.Keyed() {
+		f["nvme.cmd.sgl1.key"] = nvmeField{u(c.SGL1.Key), true}
+	} else {
+		f["nvme.cmd.sgl1.rsvd"] = nvmeField{oracle.Hex(b[36:39]), false}
+	}
+}
+
+// propertyFields adds the fields of a Property Get or Set (NVMe-oF 1.1
+// Figures 26 and 28). Bytes 5 to 39 are reserved there, SGL1 included,
+// and tshark shows them as such: the Keyed SGL Data Block of length 0
+// Linux's host puts in every command without data is in them.
+func propertyFields(f map[string]nvmeField, c *nvmeof.Command, b []byte) {
+	f["nvme.fabrics.cmd.prop_get_set.rsvd0"] = nvmeField{oracle.Hex(b[5:40]), false}
+	f["nvme.fabrics.cmd.prop_get_set.attrib"] = nvmeField{u(uint8(c.CDW[0])), true}
+	f["nvme.fabrics.cmd.prop_get_set.attrib.size"] = nvmeField{bits(c.CDW[0], 0, 3), true}
+	f["nvme.fabrics.cmd.prop_get_set.attrib.rsvd"] = nvmeField{bits(c.CDW[0], 3, 5), true}
+	f["nvme.fabrics.cmd.prop_get_set.rsvd1"] = nvmeField{oracle.Hex(b[41:44]), false}
+	f["nvme.fabrics.cmd.prop_get_set.offset"] = nvmeField{u(c.PropertyOffset()), true}
+	if c.FabricsType() == nvmeof.PropertyGet {
+		f["nvme.fabrics.cmd.prop_get.rsvd2"] = nvmeField{oracle.Hex(b[48:64]), false}
+		return
+	}
+	f["nvme.fabrics.cmd.prop_set.rsvd"] = nvmeField{oracle.Hex(b[56:64]), false}
+	propertyValue(f, c.PropertyOffset(), c.PropertyValue(), b[48:56])
+}
+
+// propertyBits are the fields of the controller properties tshark 4.0
+// breaks a Property Get's or Set's value into, by property offset, and
+// their bits (NVMe Base 2.0, 3.1.3: CAP, VS, CC, CSTS).
+var propertyBits = map[uint32][]struct {
+	name  string
+	lo, n uint
+}{
+	0x00: {{"nvme.fabrics.prop_get.ccap", 0, 64}, {"nvme.fabrics.prop_get.ccap.mqes", 0, 16}, {"nvme.fabrics.prop_get.ccap.cqr", 16, 1},
+		{"nvme.fabrics.prop_get.ccap.ams.wrr", 17, 1}, {"nvme.fabrics.prop_get.ccap.ams.vs", 18, 1}, {"nvme.fabrics.prop_get.ccap.rsvd0", 19, 5},
+		{"nvme.fabrics.prop_get.ccap.to", 24, 8}, {"nvme.fabrics.prop_get.ccap.dstrd", 32, 4}, {"nvme.fabrics.prop_get.ccap.nssrs", 36, 1},
+		{"nvme.fabrics.prop_get.ccap.css", 37, 8}, {"nvme.fabrics.prop_get.ccap.bps", 45, 1}, {"nvme.fabrics.prop_get.ccap.rsdv1", 46, 2},
+		{"nvme.fabrics.prop_get.ccap.mpsmin", 48, 4}, {"nvme.fabrics.prop_get.ccap.mpsmax", 52, 4}, {"nvme.fabrics.prop_get.ccap.pmrs", 56, 1},
+		{"nvme.fabrics.prop_get.ccap.cmbs", 57, 1}, {"nvme.fabrics.prop_get.ccap.rsvd2", 58, 6}},
+	0x08: {{"nvme.fabrics.prop_get.vs", 0, 32}, {"nvme.fabrics.prop_get.vs.ter", 0, 8}, {"nvme.fabrics.prop_get.vs.mnr", 8, 8},
+		{"nvme.fabrics.prop_get.vs.mjr", 16, 16}, {"nvme.fabrics.prop_get_set.data.rsvd", 32, 32}},
+	0x14: {{"nvme.fabrics.prop_get_set.cc", 0, 32}, {"nvme.fabrics.prop_get_set.cc.en", 0, 1}, {"nvme.fabrics.prop_get_set.cc.rsvd0", 1, 3},
+		{"nvme.fabrics.prop_get_set.cc.css", 4, 3}, {"nvme.fabrics.prop_get_set.cc.mps", 7, 4}, {"nvme.fabrics.prop_get_set.cc.ams", 11, 3},
+		{"nvme.fabrics.prop_get_set.cc.shn", 14, 2}, {"nvme.fabrics.prop_get_set.cc.iosqes", 16, 4}, {"nvme.fabrics.prop_get_set.cc.iocqes", 20, 4},
+		{"nvme.fabrics.prop_get_set.cc.rsvd1", 24, 8}, {"nvme.fabrics.prop_get_set.data.rsvd", 32, 32}},
+	0x1c: {{"nvme.fabrics.prop_get_set.csts", 0, 32}, {"nvme.fabrics.prop_get_set.csts.rdy", 0, 1}, {"nvme.fabrics.prop_get_set.csts.cfs", 1, 1},
+		{"nvme.fabrics.prop_get_set.csts.shst", 2, 2}, {"nvme.fabrics.prop_get_set.csts.nssro", 4, 1}, {"nvme.fabrics.prop_get_set.csts.pp", 5, 1},
+		{"nvme.fabrics.prop_get_set.csts.rsvd", 6, 26}, {"nvme.fabrics.prop_get_set.data.rsvd", 32, 32}},
+}
+
+// propertyValue adds the fields of the value v of the property at off,
+// raw its 8 bytes.
+func propertyValue(f map[string]nvmeField, off uint32, v uint64, raw []byte) {
+	f["nvme.fabrics.prop_get_set.data"] = nvmeField{oracle.Hex(raw), false}
+	for _, p := range propertyBits[off] {
+		w := v >> p.lo
+		if p.n < 64 {
+			w &= 1<<p.n - 1
+		}
+		f[p.name] = nvmeField{u(w), true}
+	}
+}
+
 // bits returns bits [lo, lo+n) of w.
 func bits(w uint32, lo, n uint) string { return u(w >> lo & (1<<n - 1)) }
 
 // commandFields returns the fields tshark shows of a command capsule's
 // command, b its 64 bytes, from nvmeof's decoding.
 func commandFields(c *nvmeof.Command, b []byte, admin bool) map[string]nvmeField {
-	f := map[string]nvmeField{
-		"nvme.cmd.sgl.type":    {u(uint8(c.SGL1.Type)), true},
-		"nvme.cmd.sgl.subtype": {u(uint8(c.SGL1.SubType)), true},
-		"nvme.cmd.sgl1.addr":   {u(c.SGL1.Address), true},
-		"nvme.cmd.sgl1.len":    {u(c.SGL1.Length), true},
-	}
-	if c.SGL1.Keyed() {
-		f["nvme.cmd.sgl1.key"] = nvmeField{u(c.SGL1.Key), true}
-	} else {
-		f["nvme.cmd.sgl1.rsvd"] = nvmeField{oracle.Hex(b[36:39]), false}
-	}
+	f := map[string]nvmeField{}
 	if c.IsFabrics() {
 		// tshark names byte 1 of a Fabrics command reserved, as NVMe-oF
 		// 1.1 Figure 9 does: it shows PSDT, which Linux sets in every
 		// command (NVME_CMD_SGL_METABUF), as part of that byte.
 		for k, v := range map[string]nvmeField{
 			// tshark prints the Fabrics opcode in hex without 0x.
-			"nvme.fabrics.cmd.opc":            {fmt.Sprintf("%02x", c.Opcode), false},
-			"nvme.fabrics.cmd.rsvd":           {u(c.Fuse | c.Rsvd1<<2 | c.PSDT<<6), true},
-			"nvme.fabrics.cmd.cid":            {u(c.CID), true},
-			"nvme.fabrics.cmd.fctype":         {u(uint8(c.FabricsType())), true},
+			"nvme.fabrics.cmd.opc":    {fmt.Sprintf("%02x", c.Opcode), false},
+			"nvme.fabrics.cmd.rsvd":   {u(c.Fuse | c.Rsvd1<<2 | c.PSDT<<6), true},
+			"nvme.fabrics.cmd.cid":    {u(c.CID), true},
+			"nvme.fabrics.cmd.fctype": {u(uint8(c.FabricsType())), true},
+		} {
+			f[k] = v
+		}
+		if c.FabricsType() != nvmeof.Connect {
+			propertyFields(f, c, b)
+			return f
+		}
+	}
+	sglFields(f, c, b)
+	if c.IsFabrics() {
+		for k, v := range map[string]nvmeField{
 			"nvme.fabrics.cmd.connect.rsvd1":  {oracle.Hex(b[5:24]), false},
 			"nvme.fabrics.cmd.connect.recfmt": {u(c.RecFmt()), true},
 			"nvme.fabrics.cmd.connect.qid":    {u(c.QID()), true},
@@ -516,7 +586,7 @@ func commandFields(c *nvmeof.Command, b []byte, admin bool) map[string]nvmeField
 
 // completionFields returns the fields tshark shows of the completion of
 // cmd, whose capsule was frame cmdAt (from 0).
-func completionFields(c *nvmeof.Completion, cmd *nvmeof.Command, cmdAt int) map[string]nvmeField {
+func completionFields(c *nvmeof.Completion, raw []byte, cmd *nvmeof.Command, cmdAt int) map[string]nvmeField {
 	word := uint16(c.Status)<<1 | map[bool]uint16{true: 1}[c.Phase]
 	f := map[string]nvmeField{
 		"nvme.cqe.sqhd":       {u(c.SQHD), true},
@@ -528,6 +598,17 @@ func completionFields(c *nvmeof.Completion, cmd *nvmeof.Command, cmdAt int) map[
 		"nvme.cqe.status.crd": {u(c.Status.CRD()), true},
 		"nvme.cqe.status.m":   {u(b2u(c.Status.More())), true},
 		"nvme.cqe.status.dnr": {u(b2u(c.Status.DNR())), true},
+	}
+	if cmd.IsFabrics() && cmd.FabricsType() != nvmeof.Connect {
+		f["nvme.fabrics.cmd_pkt"] = nvmeField{u(uint32(cmdAt + 1)), true}
+		f["nvme.cqe.status.rsvd"] = nvmeField{u(b2u(c.Phase)), true}
+		if cmd.FabricsType() == nvmeof.PropertySet {
+			f["nvme.fabrics.cqe.prop_set.rsvd"] = nvmeField{oracle.Hex(raw[:8]), false}
+			return f
+		}
+		// A Property Get's result: the value in DW0 and DW1.
+		propertyValue(f, cmd.PropertyOffset(), uint64(c.DW0)|uint64(c.DW1)<<32, raw[:8])
+		return f
 	}
 	if cmd.IsFabrics() {
 		// A Connect's result: the controller ID in DW0 bits 15:0 and

@@ -27,7 +27,8 @@
 // (REQ, REP, RTU before the data, DREQ, DREP after; -cm-port sets the
 // service port, default 7471, -cm-reject a REJ reason instead). -ulp
 // nvme plays an NVMe/RDMA host and target instead: CM to port 4420 with
-// the NVMe/RDMA private data, the admin queue's Connect and Identify,
+// the NVMe/RDMA private data, the admin queue's Connect, Property Gets
+// and Set and Identify,
 // each I/O queue's Connect, then -op read, write, send (in-capsule data)
 // or send-inv I/O commands of -size bytes. A scenario file (-scenario) plays several phases one after
 // the other: one phase per line, key=value with the flag names, each line
