@@ -248,7 +248,7 @@ func (g *Generator) nvmeCommand() error {
 			// Linux's host sends no in-capsule data on the admin queue:
 			// the target reads the Connect data with an RDMA READ.
 			cmd.CDW[2] = nvmeKATO
-			cmd.SGL1 = g.nvmeKeyed(q, nvmeof.ConnectDataLen, -1)
+			cmd.SGL1 = g.nvmeKeyed(q, nvmeof.ConnectDataLen)
 			xfer = b
 		} else {
 			cmd.SGL1 = nvmeof.SGL{Length: nvmeof.ConnectDataLen, Type: nvmeof.SGLDataBlock, SubType: nvmeof.SGLOffset}
@@ -257,7 +257,7 @@ func (g *Generator) nvmeCommand() error {
 	case k == len(nvmeAdmin)-1: // Identify Controller on the admin queue
 		q = g.ph.qps[0]
 		cmd.Opcode, cmd.CDW[0] = nvmeof.OpIdentify, 1 // CNS 1: the controller
-		cmd.SGL1 = g.nvmeKeyed(q, nvmeIdentifyLen, -1)
+		cmd.SGL1 = g.nvmeKeyed(q, nvmeIdentifyLen)
 		xfer = g.nvmeIdentify()
 	case k < len(nvmeAdmin): // a property of the controller
 		q = g.ph.qps[0]
@@ -282,10 +282,10 @@ func (g *Generator) nvmeCommand() error {
 		switch c.Op {
 		case OpRead, OpSendInv:
 			cmd.Opcode = nvmeof.OpRead
-			cmd.SGL1 = g.nvmeKeyed(q, c.Size, io)
+			cmd.SGL1 = g.nvmeKeyed(q, c.Size)
 		case OpWrite:
 			cmd.Opcode = nvmeof.OpWrite
-			cmd.SGL1 = g.nvmeKeyed(q, c.Size, io)
+			cmd.SGL1 = g.nvmeKeyed(q, c.Size)
 		case OpSend:
 			cmd.Opcode = nvmeof.OpWrite
 			cmd.SGL1 = nvmeof.SGL{Length: uint32(c.Size), Type: nvmeof.SGLDataBlock, SubType: nvmeof.SGLOffset}
@@ -341,12 +341,14 @@ func (g *Generator) nvmeCommand() error {
 	return nil
 }
 
-// nvmeKeyed returns the Keyed SGL Data Block of a command of q moving n
-// bytes of the host's memory: a buffer of q's, with a key that changes
-// with every I/O as a fast-registered memory region's does. A phase of
-// op send-inv asks the target to invalidate the key.
-func (g *Generator) nvmeKeyed(q *qpState, n, io int) nvmeof.SGL {
-	s := nvmeof.SGL{Address: q.va + uint64(io+1)<<20, Length: uint32(n), Key: q.rkey&^0xff | (q.rkey+uint32(io+1))&0xff,
+// nvmeKeyed returns the Keyed SGL Data Block of q's next command moving
+// n bytes of the host's memory: one of 256 buffers of q's, 16 MiB apart,
+// by the command's CID, with a key whose low byte changes with every
+// command as a fast-registered memory region's does. A phase of op
+// send-inv asks the target to invalidate the key.
+func (g *Generator) nvmeKeyed(q *qpState, n int) nvmeof.SGL {
+	slot := uint32(q.nv.cid) & 0xff
+	s := nvmeof.SGL{Address: q.va + uint64(slot)<<24, Length: uint32(n), Key: q.rkey&^0xff | (q.rkey+slot)&0xff,
 		Type: nvmeof.SGLKeyedDataBlock, SubType: nvmeof.SGLAddress}
 	if g.ph.cfg.Op == OpSendInv {
 		s.SubType = nvmeof.SGLInvalidateKey
