@@ -1,6 +1,9 @@
 package dump
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"sync"
+)
 
 // arpInfo is an ARP packet (RFC 826) as peekARP reads it: the 8-byte
 // header, and the four addresses when they were all captured.
@@ -87,21 +90,23 @@ func (r *Record) arp() *arpInfo {
 // address pair only the one of its form (hwForm, protoForm).
 // ATM ARP (RFC 2225), whose layout differs after the protocol type,
 // has the hardware type, protocol type and opcode alone.
-var arpFields = []Field{
-	fARP("arp.hw.type", 16, false, true, func(a *arpInfo) uint64 { return uint64(a.hrd) }).doc("ARP: hardware type (1 Ethernet, 32 InfiniBand); of an Ethernet frame or carried by IPoIB"),
-	fARP("arp.proto.type", 16, true, true, func(a *arpInfo) uint64 { return uint64(a.pro) }).doc("ARP: protocol type, an Ethertype (0x0800)"),
-	fARP("arp.hw.size", 8, false, false, func(a *arpInfo) uint64 { return uint64(a.hln) }).doc("ARP: hardware address size (6, 20 for IPoIB; absent for ATM ARP, as the addresses)"),
-	fARP("arp.proto.size", 8, false, false, func(a *arpInfo) uint64 { return uint64(a.pln) }).doc("ARP: protocol address size"),
-	fARP("arp.opcode", 16, false, true, func(a *arpInfo) uint64 { return uint64(a.op) }).doc("ARP: operation (1 request, 2 reply)"),
-	fARPAddr("arp.src.hw_mac", FieldMAC, false, true).doc("ARP: sender's MAC, for hardware type 1 or 6 and size 6"),
-	fARPAddr("arp.src.hw", FieldBytes, false, true).doc("ARP: sender's hardware address of any other form, lowercase hex digits (IPoIB: 20 bytes, flags, QPN, GID)"),
-	fARPAddr("arp.src.proto_ipv4", FieldIPv4, true, true).doc("ARP: sender's IPv4 address, for protocol 0x0800 and size 4"),
-	fARPAddr("arp.src.proto", FieldBytes, true, true).doc("ARP: sender's protocol address of any other form, lowercase hex digits"),
-	fARPAddr("arp.dst.hw_mac", FieldMAC, false, false).doc("ARP: target's MAC (as arp.src.hw_mac)"),
-	fARPAddr("arp.dst.hw", FieldBytes, false, false).doc("ARP: target's hardware address"),
-	fARPAddr("arp.dst.proto_ipv4", FieldIPv4, true, false).doc("ARP: target's IPv4 address"),
-	fARPAddr("arp.dst.proto", FieldBytes, true, false).doc("ARP: target's protocol address"),
-}
+var arpFields = sync.OnceValue(func() []Field {
+	return []Field{
+		fARP("arp.hw.type", 16, false, true, func(a *arpInfo) uint64 { return uint64(a.hrd) }).doc("ARP: hardware type (1 Ethernet, 32 InfiniBand); of an Ethernet frame or carried by IPoIB"),
+		fARP("arp.proto.type", 16, true, true, func(a *arpInfo) uint64 { return uint64(a.pro) }).doc("ARP: protocol type, an Ethertype (0x0800)"),
+		fARP("arp.hw.size", 8, false, false, func(a *arpInfo) uint64 { return uint64(a.hln) }).doc("ARP: hardware address size (6, 20 for IPoIB; absent for ATM ARP, as the addresses)"),
+		fARP("arp.proto.size", 8, false, false, func(a *arpInfo) uint64 { return uint64(a.pln) }).doc("ARP: protocol address size"),
+		fARP("arp.opcode", 16, false, true, func(a *arpInfo) uint64 { return uint64(a.op) }).doc("ARP: operation (1 request, 2 reply)"),
+		fARPAddr("arp.src.hw_mac", FieldMAC, false, true).doc("ARP: sender's MAC, for hardware type 1 or 6 and size 6"),
+		fARPAddr("arp.src.hw", FieldBytes, false, true).doc("ARP: sender's hardware address of any other form, lowercase hex digits (IPoIB: 20 bytes, flags, QPN, GID)"),
+		fARPAddr("arp.src.proto_ipv4", FieldIPv4, true, true).doc("ARP: sender's IPv4 address, for protocol 0x0800 and size 4"),
+		fARPAddr("arp.src.proto", FieldBytes, true, true).doc("ARP: sender's protocol address of any other form, lowercase hex digits"),
+		fARPAddr("arp.dst.hw_mac", FieldMAC, false, false).doc("ARP: target's MAC (as arp.src.hw_mac)"),
+		fARPAddr("arp.dst.hw", FieldBytes, false, false).doc("ARP: target's hardware address"),
+		fARPAddr("arp.dst.proto_ipv4", FieldIPv4, true, false).doc("ARP: target's IPv4 address"),
+		fARPAddr("arp.dst.proto", FieldBytes, true, false).doc("ARP: target's protocol address"),
+	}
+})
 
 // fARP is a field of the ARP header; atm says whether ATM ARP has it.
 func fARP(name string, bits uint8, hex, atm bool, get func(a *arpInfo) uint64) Field {

@@ -2,6 +2,7 @@ package dump
 
 import (
 	"math/bits"
+	"sync"
 
 	"github.com/roce-go/roce/ib"
 )
@@ -27,8 +28,8 @@ type Cells struct {
 
 // NewCells returns Cells for the field table.
 func NewCells() *Cells {
-	return &Cells{Values: make([]Value, len(fieldTable)), has: make([]uint64, (len(fieldTable)+63)/64),
-		fields: make([]int, 0, len(fieldTable))}
+	n := len(fieldTable())
+	return &Cells{Values: make([]Value, n), has: make([]uint64, (n+63)/64), fields: make([]int, 0, n)}
 }
 
 // Fill sets c to the values of r's fields. It allocates nothing, except
@@ -55,8 +56,9 @@ func (c *Cells) Fill(r *Record) {
 			}
 		}
 	}
-	for i := range cellGroups {
-		g := &cellGroups[i]
+	table, groups := fieldTable(), cellGroups()
+	for i := range groups {
+		g := &groups[i]
 		if g.header != ib.NoHeader {
 			if headers&(1<<g.header) == 0 {
 				continue
@@ -72,7 +74,7 @@ func (c *Cells) Fill(r *Record) {
 			g.fill(c, r)
 		}
 		for _, fi := range g.slow {
-			if v, ok := fieldTable[fi].Get(r); ok {
+			if v, ok := table[fi].Get(r); ok {
 				c.Values[fi] = v
 				c.mark(fi)
 			}
@@ -82,8 +84,9 @@ func (c *Cells) Fill(r *Record) {
 
 // getAll asks Get for each of the fields.
 func (c *Cells) getAll(r *Record, fields []int) {
+	table := fieldTable()
 	for _, fi := range fields {
-		if v, ok := fieldTable[fi].Get(r); ok {
+		if v, ok := table[fi].Get(r); ok {
 			c.Values[fi] = v
 			c.mark(fi)
 		}
@@ -174,18 +177,18 @@ var cellFillers = map[string]func(c *Cells, r *Record){
 	"infiniband":      fillIB,
 }
 
-var cellGroups = func() []cellGroup {
+var cellGroups = sync.OnceValue(func() []cellGroup {
 	var gs []cellGroup
 	index := map[string]int{}
 	fast := map[int]bool{}
 	for _, h := range fastFields {
-		if n := fieldTable[h.i].Name; cellFillers[fieldRequires(n)] == nil {
+		if n := fieldTable()[h.i].Name; cellFillers[fieldRequires(n)] == nil {
 			panic("dump: no filler for fast cell " + n)
 		}
 		fast[h.i] = true
 	}
-	for i := range fieldTable {
-		p := fieldRequires(fieldTable[i].Name)
+	for i, f := range fieldTable() {
+		p := fieldRequires(f.Name)
 		gi, ok := index[p]
 		if !ok {
 			proto, found := LookupProtocol(p)
@@ -202,7 +205,7 @@ var cellGroups = func() []cellGroup {
 		gs[gi].all = append(gs[gi].all, i)
 	}
 	return gs
-}()
+})
 
 func fillFrame(c *Cells, r *Record) {
 	c.uint(kFrameNumber.i, uint64(r.Number))

@@ -2,6 +2,7 @@ package dump
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/roce-go/roce/dcbx"
 	"github.com/roce-go/roce/internal/hdr"
@@ -15,28 +16,30 @@ import (
 // Recommendation), the second gets a name of ours that answers to
 // tshark's as its second name (Field.Also). Application Priority entries
 // repeat within a TLV, so JSON has only their count.
-var dcbxFields = cat([]Field{
-	also(fPFC("lldp.dcbx.ieee.pfc.willing", FieldBool, 0, func(p *dcbx.PFCConfig) uint64 { return b2u(p.Willing) }), "lldp.dcbx.ieee.willing").doc("PFC Configuration: willing (not a Wireshark name; filters: lldp.dcbx.ieee.willing too)"),
-	fPFC("lldp.dcbx.ieee.pfc.mbc", FieldBool, 0, func(p *dcbx.PFCConfig) uint64 { return b2u(p.MBC) }).doc("PFC: MACsec bypass capability"),
-	fPFC("lldp.dcbx.ieee.pfc.numtcs", FieldUint, 4, func(p *dcbx.PFCConfig) uint64 { return uint64(p.Cap) }).doc("PFC: PFC cap, traffic classes that may have PFC at once"),
-	fPFC("lldp.dcbx.ieee.pfc.enable", FieldUint, 8, func(p *dcbx.PFCConfig) uint64 { return uint64(p.Enable) }).doc("PFC: the enable vector, bit n priority n (not a Wireshark field)"),
-}, pfcPrioFields(), []Field{
-	also(fETSConf("lldp.dcbx.ieee.ets.willing", FieldBool, 0, func(e *dcbx.ETSConfig) uint64 { return b2u(e.Willing) }), "lldp.dcbx.ieee.willing").doc("ETS Configuration: willing (not a Wireshark name; filters: lldp.dcbx.ieee.willing too)"),
-	fETSConf("lldp.dcbx.ieee.ets.cbs", FieldBool, 0, func(e *dcbx.ETSConfig) uint64 { return b2u(e.CBS) }).doc("ETS Configuration: credit-based shaper supported"),
-	fETSConf("lldp.dcbx.ieee.ets.maxtcs", FieldUint, 3, func(e *dcbx.ETSConfig) uint64 { return uint64(e.MaxTCs) }).doc("ETS Configuration: traffic classes supported, 0 meaning 8"),
-}, etsTableFields(false), etsTableFields(true), []Field{
-	numeric("lldp.dcbx.ieee.app.entries", FieldUint, 16, false, func(r *Record) (uint64, bool) {
-		if d := r.dcbx(); d != nil && d.HasAppPriority {
-			return uint64(d.AppPriority.Entries()), true
-		}
-		return 0, false
-	}).doc("Application Priority: entries in the TLV (not a Wireshark field)"),
-	Field{Name: "_dcbx_error", Type: FieldString, Get: func(r *Record) (Value, bool) {
-		if d := r.dcbx(); d != nil && r.DCBXErr != nil {
-			return str(r.DCBXErr.Error())
-		}
-		return none()
-	}}.doc("a DCBX TLV that does not decode: the decoder's error"),
+var dcbxFields = sync.OnceValue(func() []Field {
+	return cat([]Field{
+		also(fPFC("lldp.dcbx.ieee.pfc.willing", FieldBool, 0, func(p *dcbx.PFCConfig) uint64 { return b2u(p.Willing) }), "lldp.dcbx.ieee.willing").doc("PFC Configuration: willing (not a Wireshark name; filters: lldp.dcbx.ieee.willing too)"),
+		fPFC("lldp.dcbx.ieee.pfc.mbc", FieldBool, 0, func(p *dcbx.PFCConfig) uint64 { return b2u(p.MBC) }).doc("PFC: MACsec bypass capability"),
+		fPFC("lldp.dcbx.ieee.pfc.numtcs", FieldUint, 4, func(p *dcbx.PFCConfig) uint64 { return uint64(p.Cap) }).doc("PFC: PFC cap, traffic classes that may have PFC at once"),
+		fPFC("lldp.dcbx.ieee.pfc.enable", FieldUint, 8, func(p *dcbx.PFCConfig) uint64 { return uint64(p.Enable) }).doc("PFC: the enable vector, bit n priority n (not a Wireshark field)"),
+	}, pfcPrioFields(), []Field{
+		also(fETSConf("lldp.dcbx.ieee.ets.willing", FieldBool, 0, func(e *dcbx.ETSConfig) uint64 { return b2u(e.Willing) }), "lldp.dcbx.ieee.willing").doc("ETS Configuration: willing (not a Wireshark name; filters: lldp.dcbx.ieee.willing too)"),
+		fETSConf("lldp.dcbx.ieee.ets.cbs", FieldBool, 0, func(e *dcbx.ETSConfig) uint64 { return b2u(e.CBS) }).doc("ETS Configuration: credit-based shaper supported"),
+		fETSConf("lldp.dcbx.ieee.ets.maxtcs", FieldUint, 3, func(e *dcbx.ETSConfig) uint64 { return uint64(e.MaxTCs) }).doc("ETS Configuration: traffic classes supported, 0 meaning 8"),
+	}, etsTableFields(false), etsTableFields(true), []Field{
+		numeric("lldp.dcbx.ieee.app.entries", FieldUint, 16, false, func(r *Record) (uint64, bool) {
+			if d := r.dcbx(); d != nil && d.HasAppPriority {
+				return uint64(d.AppPriority.Entries()), true
+			}
+			return 0, false
+		}).doc("Application Priority: entries in the TLV (not a Wireshark field)"),
+		Field{Name: "_dcbx_error", Type: FieldString, Get: func(r *Record) (Value, bool) {
+			if d := r.dcbx(); d != nil && r.DCBXErr != nil {
+				return str(r.DCBXErr.Error())
+			}
+			return none()
+		}}.doc("a DCBX TLV that does not decode: the decoder's error"),
+	})
 })
 
 // dcbx returns the frame's DCBX TLVs, or nil.

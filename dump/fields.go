@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/roce-go/roce"
 	"github.com/roce-go/roce/ib"
@@ -189,7 +190,7 @@ type Protocol struct {
 // extended headers, which JSON writes in wire order, in the order of
 // RDETH, DETH, XRCETH, RETH, FETH, AtomicETH, AETH, AtomicAckETH). The
 // slice is shared: do not modify it.
-func Fields() []Field { return fieldTable }
+func Fields() []Field { return fieldTable() }
 
 // Protocols returns the protocol names, in the order verbose text prints
 // their lines. The slice is shared: do not modify it.
@@ -197,11 +198,12 @@ func Protocols() []Protocol { return protocolTable }
 
 // LookupField returns the field of the table with that JSON key.
 func LookupField(name string) (*Field, bool) {
+	t := fieldTable()
 	i, ok := fieldIndex[name]
 	if !ok {
 		return nil, false
 	}
-	return &fieldTable[i], true
+	return &t[i], true
 }
 
 // LookupProtocol returns the protocol of that name.
@@ -238,20 +240,21 @@ func FieldProtocol(name string) string {
 // PerfMgt attributes). Cells.Fill asks each frame once per such protocol
 // instead of once per field.
 func fieldRequires(name string) string {
-	if p := FieldProtocol(name); p != "infiniband" || !madField[name] {
+	if p := FieldProtocol(name); p != "infiniband" || !madField()[name] {
 		return p
 	}
 	return "infiniband.mad"
 }
 
 // madField holds the names of the management datagrams' fields.
-var madField = func() map[string]bool {
-	m := make(map[string]bool, len(madFields))
-	for i := range madFields {
-		m[madFields[i].Name] = true
+var madField = sync.OnceValue(func() map[string]bool {
+	rows := madFields()
+	m := make(map[string]bool, len(rows))
+	for i := range rows {
+		m[rows[i].Name] = true
 	}
 	return m
-}()
+})
 
 var fieldIndex = map[string]int{}
 
@@ -286,13 +289,16 @@ func indexTable(t []Field) []Field {
 	return t
 }
 
-func init() {
+// ethRows returns, per extended header, its rows in table order.
+var ethRows = sync.OnceValue(func() (rows [maxHeader][]Field) {
+	t := fieldTable() // which names ethRowNames
 	for h, names := range ethRowNames {
 		for _, n := range names {
-			ethRows[h] = append(ethRows[h], fieldTable[fieldIndex[n]])
+			rows[h] = append(rows[h], t[fieldIndex[n]])
 		}
 	}
-}
+	return rows
+})
 
 // typeBits returns the width of the Wireshark type of field f (or, for
 // a field of ours, of the one Wireshark would give it): f.Bits rounded up
@@ -450,10 +456,16 @@ func (r *Record) lrh() *ib.LRH {
 // frame has one of its fields (a frame cut by the snap length inside h
 // has those of its fields the capture kept whole, see ethField).
 func (r *Record) packet(h ib.Header) *ib.Packet {
-	if r.isIB() && r.RoCE.Packet.Captured(h) >= int(ethFirst[h]) {
+	if r.isIB() && r.RoCE.Packet.Captured(h) >= int(firstField(h)) {
 		return &r.RoCE.Packet
 	}
 	return nil
+}
+
+// firstField is ethFirst[h], the table built first (fETH sets it).
+func firstField(h ib.Header) uint8 {
+	fieldTable()
+	return ethFirst[h]
 }
 
 // ethField returns the transport packet when it has the field of header
@@ -471,11 +483,11 @@ const maxHeader = 16
 
 // ethFirst is, per extended header, the byte its first field with a row
 // ends at (fETH sets it): the header is there (packet) from that byte on.
-// ethRows are the header's rows, in table order (set by init).
+// ethRowNames are the names of its rows, in table order. fETH sets
+// both as the table is built.
 var (
 	ethFirst    [maxHeader]uint8
 	ethRowNames [maxHeader][]string
-	ethRows     [maxHeader][]Field
 )
 
 func (r *Record) sll() *SLL {

@@ -27,6 +27,7 @@ func (o *JSONOptions) AppendJSON(b []byte, r *Record) []byte { return r.appendJS
 
 // appendJSON is AppendJSON, with file the capture's name or empty.
 func (r *Record) appendJSON(b []byte, file string) []byte {
+	fieldTable() // which sets the rows' keys (at)
 	b = append(b, '{')
 	b = append(b, kFrameNumber.json[1:]...)
 	b = strconv.AppendInt(b, int64(r.Number), 10)
@@ -67,10 +68,10 @@ func (r *Record) appendJSON(b []byte, file string) []byte {
 		b = r.appendMACCJSON(b)
 	}
 	if r.HasIPoIB {
-		b = r.appendRowsJSON(b, ipoibFields)
+		b = r.appendRowsJSON(b, ipoibFields())
 	}
 	if r.HasDCBX && r.Kind == KindNotRoCE {
-		b = r.appendRowsJSON(b, dcbxFields)
+		b = r.appendRowsJSON(b, dcbxFields())
 	}
 	if r.Kind == KindMalformed {
 		b = append(b, kError.json...)
@@ -180,7 +181,7 @@ func (r *Record) appendL3JSON(b []byte) []byte {
 		b = jUint(b, &kTcpDstport, uint64(n.dport))
 	}
 	if r.arp() != nil {
-		b = r.appendRowsJSON(b, arpFields)
+		b = r.appendRowsJSON(b, arpFields())
 	}
 	return b
 }
@@ -214,7 +215,7 @@ func (r *Record) appendIBJSON(b []byte) []byte {
 	hs := p.Headers()
 	for i := 0; i < hs.Len(); i++ {
 		if eh := hs.At(i); h.Truncated && p.Captured(eh) < eh.Len() {
-			b = r.appendRowsJSON(b, ethRows[eh]) // cut by the capture: the fields it kept
+			b = r.appendRowsJSON(b, ethRows()[eh]) // cut by the capture: the fields it kept
 		} else {
 			b = ethJSON[eh](b, p)
 		}
@@ -239,7 +240,7 @@ func (r *Record) appendIBJSON(b []byte) []byte {
 		b = appendJSONString(b, r.CNPErr.Error())
 	}
 	if r.madj.ok {
-		b = r.appendRowsJSON(b, madFields)
+		b = r.appendRowsJSON(b, madFields())
 	}
 	return b
 }

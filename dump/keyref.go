@@ -18,8 +18,9 @@ func WriteKeyReference(w io.Writer) error {
 	bw.WriteString(keyRefHead)
 	var order []string
 	groups := map[string][]int{}
-	for i := range fieldTable {
-		p := fieldRequires(fieldTable[i].Name)
+	table := fieldTable()
+	for i := range table {
+		p := fieldRequires(table[i].Name)
 		if _, ok := groups[p]; !ok {
 			order = append(order, p)
 		}
@@ -28,7 +29,7 @@ func WriteKeyReference(w io.Writer) error {
 	for _, p := range order {
 		bw.WriteString("\n## " + p + "\n\n| Key | Type | Description |\n|---|---|---|\n")
 		for _, i := range groups[p] {
-			f := &fieldTable[i]
+			f := &table[i]
 			writeKeyRow(bw, f.Name, keyType(f), f.Doc, f.Also)
 			if i == kFrameNumber.i {
 				writeKeyRow(bw, FileKey, "string", fileKeyDoc, "")

@@ -2,6 +2,7 @@ package dump
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/mad"
@@ -80,8 +81,9 @@ func (r *Record) decodeCutMAD(got []byte) {
 	}
 	m.decode(buf)
 	var ones [maxMADRows]uint64 // each row's value hashed, 0 when absent
-	for i := range madRaw {
-		if v, ok := madRaw[i].Get(r); ok {
+	rows := madRaw()
+	for i := range rows {
+		if v, ok := rows[i].Get(r); ok {
 			ones[i] = v.hash() | 1
 		}
 	}
@@ -89,12 +91,12 @@ func (r *Record) decodeCutMAD(got []byte) {
 	m.decode(buf)
 	m.cut, m.has, m.proto = true, [len(m.has)]uint64{}, [len(m.proto)]bool{}
 	found := false
-	for i := range madRaw {
-		if v, ok := madRaw[i].Get(r); ok && ones[i] == v.hash()|1 {
+	for i := range rows {
+		if v, ok := rows[i].Get(r); ok && ones[i] == v.hash()|1 {
 			m.has[i/64] |= 1 << (i % 64)
 			found = true
 			m.proto[0] = true
-			if pi := madRowProto[i]; pi > 0 {
+			if pi := madRowProto()[i]; pi > 0 {
 				m.proto[pi] = true
 			}
 		}
@@ -142,7 +144,7 @@ func (m *madRec) decode(b []byte) {
 // writes them from these rows (appendRowsJSON). Each is its row of
 // madRaw, absent when the capture cut the MAD before the end of its
 // bytes (cutAware).
-var madFields = cutAware(madRaw)
+var madFields = sync.OnceValue(func() []Field { return cutAware(madRaw()) })
 
 // cutAware returns rows that answer as raw's do, except that the row of
 // a MAD the capture cut is absent unless decodeCutMAD found it there.
@@ -177,59 +179,62 @@ func cutAware(raw []Field) []Field {
 // madRowProto is, per row of madRaw, its protocol among madProtocols
 // (1 infiniband.rmpp, 2 infiniband.cm, 3 infiniband.smpdirected), or 0
 // for none narrower than infiniband.mad.
-var madRowProto = func() []int {
-	out := make([]int, len(madRaw))
-	for i := range madRaw {
+var madRowProto = sync.OnceValue(func() []int {
+	rows := madRaw()
+	out := make([]int, len(rows))
+	for i := range rows {
 		for pi, name := range []string{"", "infiniband.rmpp.", "infiniband.cm.", "infiniband.smpdirected."} {
-			if pi > 0 && strings.HasPrefix(madRaw[i].Name, name) {
+			if pi > 0 && strings.HasPrefix(rows[i].Name, name) {
 				out[i] = pi
 			}
 		}
 	}
 	return out
-}()
+})
 
 // madRaw are the MAD rows as the MAD decodes, cut or not.
-var madRaw = cat([]Field{
-	fMAD("infiniband.mad.baseversion", 8, func(m *madRec) uint64 { return uint64(m.hdr.BaseVersion) }).doc("MAD header: base version, 1"),
-	fMAD("infiniband.mad.mgmtclass", 8, func(m *madRec) uint64 { return uint64(m.hdr.MgmtClass) }).doc("management class (7 CM, 3 SA, 1 and 0x81 SMP, 4 PerfMgt)"),
-	fMAD("infiniband.mad.classversion", 8, func(m *madRec) uint64 { return uint64(m.hdr.ClassVersion) }).doc("class version"),
-	fMAD("infiniband.mad.method", 8, func(m *madRec) uint64 { return uint64(m.hdr.MethodByte()) }).doc("method, with the response bit (0x81 GetResp)"),
-	fMAD("infiniband.mad.status", 16, func(m *madRec) uint64 { return uint64(m.hdr.Status) }).doc("status"),
-	fMAD("infiniband.mad.classspecific", 16, func(m *madRec) uint64 { return uint64(m.hdr.ClassSpecific) }).doc("class-specific field"),
-	fMAD64("infiniband.mad.transactionid", func(m *madRec) (uint64, bool) { return m.hdr.TransactionID, true }).doc("transaction ID, \"0x\" and 16 hex digits"),
-	fMAD("infiniband.mad.attributeid", 16, func(m *madRec) uint64 { return uint64(m.hdr.AttributeID) }).doc("attribute ID (0x10 CM REQ, 0x35 SA PathRecord, ...)"),
-	fMAD("infiniband.mad.attributemodifier", 32, func(m *madRec) uint64 { return uint64(m.hdr.AttributeModifier) }).doc("attribute modifier"),
-	fRMPP("infiniband.rmpp.rmppversion", func(h *mad.RMPP) uint64 { return uint64(h.RMPPVersion) }).doc("RMPP header (SA): version, 0 when RMPP is not in use"),
-	fRMPP("infiniband.rmpp.rmpptype", func(h *mad.RMPP) uint64 { return uint64(h.RMPPType) }).doc("RMPP: type (1 DATA, 2 ACK, 3 STOP, 4 ABORT)"),
-	fRMPP("infiniband.rmpp.rresptime", func(h *mad.RMPP) uint64 { return uint64(h.RRespTime) }).doc("RMPP: response time, 5 bits (tshark 4.0 reads 4 bits)"),
-	fRMPP("infiniband.rmpp.rmppflags", func(h *mad.RMPP) uint64 { return uint64(h.RMPPFlags) }).doc("RMPP: flags, 3 bits: 1 active, 2 first, 4 last (tshark 4.0 reads 4 bits)"),
-	fRMPP("infiniband.rmpp.rmppstatus", func(h *mad.RMPP) uint64 { return uint64(h.RMPPStatus) }).doc("RMPP: status"),
-	fRMPP32("infiniband.rmpp.data1", func(h *mad.RMPP) uint64 { return uint64(h.Data1) }).doc("RMPP: segment number (DATA, ACK)"),
-	fRMPP32("infiniband.rmpp.data2", func(h *mad.RMPP) uint64 { return uint64(h.Data2) }).doc("RMPP: payload length (DATA), new window last (ACK)"),
-	fMAD64("infiniband.sa.smkey", func(m *madRec) (uint64, bool) { return m.saL.SMKey, m.sa }).doc("SA header: SM_Key, \"0x\" and 16 hex digits"),
-	fSA("infiniband.sa.attributeoffset", 16, func(m *madRec) (uint64, bool) { return uint64(m.saL.AttributeOffset), m.sa }).doc("SA: record size in 8-byte words (0: one record)"),
-	fMAD64("infiniband.sa.componentmask", func(m *madRec) (uint64, bool) { return m.saL.ComponentMask, m.sa }).doc("SA: component mask, \"0x\" and 16 hex digits"),
-	fGID("infiniband.pathrecord.dgid", func(m *madRec) (*[16]byte, bool) { return &m.pathR.DGID, m.path }).doc("SA PathRecord (the MAD's first record): destination GID"),
-	fGID("infiniband.pathrecord.sgid", func(m *madRec) (*[16]byte, bool) { return &m.pathR.SGID, m.path }).doc("PathRecord: source GID"),
-	fPath("infiniband.pathrecord.dlid", 16, func(p *mad.PathRecord) uint64 { return uint64(p.DLID) }).doc("PathRecord: destination LID"),
-	fPath("infiniband.pathrecord.slid", 16, func(p *mad.PathRecord) uint64 { return uint64(p.SLID) }).doc("PathRecord: source LID"),
-	fPath("infiniband.pathrecord.rawtraffic", 1, func(p *mad.PathRecord) uint64 { return b2u(p.RawTraffic) }).doc("PathRecord: raw traffic, 0 or 1"),
-	fPath("infiniband.pathrecord.flowlabel", 20, func(p *mad.PathRecord) uint64 { return uint64(p.FlowLabel) }).doc("PathRecord: flow label"),
-	fPath("infiniband.pathrecord.hoplimit", 8, func(p *mad.PathRecord) uint64 { return uint64(p.HopLimit) }).doc("PathRecord: hop limit"),
-	fPath("infiniband.pathrecord.tclass", 8, func(p *mad.PathRecord) uint64 { return uint64(p.TClass) }).doc("PathRecord: traffic class"),
-	fPath("infiniband.pathrecord.reversible", 1, func(p *mad.PathRecord) uint64 { return b2u(p.Reversible) }).doc("PathRecord: reversible, 0 or 1"),
-	fPath("infiniband.pathrecord.numbpath", 7, func(p *mad.PathRecord) uint64 { return uint64(p.NumbPath) }).doc("PathRecord: number of paths"),
-	fPath("infiniband.pathrecord.p_key", 16, func(p *mad.PathRecord) uint64 { return uint64(p.PKey) }).doc("PathRecord: partition key"),
-	fPath("infiniband.pathrecord.sl", 4, func(p *mad.PathRecord) uint64 { return uint64(p.SL) }).typeWidth(16).doc("PathRecord: service level"),
-	fPath("infiniband.pathrecord.mtuselector", 2, func(p *mad.PathRecord) uint64 { return uint64(p.MTUSelector) }).doc("PathRecord: MTU selector"),
-	fPath("infiniband.pathrecord.mtu", 6, func(p *mad.PathRecord) uint64 { return uint64(p.MTU) }).doc("PathRecord: MTU code"),
-	fPath("infiniband.pathrecord.rateselector", 2, func(p *mad.PathRecord) uint64 { return uint64(p.RateSelector) }).doc("PathRecord: rate selector"),
-	fPath("infiniband.pathrecord.rate", 6, func(p *mad.PathRecord) uint64 { return uint64(p.Rate) }).doc("PathRecord: rate code"),
-	fPath("infiniband.pathrecord.packetlifetimeselector", 2, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTimeSelector) }).doc("PathRecord: packet lifetime selector"),
-	fPath("infiniband.pathrecord.packetlifetime", 6, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTime) }).doc("PathRecord: packet lifetime"),
-	fPath("infiniband.pathrecord.preference", 8, func(p *mad.PathRecord) uint64 { return uint64(p.Preference) }).doc("PathRecord: preference"),
-}, cmFields, smpFields, attrFields, tableFields, mcMemberFields, saRecordFields)
+var madRaw = sync.OnceValue(func() []Field {
+	return cat([]Field{
+		fMAD("infiniband.mad.baseversion", 8, func(m *madRec) uint64 { return uint64(m.hdr.BaseVersion) }).doc("MAD header: base version, 1"),
+		fMAD("infiniband.mad.mgmtclass", 8, func(m *madRec) uint64 { return uint64(m.hdr.MgmtClass) }).doc("management class (7 CM, 3 SA, 1 and 0x81 SMP, 4 PerfMgt)"),
+		fMAD("infiniband.mad.classversion", 8, func(m *madRec) uint64 { return uint64(m.hdr.ClassVersion) }).doc("class version"),
+		fMAD("infiniband.mad.method", 8, func(m *madRec) uint64 { return uint64(m.hdr.MethodByte()) }).doc("method, with the response bit (0x81 GetResp)"),
+		fMAD("infiniband.mad.status", 16, func(m *madRec) uint64 { return uint64(m.hdr.Status) }).doc("status"),
+		fMAD("infiniband.mad.classspecific", 16, func(m *madRec) uint64 { return uint64(m.hdr.ClassSpecific) }).doc("class-specific field"),
+		fMAD64("infiniband.mad.transactionid", func(m *madRec) (uint64, bool) { return m.hdr.TransactionID, true }).doc("transaction ID, \"0x\" and 16 hex digits"),
+		fMAD("infiniband.mad.attributeid", 16, func(m *madRec) uint64 { return uint64(m.hdr.AttributeID) }).doc("attribute ID (0x10 CM REQ, 0x35 SA PathRecord, ...)"),
+		fMAD("infiniband.mad.attributemodifier", 32, func(m *madRec) uint64 { return uint64(m.hdr.AttributeModifier) }).doc("attribute modifier"),
+		fRMPP("infiniband.rmpp.rmppversion", func(h *mad.RMPP) uint64 { return uint64(h.RMPPVersion) }).doc("RMPP header (SA): version, 0 when RMPP is not in use"),
+		fRMPP("infiniband.rmpp.rmpptype", func(h *mad.RMPP) uint64 { return uint64(h.RMPPType) }).doc("RMPP: type (1 DATA, 2 ACK, 3 STOP, 4 ABORT)"),
+		fRMPP("infiniband.rmpp.rresptime", func(h *mad.RMPP) uint64 { return uint64(h.RRespTime) }).doc("RMPP: response time, 5 bits (tshark 4.0 reads 4 bits)"),
+		fRMPP("infiniband.rmpp.rmppflags", func(h *mad.RMPP) uint64 { return uint64(h.RMPPFlags) }).doc("RMPP: flags, 3 bits: 1 active, 2 first, 4 last (tshark 4.0 reads 4 bits)"),
+		fRMPP("infiniband.rmpp.rmppstatus", func(h *mad.RMPP) uint64 { return uint64(h.RMPPStatus) }).doc("RMPP: status"),
+		fRMPP32("infiniband.rmpp.data1", func(h *mad.RMPP) uint64 { return uint64(h.Data1) }).doc("RMPP: segment number (DATA, ACK)"),
+		fRMPP32("infiniband.rmpp.data2", func(h *mad.RMPP) uint64 { return uint64(h.Data2) }).doc("RMPP: payload length (DATA), new window last (ACK)"),
+		fMAD64("infiniband.sa.smkey", func(m *madRec) (uint64, bool) { return m.saL.SMKey, m.sa }).doc("SA header: SM_Key, \"0x\" and 16 hex digits"),
+		fSA("infiniband.sa.attributeoffset", 16, func(m *madRec) (uint64, bool) { return uint64(m.saL.AttributeOffset), m.sa }).doc("SA: record size in 8-byte words (0: one record)"),
+		fMAD64("infiniband.sa.componentmask", func(m *madRec) (uint64, bool) { return m.saL.ComponentMask, m.sa }).doc("SA: component mask, \"0x\" and 16 hex digits"),
+		fGID("infiniband.pathrecord.dgid", func(m *madRec) (*[16]byte, bool) { return &m.pathR.DGID, m.path }).doc("SA PathRecord (the MAD's first record): destination GID"),
+		fGID("infiniband.pathrecord.sgid", func(m *madRec) (*[16]byte, bool) { return &m.pathR.SGID, m.path }).doc("PathRecord: source GID"),
+		fPath("infiniband.pathrecord.dlid", 16, func(p *mad.PathRecord) uint64 { return uint64(p.DLID) }).doc("PathRecord: destination LID"),
+		fPath("infiniband.pathrecord.slid", 16, func(p *mad.PathRecord) uint64 { return uint64(p.SLID) }).doc("PathRecord: source LID"),
+		fPath("infiniband.pathrecord.rawtraffic", 1, func(p *mad.PathRecord) uint64 { return b2u(p.RawTraffic) }).doc("PathRecord: raw traffic, 0 or 1"),
+		fPath("infiniband.pathrecord.flowlabel", 20, func(p *mad.PathRecord) uint64 { return uint64(p.FlowLabel) }).doc("PathRecord: flow label"),
+		fPath("infiniband.pathrecord.hoplimit", 8, func(p *mad.PathRecord) uint64 { return uint64(p.HopLimit) }).doc("PathRecord: hop limit"),
+		fPath("infiniband.pathrecord.tclass", 8, func(p *mad.PathRecord) uint64 { return uint64(p.TClass) }).doc("PathRecord: traffic class"),
+		fPath("infiniband.pathrecord.reversible", 1, func(p *mad.PathRecord) uint64 { return b2u(p.Reversible) }).doc("PathRecord: reversible, 0 or 1"),
+		fPath("infiniband.pathrecord.numbpath", 7, func(p *mad.PathRecord) uint64 { return uint64(p.NumbPath) }).doc("PathRecord: number of paths"),
+		fPath("infiniband.pathrecord.p_key", 16, func(p *mad.PathRecord) uint64 { return uint64(p.PKey) }).doc("PathRecord: partition key"),
+		fPath("infiniband.pathrecord.sl", 4, func(p *mad.PathRecord) uint64 { return uint64(p.SL) }).typeWidth(16).doc("PathRecord: service level"),
+		fPath("infiniband.pathrecord.mtuselector", 2, func(p *mad.PathRecord) uint64 { return uint64(p.MTUSelector) }).doc("PathRecord: MTU selector"),
+		fPath("infiniband.pathrecord.mtu", 6, func(p *mad.PathRecord) uint64 { return uint64(p.MTU) }).doc("PathRecord: MTU code"),
+		fPath("infiniband.pathrecord.rateselector", 2, func(p *mad.PathRecord) uint64 { return uint64(p.RateSelector) }).doc("PathRecord: rate selector"),
+		fPath("infiniband.pathrecord.rate", 6, func(p *mad.PathRecord) uint64 { return uint64(p.Rate) }).doc("PathRecord: rate code"),
+		fPath("infiniband.pathrecord.packetlifetimeselector", 2, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTimeSelector) }).doc("PathRecord: packet lifetime selector"),
+		fPath("infiniband.pathrecord.packetlifetime", 6, func(p *mad.PathRecord) uint64 { return uint64(p.PacketLifeTime) }).doc("PathRecord: packet lifetime"),
+		fPath("infiniband.pathrecord.preference", 8, func(p *mad.PathRecord) uint64 { return uint64(p.Preference) }).doc("PathRecord: preference"),
+	}, cmFields(), smpFields(), attrFields(), tableFields(), mcMemberFields(), saRecordFields())
+})
 
 // madProtocols are the presence names of the MAD layers, as tshark 4.0
 // names the subtrees (infiniband.mad, infiniband.rmpp, infiniband.sa

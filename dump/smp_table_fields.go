@@ -2,6 +2,7 @@ package dump
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/roce-go/roce/mad"
 )
@@ -37,7 +38,7 @@ func (m *madRec) decodeTables() {
 // digits; P_KeyTable's 32 entries are
 // infiniband.p_keytable.membershiptype0 ... 31 and p_keybase0 ... 31,
 // tshark's names of the two parts of each entry with the entry's index.
-var tableFields = func() []Field {
+var tableFields = sync.OnceValue(func() []Field {
 	var fs []Field
 	for i := 0; i < len(mad.GUIDInfo{}.GUIDs); i++ {
 		fs = append(fs, fMAD64("infiniband.guidinfo.guid"+strconv.Itoa(i), func(m *madRec) (uint64, bool) {
@@ -57,4 +58,4 @@ var tableFields = func() []Field {
 		}
 	}
 	return fs
-}()
+})

@@ -1,6 +1,9 @@
 package dump
 
-import "strconv"
+import (
+	"strconv"
+	"sync"
+)
 
 // AppendVerbose appends the frame's headers to b, one line per header
 // with every field the frame has, as a compact `tshark -V`:
@@ -13,6 +16,7 @@ import "strconv"
 // fields Wireshark shows in hex, quoted for strings, and the name of an
 // opcode. rocedump -v prints these lines after each text line.
 func (r *Record) AppendVerbose(b []byte) []byte {
+	table, byProto := fieldTable(), protocolFields()
 	for pi := range protocolTable {
 		p := &protocolTable[pi]
 		if !p.Present(r) {
@@ -23,8 +27,8 @@ func (r *Record) AppendVerbose(b []byte) []byte {
 		b = append(b, p.Name...)
 		b = append(b, ':')
 		n := 0
-		for _, fi := range protocolFields[pi] {
-			f := &fieldTable[fi]
+		for _, fi := range byProto[pi] {
+			f := &table[fi]
 			v, ok := f.Get(r)
 			if !ok {
 				continue
@@ -68,15 +72,15 @@ func (f *Field) appendVerboseValue(b []byte, v Value) []byte {
 
 // protocolFields lists, per protocol of protocolTable, the indexes of
 // its fields in fieldTable; the fields starting with "_" go with frame.
-var protocolFields = make([][]int, len(protocolTable))
-
-func init() {
-	for i := range fieldTable {
-		name := FieldProtocol(fieldTable[i].Name)
+var protocolFields = sync.OnceValue(func() [][]int {
+	byProto := make([][]int, len(protocolTable))
+	for i, f := range fieldTable() {
+		name := FieldProtocol(f.Name)
 		for pi := range protocolTable {
 			if protocolTable[pi].Name == name {
-				protocolFields[pi] = append(protocolFields[pi], i)
+				byProto[pi] = append(byProto[pi], i)
 			}
 		}
 	}
-}
+	return byProto
+})
