@@ -9,7 +9,7 @@
 // The contract: every counter below is defined once, here; nothing is
 // paired, matched or classified on a guess (what the capture cannot tell
 // is reported as such); state is fixed per flow (an RC connection that
-// writes takes about 11 KB for its two flows), at most Config.MaxFlows
+// writes takes about 12 KB for its two flows), at most Config.MaxFlows
 // flows (DefaultMaxFlows) are tracked one by one and the packets of any
 // further flow are counted together in Report.Other, without PSN
 // analysis, so memory stays flat whatever the capture.
@@ -223,12 +223,19 @@
 // whose DETH SrcQP is the CNP's QP. The notification point paces CNPs
 // (Config.CNPInterval, by default cnp.DefaultInterval, 4 µs): a CE mark
 // less than that after the last mark that caused a CNP causes none. The
-// marks that cause one wait in order (up to 8 per flow), and each CNP
-// takes the oldest. A CNP that comes before its flows are paired keeps
-// its time (the last 8 per flow) and takes the oldest waiting mark that
-// came before it when they pair. A CNP when no mark (or only a later
-// one) waits counts, but gives no delay. With a negative CNPInterval
-// every mark causes a CNP.
+// marks that cause one wait in order, and each CNP takes the oldest; the
+// first 32 waiting keep their times, those after them wait without, so
+// that a CNP that takes one of those gives no delay rather than the time
+// of a mark it does not answer. A CNP that comes less than CNPInterval
+// after the flow's last one (a pacing violation) shows that the
+// notification point does not pace as assumed, so which mark each CNP
+// answers is not known: from then on the CNPs answering that flow's marks
+// give no delay (run with a negative CNPInterval, -cnp-interval 0 in
+// rocedump, for a notification point that answers every mark). A CNP
+// that comes before its flows are paired keeps its time (the last 8 per
+// flow) and takes the oldest waiting mark that came before it when they
+// pair. A CNP when no mark (or only a later one) waits counts, but gives
+// no delay. With a negative CNPInterval every mark causes a CNP.
 //
 // # Pauses
 //

@@ -680,6 +680,49 @@ func TestFirstCNP(t *testing.T) {
 	})
 }
 
+// TestManyMarksWaiting: more CE marks wait for their CNPs than the
+// analyser keeps the times of. A notification point that answers every
+// mark 10 µs after it, marks every 320 ns: 31 wait at a time. Every
+// delay given is the true 10 µs (the marks past those kept give none,
+// never another mark's time); assumed to pace at 4 µs, the receiver
+// shows it does not with its second CNP, after which none is timed.
+func TestManyMarksWaiting(t *testing.T) {
+	build := func() []frame {
+		c := &capture{t: t}
+		k := &conn{c: c, req: 0x11, resp: 0x22, p0: 10}
+		for i := 0; i < 100; i++ {
+			at := time.Duration(i) * 320 * time.Nanosecond
+			k.cnpTo(at+10*usec, k.writeCE(at, uint32(i)), k.req)
+			k.ack(at+usec, uint32(i))
+		}
+		return c.frames()
+	}
+	for _, tc := range []struct {
+		name     string
+		interval time.Duration
+		min, max uint64 // samples
+		violates uint64
+	}{
+		{"answers every mark", -1, 32, 100, 0},
+		{"assumed to pace", 0, 1, 1, 99}, // 0: cnp.DefaultInterval
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := analyzeCfg(t, flow.Config{CNPInterval: tc.interval}, build())
+			req := find(t, rep, "10.0.0.1", "10.0.0.2", 0x22)
+			require.NotNil(t, req.Latency)
+			l := req.Latency.CEToCNP
+			require.NotNil(t, l)
+			assert.Equal(t, 10*usec, l.Min, "no CNP is timed from a mark it does not answer")
+			assert.Equal(t, 10*usec, l.Max)
+			assert.GreaterOrEqual(t, l.Count, tc.min)
+			assert.LessOrEqual(t, l.Count, tc.max)
+			assert.Equal(t, uint64(100), req.CNPsToSender)
+			resp := find(t, rep, "10.0.0.2", "10.0.0.1", 0x11)
+			assert.Equal(t, tc.violates, resp.CNPPacingViolations)
+		})
+	}
+}
+
 // TestAllocsEdgePaths: these paths allocate nothing in steady state: a late packet put in PSN order among those waiting for
 // their ACK, a READ whose tail is asked for again, a CNP that comes
 // before its flows are paired, and an unpaired request flow moving from
