@@ -31,12 +31,13 @@ const (
 // topK is how many of the largest samples a histogram keeps exactly.
 const topK = 8
 
-// hist summarizes durations in nanoseconds: the exact count, sum,
-// minimum and maximum, the topK largest samples, and a log-linear
-// histogram of them all. Its bucket counts are 32 bits wide until one
+// hist summarizes durations in nanoseconds: the exact count, sum (128
+// bits: sumHi, sum), minimum and maximum, the topK largest samples, and
+// a log-linear histogram of them all. Its bucket counts are 32 bits wide until one
 // would overflow, then 64 (wide, allocated then).
 type hist struct {
 	n, sum   uint64
+	sumHi    uint64 // the sum's high 64 bits: n samples up to 2^63 ns each never overflow it
 	min, max int64
 	ntop     int
 	top      [topK]int64 // the largest samples, ascending
@@ -77,7 +78,9 @@ func (h *hist) add(v int64) {
 		h.max = v
 	}
 	h.n++
-	h.sum += uint64(v)
+	var carry uint64
+	h.sum, carry = bits.Add64(h.sum, uint64(v), 0)
+	h.sumHi += carry
 	h.keepTop(v)
 	i := bucket(uint64(v))
 	if h.wide != nil {
@@ -171,11 +174,18 @@ func (h *hist) quantile(rank uint64) int64 {
 	return h.max // not reached: the counts sum to n
 }
 
+// mean returns the sum over the count, rounded down: between min and
+// max, since the sum is exact.
+func (h *hist) mean() uint64 {
+	q, _ := bits.Div64(h.sumHi, h.sum, h.n) // sumHi < n: each sample is below 2^63
+	return q
+}
+
 func (h *hist) summary() *Latency {
 	if h == nil || h.n == 0 {
 		return nil
 	}
-	l := &Latency{Count: h.n, Min: time.Duration(h.min), Max: time.Duration(h.max), Avg: time.Duration(h.sum / h.n)}
+	l := &Latency{Count: h.n, Min: time.Duration(h.min), Max: time.Duration(h.max), Avg: time.Duration(h.mean())}
 	l.P99 = time.Duration(h.quantile(p99Rank(h.n)))
 	return l
 }

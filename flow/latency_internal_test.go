@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestQuantileRandom compares the 99th percentile of the histogram with
@@ -100,6 +101,27 @@ func TestQuantileEdges(t *testing.T) {
 
 // TestQuantileWiden: a bucket past 2^32-1 samples moves the counts to
 // 64 bits, and the rank search goes on counting them.
+// TestMeanFarSamples: the mean of samples near the longest duration is
+// exact, never outside [min, max]: a 64-bit sum of four of them wraps.
+func TestMeanFarSamples(t *testing.T) {
+	var h hist
+	big := int64(math.MaxInt64 - 6)
+	for i := int64(0); i < 4; i++ {
+		h.add(big + i)
+	}
+	l := h.summary()
+	if want := time.Duration(big + 1); l.Avg != want || l.Min > l.Avg || l.Avg > l.Max {
+		t.Errorf("4 samples from %d: avg %d, want %d (min %d max %d)", big, l.Avg, want, l.Min, l.Max)
+	}
+	h = hist{}
+	for i := 0; i < 1000; i++ {
+		h.add(math.MaxInt64)
+	}
+	if l := h.summary(); l.Avg != math.MaxInt64 {
+		t.Errorf("1000 samples of MaxInt64: avg %d", l.Avg)
+	}
+}
+
 func TestQuantileWiden(t *testing.T) {
 	var h hist
 	h.add(5000)
