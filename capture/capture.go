@@ -32,6 +32,10 @@ const DefaultBufferSize = 2 << 20
 // sockets, and for an interface that is not Ethernet or loopback.
 var ErrUnsupported = errors.New("roce: capture: not supported")
 
+// ErrNoInterface is what Open returns for an interface name the system
+// does not have.
+var ErrNoInterface = errors.New("roce: capture: no such network interface")
+
 // Options are the settings of Open. The zero Options capture every
 // frame whole in promiscuous mode through a ring of DefaultBufferSize
 // bytes.
@@ -84,12 +88,16 @@ type Error struct {
 	Err   error
 }
 
-// Error returns "roce: capture: IFACE: OP: ERR", with the "roce: "
-// (and "capture: ") ERR starts with left out: the prefix is said once.
+// Error returns "roce: capture: IFACE: OP: ERR" ("IFACE: ERR" when Op
+// is empty), with the "roce: " (and "capture: ") ERR starts with left
+// out: the prefix is said once.
 func (e *Error) Error() string {
 	msg := e.Err.Error()
 	if m, ok := strings.CutPrefix(msg, "roce: "); ok {
 		msg = strings.TrimPrefix(m, "capture: ")
+	}
+	if e.Op == "" {
+		return "roce: capture: " + e.Iface + ": " + msg
 	}
 	return "roce: capture: " + e.Iface + ": " + e.Op + ": " + msg
 }

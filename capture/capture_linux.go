@@ -4,6 +4,7 @@ package capture
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -121,7 +122,12 @@ func (m *mapping) release() {
 // end, lo), bound to it for every protocol, and maps its ring.
 func Open(iface string, opt Options) (*Handle, error) {
 	ifi, err := net.InterfaceByName(iface)
-	if err != nil {
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Op == "route" {
+		// The name is not the system's (net says "route ip+net: no
+		// such network interface"); tcpdump: "No such device exists".
+		return nil, &Error{Iface: iface, Err: ErrNoInterface}
+	} else if err != nil {
 		return nil, &Error{Iface: iface, Op: "interface", Err: err}
 	}
 	snap := opt.Snaplen

@@ -483,3 +483,15 @@ func BenchmarkRead(b *testing.B) {
 		b.Fatalf("%d dropped", st.Dropped)
 	}
 }
+
+// TestNoSuchInterface: a name the system does not have is ErrNoInterface,
+// said once, as tcpdump says it ("No such device exists").
+func TestNoSuchInterface(t *testing.T) {
+	_, err := capture.Open("no-such-if0", capture.Options{})
+	if !errors.Is(err, capture.ErrNoInterface) && !errors.Is(err, capture.ErrUnsupported) {
+		t.Fatalf("Open: %v, want ErrNoInterface", err)
+	}
+	if errors.Is(err, capture.ErrNoInterface) && err.Error() != "roce: capture: no-such-if0: no such network interface" {
+		t.Errorf("message %q", err)
+	}
+}

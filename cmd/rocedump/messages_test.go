@@ -227,7 +227,7 @@ func TestMessages(t *testing.T) {
 			"rocedump: " + badIfPath + fmt.Sprintf(": frame 2: Enhanced Packet Block at offset %d: interface 5", len(ngStart())+len(ngBlock(6, ngEPB(0, frame)))) + ", which the section has not described (it describes 1)",
 			"rocedump: " + badIfPath + ": 1 records could not be read and were skipped"}, false},
 		{[]string{wifi}, 2, []string{"rocedump: " + wifi + ": 1 frames of a link type rocedump does not decode"}, false},
-		{[]string{"-i", "no-such-if0"}, 2, []string{"rocedump: no-such-if0: "}, false},
+		{[]string{"-i", "no-such-if0"}, 2, []string{"rocedump: no-such-if0: no such network interface"}, false},
 	} {
 		st, _, errs := runCmd(t, nil, tc.args...)
 		if st != tc.status {
