@@ -1,6 +1,9 @@
 package flow
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // ceQueue is how many CE marks of a flow wait for their CNP with their
 // times; marks beyond it wait without (blind), so that no CNP is paired
@@ -14,17 +17,24 @@ const earlyQueue = 8
 // congestion is a flow's ECN state: the CE marks waiting for the CNP
 // they cause, and the CNPs the flow carries, for their pacing.
 type congestion struct {
+	// The waiting marks, oldest first, each with whether it causes a
+	// CNP if the receiver paces as assumed (trig); then blind more, whose
+	// times are not kept.
 	ce      [ceQueue]int64
+	trig    [ceQueue]bool
 	ceHead  int
 	ceN     int
-	blind   int   // marks waiting after the queue's, their times not kept
+	blind   int
 	trigger int64 // when the last CE mark that caused a CNP came
 	hasTrig bool
 	// unpaced: a CNP answering this flow's marks came less than the
-	// pacing interval after the one before, so the receiver does not pace
-	// as assumed, the marks it answers are not known, and none of this
-	// flow's CNPs is timed from then on.
+	// pacing interval after the one before: the receiver answers every
+	// mark, the marks the pacing would not answer included.
 	unpaced bool
+	// lost: a mark the pacing would not answer found the queue full and
+	// was not kept; unknown: the flow turned out unpaced after one was,
+	// so which mark each CNP answers is not known and none is timed.
+	lost, unknown bool
 
 	lastCNP int64 // when the last CNP this flow carries came
 	hasCNP  bool
@@ -36,26 +46,56 @@ type congestion struct {
 	earlyT [earlyQueue]int64
 	earlyH int
 	earlyN int
-	// earlyViolation: one of those broke the pacing (unpaced, once the
-	// target is known).
+	// earlyViolation: one of those broke the pacing.
 	earlyViolation bool
 }
 
-// mark queues a CE mark seen at now as one that causes a CNP, unless
-// the receiver, pacing its CNPs at interval (negative: not pacing),
-// would not answer it: it comes less than interval after the last mark
-// that caused one.
+// mark queues a CE mark seen at now, noting whether it causes a CNP
+// when the receiver paces its CNPs at interval (negative: not pacing):
+// it does not if it comes less than interval after the last mark that
+// caused one.
 func (c *congestion) mark(now int64, interval time.Duration) {
-	if interval > 0 && c.hasTrig && now-c.trigger < int64(interval) {
-		return
+	trig := interval <= 0 || !c.hasTrig || now-c.trigger >= int64(interval)
+	if trig {
+		c.trigger, c.hasTrig = now, true
 	}
-	c.trigger, c.hasTrig = now, true
+	if c.ceN == 0 && c.blind == 0 {
+		c.lost = false // every mark before was answered or passed over
+	}
 	if c.ceN == ceQueue || c.blind > 0 {
-		c.blind++ // after the queue's marks: answered after them
+		if trig || c.unpaced {
+			c.blind++ // after the queue's marks: answered after them
+		} else {
+			c.lost = true
+		}
 		return
 	}
-	c.ce[(c.ceHead+c.ceN)%ceQueue] = now
+	i := (c.ceHead + c.ceN) % ceQueue
+	c.ce[i], c.trig[i] = now, trig
 	c.ceN++
+}
+
+// answer takes the mark a CNP at time at answers, and returns its
+// delay when the mark's time is known; violation says the CNP broke the
+// pacing assumed. A receiver that paces passes over the marks that came
+// within the interval after the one it answered; one that breaks the
+// pacing answers every mark, in order.
+func (c *congestion) answer(at int64, violation bool) (d int64, timed bool) {
+	if violation && !c.unpaced {
+		c.unpaced, c.unknown = true, c.lost
+	}
+	for !c.unpaced && c.ceN > 0 && !c.trig[c.ceHead] {
+		c.pop() // passed over by the pacing: no CNP answers it
+	}
+	switch {
+	case c.ceN > 0 && c.ce[c.ceHead] <= at:
+		d = at - c.ce[c.ceHead]
+		c.pop()
+		return d, !c.unknown
+	case c.ceN == 0 && c.blind > 0:
+		c.blind--
+	}
+	return 0, false
 }
 
 // cnp accounts for a CNP carried by flow c at now: its pacing, and the
@@ -83,20 +123,14 @@ func (a *Analyzer) cnp(c *state, p *Packet, now int64) {
 		}
 		return
 	}
-	tc := &t.cong
-	tc.unpaced = tc.unpaced || violation
-	if tc.ceN == 0 || tc.unpaced {
-		tc.take()
-		if a.cfg.Events != nil {
-			a.cnpEvent(p, t, 0, false)
-		}
-		return
+	d, timed := t.cong.answer(now, violation)
+	if timed {
+		t.sample(latCEToCNP, d)
+	} else {
+		d = 0
 	}
-	d := now - tc.ce[tc.ceHead]
-	t.sample(latCEToCNP, d)
-	tc.pop()
 	if a.cfg.Events != nil {
-		a.cnpEvent(p, t, d, true)
+		a.cnpEvent(p, t, d, timed)
 	}
 }
 
@@ -132,19 +166,14 @@ func (a *Analyzer) cnpTarget(c *state) *state {
 // without a delay).
 func settle(c, t *state) {
 	g, tc := &c.cong, &t.cong
-	tc.unpaced = tc.unpaced || g.earlyViolation
 	for blind := g.early - g.earlyN; blind > 0; blind-- {
-		tc.take()
+		tc.answer(math.MaxInt64, g.earlyViolation) // their times not kept: untimed
 	}
 	for ; g.earlyN > 0; g.earlyN-- {
 		at := g.earlyT[g.earlyH]
 		g.earlyH = (g.earlyH + 1) % earlyQueue
-		switch {
-		case tc.ceN > 0 && tc.ce[tc.ceHead] <= at && !tc.unpaced:
-			t.sample(latCEToCNP, at-tc.ce[tc.ceHead])
-			tc.pop()
-		case tc.ceN == 0 || tc.ce[tc.ceHead] <= at:
-			tc.take()
+		if d, timed := tc.answer(at, g.earlyViolation); timed {
+			t.sample(latCEToCNP, d)
 		}
 	}
 	g.early, g.earlyH, g.earlyViolation = 0, 0, false
@@ -154,14 +183,4 @@ func settle(c, t *state) {
 func (c *congestion) pop() {
 	c.ceHead = (c.ceHead + 1) % ceQueue
 	c.ceN--
-}
-
-// take takes the oldest waiting mark, timed or blind, without timing it.
-func (c *congestion) take() {
-	switch {
-	case c.ceN > 0:
-		c.pop()
-	case c.blind > 0:
-		c.blind--
-	}
 }

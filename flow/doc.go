@@ -223,19 +223,20 @@
 // whose DETH SrcQP is the CNP's QP. The notification point paces CNPs
 // (Config.CNPInterval, by default cnp.DefaultInterval, 4 µs): a CE mark
 // less than that after the last mark that caused a CNP causes none. The
-// marks that cause one wait in order, and each CNP takes the oldest; the
-// first 32 waiting keep their times, those after them wait without, so
-// that a CNP that takes one of those gives no delay rather than the time
-// of a mark it does not answer. A CNP that comes less than CNPInterval
-// after the flow's last one (a pacing violation) shows that the
-// notification point does not pace as assumed, so which mark each CNP
-// answers is not known: from then on the CNPs answering that flow's marks
-// give no delay (run with a negative CNPInterval, -cnp-interval 0 in
-// rocedump, for a notification point that answers every mark). A CNP
-// that comes before its flows are paired keeps its time (the last 8 per
-// flow) and takes the oldest waiting mark that came before it when they
-// pair. A CNP when no mark (or only a later one) waits counts, but gives
-// no delay. With a negative CNPInterval every mark causes a CNP.
+// marks wait in order, and each CNP takes the oldest one that causes a
+// CNP, passing over those that do not. A CNP that comes less than
+// CNPInterval after the flow's last one (a pacing violation) shows that
+// the notification point answers every mark: from then on each CNP takes
+// the oldest waiting mark, whether the pacing would have passed over it
+// or not. The first 32 waiting marks keep their times; a CNP that takes
+// one after them gives no delay rather than another mark's time, and if
+// a mark the pacing passes over found no room before the flow showed it
+// was answering every mark, which mark each CNP answers is not known and
+// none of its CNPs is timed from then on. A CNP that comes before its
+// flows are paired keeps its time (the last 8 per flow) and takes its
+// mark when they pair. A CNP when no mark (or only a later one) waits
+// counts, but gives no delay. With a negative CNPInterval every mark
+// causes a CNP.
 //
 // # Pauses
 //

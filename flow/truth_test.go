@@ -308,7 +308,7 @@ func TestCongestion(t *testing.T) {
 	k.cnpTo(3*usec, marked[0], k.req)
 	k.cnpTo(8*usec, marked[5], k.req)
 	k.cnpTo(12*usec, marked[9], k.req)
-	k.cnpTo(13*usec, marked[10], k.req) // 1 µs after the last: a pacing violation
+	k.cnpTo(13*usec, marked[10], k.req) // 1 µs after the last: a pacing violation, so the receiver answers every mark: timed from mark 10
 	// A read of 2048 bytes whose First response is marked; the requester
 	// answers 2 µs later with a CNP to the responder's QP.
 	k.readReq(30*usec, 20, 2048)
@@ -326,7 +326,7 @@ func TestCongestion(t *testing.T) {
 	}
 	require.NotNil(t, req.Latency)
 	assert.Equal(t, lat(acks...), req.Latency.Ack)
-	assert.Equal(t, lat(3*usec, 3*usec, 3*usec), req.Latency.CEToCNP)
+	assert.Equal(t, lat(3*usec, 3*usec, 3*usec, 3*usec), req.Latency.CEToCNP)
 	resp := find(t, r, "10.0.0.2", "10.0.0.1", k.req)
 	assert.Equal(t, flow.Stats{Frames: 26, Bytes: resp.Bytes, Messages: 1, MTU: 1024, CE: 1, CNPs: 4, BECN: 4, CNPPacingViolations: 1, CNPsToSender: 1,
 		Answers: true}, resp.Stats)
@@ -680,18 +680,20 @@ func TestFirstCNP(t *testing.T) {
 	})
 }
 
-// TestManyMarksWaiting: more CE marks wait for their CNPs than the
-// analyser keeps the times of. A notification point that answers every
-// mark 10 µs after it, marks every 320 ns: 31 wait at a time. Every
-// delay given is the true 10 µs (the marks past those kept give none,
-// never another mark's time); assumed to pace at 4 µs, the receiver
-// shows it does not with its second CNP, after which none is timed.
+// TestManyMarksWaiting: a notification point that answers every CE mark
+// 10 µs after it, marks every 320 ns (31 waiting at a time) or every 200
+// ns (50, more than the analyser keeps the times of). Every delay given
+// is the true 10 µs: a CNP never takes the time of a mark it does not
+// answer. Assumed to pace at 4 µs, the receiver shows with its second
+// CNP that it does not, and the marks the pacing would have passed over
+// are answered in order (they are kept, up to 32); when some were not
+// kept, no CNP is timed after that.
 func TestManyMarksWaiting(t *testing.T) {
-	build := func() []frame {
+	build := func(every time.Duration) []frame {
 		c := &capture{t: t}
 		k := &conn{c: c, req: 0x11, resp: 0x22, p0: 10}
 		for i := 0; i < 100; i++ {
-			at := time.Duration(i) * 320 * time.Nanosecond
+			at := time.Duration(i) * every
 			k.cnpTo(at+10*usec, k.writeCE(at, uint32(i)), k.req)
 			k.ack(at+usec, uint32(i))
 		}
@@ -699,15 +701,18 @@ func TestManyMarksWaiting(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name     string
+		every    time.Duration
 		interval time.Duration
 		min, max uint64 // samples
 		violates uint64
 	}{
-		{"answers every mark", -1, 32, 100, 0},
-		{"assumed to pace", 0, 1, 1, 99}, // 0: cnp.DefaultInterval
+		{"31 waiting, every mark answered", 320 * time.Nanosecond, -1, 100, 100, 0},
+		{"31 waiting, pacing assumed", 320 * time.Nanosecond, 0, 100, 100, 99}, // 0: cnp.DefaultInterval
+		{"50 waiting, every mark answered", 200 * time.Nanosecond, -1, 32, 99, 0},
+		{"50 waiting, pacing assumed", 200 * time.Nanosecond, 0, 1, 1, 99},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := analyzeCfg(t, flow.Config{CNPInterval: tc.interval}, build())
+			rep := analyzeCfg(t, flow.Config{CNPInterval: tc.interval}, build(tc.every))
 			req := find(t, rep, "10.0.0.1", "10.0.0.2", 0x22)
 			require.NotNil(t, req.Latency)
 			l := req.Latency.CEToCNP
