@@ -79,3 +79,5 @@
 // offset, a *FieldError which field a builder refused, an *ICRCError the
 // computed and received ICRC. Every message starts with "roce: ".
 package ib
+
+//go:generate go run ../internal/hdrgen packet_gen.go

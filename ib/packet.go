@@ -6,33 +6,6 @@ import (
 	"github.com/roce-go/roce/internal/errs"
 )
 
-// Packet is an InfiniBand transport packet decoded in one pass, without
-// gopacket's dispatch: the BTH, the extended headers its opcode lists,
-// the payload, the pad and the ICRC. Only the headers the opcode lists
-// are filled; Headers says which. Decode refills a Packet in place and
-// allocates nothing; Payload and BTH.Pad alias the input.
-type Packet struct {
-	BTH          BTH
-	RDETH        RDETH
-	DETH         DETH
-	XRCETH       XRCETH
-	RETH         RETH
-	AtomicETH    AtomicETH
-	AtomicAckETH AtomicAckETH
-	AETH         AETH
-	ImmDt        ImmDt
-	IETH         IETH
-	FETH         FETH
-	// Payload is the data after the extended headers, without the pad.
-	// For an opcode IBTA does not define it holds every byte between the
-	// BTH and the ICRC, pad included.
-	Payload []byte
-
-	// err holds the error of the last packet that did not decode, so
-	// that decoding allocates nothing.
-	err errs.Slot
-}
-
 // Headers returns the extended headers present, in wire order: those the
 // opcode lists, whether or not the capture kept them (see Captured).
 func (p *Packet) Headers() Headers { return p.BTH.OpCode.Headers() }
@@ -91,60 +64,6 @@ func (p *Packet) DecodeTruncated(b []byte, length int) error {
 		b = b[:length]
 	}
 	return p.decode(b, length)
-}
-
-// decode is Decode and DecodeTruncated: b holds the bytes captured, n the
-// packet's declared length (len(b) for a whole packet).
-func (p *Packet) decode(b []byte, n int) error {
-	hdrEnd, padStart, err := p.BTH.split(b, n, &p.err)
-	if err != nil {
-		held := p.err // the one *Error of p, which err is
-		*p = Packet{}
-		p.err = held
-		return err
-	}
-	if p.BTH.Truncated {
-		p.BTH.Pad, p.BTH.ICRC = nil, [ICRCLen]byte{}
-		if hdrEnd > len(b) { // cut inside the extended headers
-			p.Payload = b[len(b):]
-			p.decodeCut(b)
-			return nil
-		}
-	} else {
-		end := len(b) - ICRCLen
-		p.BTH.Pad = b[padStart:end]
-		copy(p.BTH.ICRC[:], b[end:])
-	}
-	p.Payload = b[hdrEnd:padStart]
-	// Each header into its field of p (see eths for why a switch).
-	off := BTHLen
-	for hs := p.BTH.hdrs; hs.v&0x70000 != 0; hs = hs.next() {
-		h := hs.At(0)
-		switch rest := b[off:]; h {
-		case HeaderRDETH:
-			p.RDETH.parse(rest)
-		case HeaderDETH:
-			p.DETH.parse(rest)
-		case HeaderXRCETH:
-			p.XRCETH.parse(rest)
-		case HeaderRETH:
-			p.RETH.parse(rest)
-		case HeaderAtomicETH:
-			p.AtomicETH.parse(rest)
-		case HeaderAtomicAckETH:
-			p.AtomicAckETH.parse(rest)
-		case HeaderAETH:
-			p.AETH.parse(rest)
-		case HeaderImmDt:
-			p.ImmDt.parse(rest)
-		case HeaderIETH:
-			p.IETH.parse(rest)
-		case HeaderFETH:
-			p.FETH.parse(rest)
-		}
-		off += h.Len()
-	}
-	return nil
 }
 
 // maxHeadersLen is the most bytes of extended headers an opcode lists
@@ -262,50 +181,14 @@ const (
 	ethGet                // decode the headers from b
 )
 
-// eths and Packet.Decode are the two places that map a Header to the
-// field of Packet that holds it. They are switches rather than a column
-// of functions in headerInfo because a call through a function value
-// makes escape analysis assume that p escapes: every Packet, and every
-// roce.Frame, declared in a function would move to the heap, an
-// allocation per decode. Decode has its switch inline: going through
+// eths and Packet.decode are the two places that map a Header to the
+// field of Packet that holds it; both are generated, with Packet's
+// struct, from the Header constants and headerInfo (internal/hdrgen, go
+// generate ./ib, into packet_gen.go). They are switches rather than a
+// column of functions in headerInfo because a call through a function
+// value makes escape analysis assume that p escapes: every Packet, and
+// every roce.Frame, declared in a function would move to the heap, an
+// allocation per decode. decode has its switch inline: going through
 // eths, with the operation as an argument, made it a third slower on an
 // RD packet of four extended headers, and a function of its own a fifth
 // slower on a packet of one.
-
-// eths does op with each header of hs in turn, on the field of p that
-// holds it; for ethPut, b receives the headers in wire order, and for
-// ethGet it holds them.
-func (p *Packet) eths(hs Headers, op ethOp, b []byte) error {
-	for ; hs.v&0x70000 != 0; hs = hs.next() {
-		var err error
-		switch h := hs.At(0); h {
-		case HeaderRDETH:
-			err = p.RDETH.do(op, b)
-		case HeaderDETH:
-			err = p.DETH.do(op, b)
-		case HeaderXRCETH:
-			err = p.XRCETH.do(op, b)
-		case HeaderRETH:
-			err = p.RETH.do(op, b)
-		case HeaderAtomicETH:
-			err = p.AtomicETH.do(op, b)
-		case HeaderAtomicAckETH:
-			err = p.AtomicAckETH.do(op, b)
-		case HeaderAETH:
-			err = p.AETH.do(op, b)
-		case HeaderImmDt:
-			err = p.ImmDt.do(op, b)
-		case HeaderIETH:
-			err = p.IETH.do(op, b)
-		case HeaderFETH:
-			err = p.FETH.do(op, b)
-		}
-		if err != nil {
-			return err
-		}
-		if op != ethCheck {
-			b = b[hs.At(0).Len():]
-		}
-	}
-	return nil
-}

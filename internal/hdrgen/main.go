@@ -39,6 +39,7 @@ type header struct {
 
 // outputs are the files written, by their path from the module's root.
 var outputs = map[string]*template.Template{
+	"ib/packet_gen.go":        packetGo,
 	"googlelayers/eth_gen.go": ethGo,
 }
 

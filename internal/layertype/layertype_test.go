@@ -20,10 +20,13 @@ func TestETH(t *testing.T) {
 			t.Errorf("%s: %d is outside the range for applications", l.Name, l.Num)
 		}
 	}
-	for h := ib.HeaderRDETH; h <= ib.HeaderFETH; h++ {
+	for h := ib.HeaderRDETH; int(h) < len(ETH); h++ {
 		if ETH[h].Name != h.String() || ETH[h].Num != 1792+int(h) {
 			t.Errorf("%v: %+v", h, ETH[h])
 		}
+	}
+	if h := ib.Header(len(ETH)); h.Len() != 0 {
+		t.Errorf("%v has no layer type in ETH", h)
 	}
 	if ETH[ib.NoHeader] != (Type{}) {
 		t.Errorf("NoHeader has %+v", ETH[ib.NoHeader])
