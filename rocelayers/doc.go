@@ -64,15 +64,18 @@
 // of its own), a type embedding the header and a layers.BaseLayer, with
 // its five one-line methods (LayerType, CanDecode, NextLayerType,
 // DecodeFromBytes, SerializeTo), a field in Layers (DecodingLayers takes
-// the fields that are layers), and, for a new Ethertype, port or link
-// type, one line in the init of register.go; googlelayers gets the same.
-// The extended headers' layers and layer types (eth.go, eth_gen.go), the
-// GRH/IP mappings (ip.go), Layers (layers.go) and the MAD layers
+// the fields that are layers; internal/hdrgen of the root module writes
+// the struct, from its template, into googlelayers' eth_gen.go), and,
+// for a new Ethertype, port or link type, one line in the init of
+// register.go; googlelayers gets the same. The extended headers' layers
+// and layer types and the Layers struct (eth.go, eth_gen.go), the GRH/IP
+// mappings (ip.go), Layers' methods (layers.go) and the MAD layers
 // (mad.go) are generated from googlelayers' (go generate;
 // TestGeneratedFiles fails when they are stale): a new extended header
-// is a row of internal/layertype, from which go generate ./googlelayers
-// writes its layer, and a class body of package mad is written there
-// once (a row of madBodies and freshBody and a field of MADLayers).
+// is its rows in ib and internal/layertype, from which go generate
+// ./googlelayers writes its layer, and a class body of package mad is
+// written there once (a row of madBodies and freshBody and a field of
+// MADLayers).
 //
 // Allocation contract: the DecodingLayerParser of Layers.Parser, once
 // warm, and FixICRC allocate nothing; VerifyPacket allocates only the
