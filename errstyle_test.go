@@ -21,6 +21,7 @@ var errStyleAllowed = map[string]string{
 	"cmd/rocegen":             "the command's messages: rocegen prints them after \"rocegen: \"",
 	"cmd/internal/cli":        "the reasons a flag's value is refused, printed after the flag (\"-c \\\"x\\\": not a whole number\")",
 	"internal/testkit/tools/": "commands of the test kit: their messages go to their own stderr",
+	"internal/hdrgen":         "the generator go generate runs: it prints its messages after \"hdrgen: \"",
 }
 
 // errStyleProblems returns, for the Go source src, every errors.New or
