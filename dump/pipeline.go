@@ -214,6 +214,9 @@ func (p *pipeline) take(b *batch, st *Stats, fn func(r *Record) error) (out []by
 			continue
 		}
 		if p.stamp {
+			if opt.Text.Number {
+				out = appendNumber(out, b.slots[i].number)
+			}
 			out = appendDelta(out, res.time, ref, opt.Text.Nano)
 			out = append(out, ' ')
 			out = append(out, b.out[start:res.end]...)
@@ -490,13 +493,13 @@ func (p *pipeline) decodeBatch(b *batch, own *Record, txt *TextOptions, js *JSON
 			switch {
 			case p.opt.JSON:
 				b.out = js.AppendJSON(b.out, r)
-			case p.stamp:
+			case p.stamp: // the consumer puts the time (and number) first
 				b.out = r.appendLine(b.out, txt)
 			default:
 				b.out = txt.AppendText(b.out, r)
-				if p.opt.Verbose {
-					b.out = r.AppendVerbose(b.out)
-				}
+			}
+			if !p.opt.JSON && p.opt.Verbose {
+				b.out = r.AppendVerbose(b.out)
 			}
 		}
 		*res = result{time: r.Time, end: int32(len(b.out)), kind: r.Kind, icrcGood: r.ICRCGood, unchecked: r.ICRCUnchecked, match: match}
