@@ -77,6 +77,12 @@ type TextFormat struct {
 	// ICRC status only when it is not good (tcpdump -q). With Link, the
 	// link-level header is shortened as tcpdump -q -e does it.
 	Quiet bool
+	// Number starts the line with the frame's number in its capture
+	// (Record.Number), right-aligned in five columns, and two spaces, as
+	// tcpdump --number (-#) starts its lines. The number is the frame's
+	// position, whichever frames a filter leaves out, as tshark numbers
+	// frames.
+	Number bool
 }
 
 // TextOptions are the print settings of text lines, and what a run of
@@ -120,8 +126,20 @@ func (o *TextOptions) Follow(t time.Time) { o.TimeRef = o.ref.next(o.Format.Time
 // package documentation), formatted as o says, and returns the extended
 // slice. For RoCE frames it allocates only when b lacks the capacity.
 func (o *TextOptions) AppendText(b []byte, r *Record) []byte {
+	if o.Format.Number {
+		b = appendNumber(b, r.Number)
+	}
 	b = r.appendTime(b, o)
 	return r.appendLine(b, o)
+}
+
+// appendNumber appends frame number n as Number gives it: "%5d  ".
+func appendNumber(b []byte, n int) []byte {
+	for d := 10000; d > 1 && n < d; d /= 10 {
+		b = append(b, ' ')
+	}
+	b = strconv.AppendInt(b, int64(n), 10)
+	return append(b, ' ', ' ')
 }
 
 // appendTime appends the capture time as o.Format.Time asks and a space,

@@ -13,8 +13,9 @@ import (
 
 func TestCLIConsistency(t *testing.T) {
 	path := filepath.Join(capDir, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap")
-	if st, _, errs := runCmd(t, nil, "-h"); st != 0 || !strings.Contains(errs, "-opcode") {
-		t.Errorf("-h: status %d, stderr %q", st, errs)
+	// Help on standard output, as tcpdump and tshark print it.
+	if st, out, errs := runCmd(t, nil, "-h"); st != 0 || !strings.Contains(out, "-opcode") || errs != "" {
+		t.Errorf("-h: status %d, stdout %q, stderr %q", st, out, errs)
 	}
 	for _, tc := range []struct {
 		args []string

@@ -55,7 +55,7 @@ func (o outputs) notText() string {
 
 // textFlagNames are the flags that shape the text lines, in the order a
 // message names them.
-var textFlagNames = []string{"v", "utc", "e", "q", "x", "xx", "X", "XX", "t", "tt", "ttt", "tttt", "ttttt", "nano"}
+var textFlagNames = []string{"v", "utc", "e", "q", "x", "xx", "X", "XX", "t", "tt", "ttt", "tttt", "ttttt", "nano", "number", "#"}
 
 // analysisFlags are the flags of the flow analysis that -stats and
 // -timeline make.

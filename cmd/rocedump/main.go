@@ -197,7 +197,7 @@ func main() {
 
 // run is the whole command: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, status, ok := parseFlags(args, stderr)
+	c, status, ok := parseFlags(args, stdout, stderr)
 	if !ok {
 		return status
 	}
@@ -348,8 +348,9 @@ const usageLine = "usage: rocedump [-json] [-stats [-per-file]] [-timeline OUT.h
 // parseFlags reads the command line. It reports ok false, having said
 // why on stderr, when the command line is unusable or asked for help:
 // status is then the exit status, 0 for -h, 2 otherwise.
-func parseFlags(args []string, stderr io.Writer) (c config, status int, ok bool) {
+func parseFlags(args []string, stdout, stderr io.Writer) (c config, status int, ok bool) {
 	cmd := cli.New("rocedump", usageLine, stderr)
+	cmd.Stdout = stdout
 	fs := cmd.Flags
 	oneString, oneInt, oneDuration := cmd.String, cmd.Int, cmd.Duration
 	jsonOut := fs.Bool("json", false, "print JSON Lines, keys named as Wireshark display filters (with -stats: one JSON object)")

@@ -14,6 +14,8 @@ import (
 type textFlags struct {
 	t, x, X    int
 	e, q, nano *bool
+	number     bool
+	unresolved int // -n, -nn: nothing is resolved anyway
 }
 
 // outputFlags defines the output flags on cmd.
@@ -40,6 +42,10 @@ func outputFlags(cmd *cli.Command) *textFlags {
 	f.e = fs.Bool("e", false, "text: the link-level header on each line: MACs, VLAN tags, Ethertypes, length (tcpdump -e)")
 	f.q = fs.Bool("q", false, "text: shorter lines: no BTH flags, extended headers or ECN; the ICRC only when not good (tcpdump -q)")
 	f.nano = fs.Bool("nano", false, "text: times to the nanosecond (tcpdump --nano)")
+	fs.BoolVar(&f.number, "number", false, "text: each line starts with the frame's number in its capture (tcpdump --number)")
+	fs.BoolVar(&f.number, "#", false, "text: as --number (tcpdump -#)")
+	cmd.Count(&f.unresolved, "n", 1, "addresses, ports and QPs are never resolved to names, so -n, as tcpdump's and tshark's, changes nothing")
+	cmd.Count(&f.unresolved, "nn", 2, "as -n")
 	return f
 }
 
@@ -48,7 +54,7 @@ func (f *textFlags) format() (dump.TextFormat, error) {
 	if f.t > int(dump.TimeSinceFirst) {
 		return dump.TextFormat{}, errors.New("only -t, -tt, -ttt, -tttt and -ttttt are supported (the -t flags add up, as tcpdump's do: -t -tt is -ttt)")
 	}
-	tf := dump.TextFormat{Time: dump.TimeFormat(f.t), Nano: *f.nano, Link: *f.e, Quiet: *f.q}
+	tf := dump.TextFormat{Time: dump.TimeFormat(f.t), Nano: *f.nano, Link: *f.e, Quiet: *f.q, Number: f.number}
 	switch {
 	case f.X > 0:
 		tf.Hex, tf.HexLink = dump.HexASCII, f.X > 1

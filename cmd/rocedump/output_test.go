@@ -91,8 +91,8 @@ func TestOutputFlagErrors(t *testing.T) {
 			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and %q", tc.args, st, out, errs, tc.msg)
 		}
 	}
-	_, _, errs := runCmd(t, nil, "-h")
-	for _, f := range []string{"-ttttt", "-XX", "-xx", "-e", "-q", "-nano"} {
+	_, errs, _ := runCmd(t, nil, "-h") // on standard output
+	for _, f := range []string{"-ttttt", "-XX", "-xx", "-e", "-q", "-nano", "-number", "-#", "-n", "-nn"} {
 		if !strings.Contains(errs, "\n  "+f+"\t") && !strings.Contains(errs, "\n  "+f+"\n") {
 			t.Errorf("-h does not list %s:\n%s", f, errs)
 		}

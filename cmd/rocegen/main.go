@@ -136,6 +136,7 @@ func (o optionFlag) Set(v string) error {
 // whether stdout is a terminal.
 func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int {
 	cmd := cli.New("rocegen", usageLine, stderr)
+	cmd.Stdout = stdout
 	cmd.Help = "Without -w the capture goes to standard output (a file, a pipe, /dev/null),\n" +
 		"or to " + defaultFile + " when standard output is a terminal."
 	cfg := gen.DefaultConfig()

@@ -190,8 +190,10 @@ func TestBadUsage(t *testing.T) {
 	if st := run([]string{"-w", filepath.Join(dir, "no", "such", "dir.pcap")}, &out, false, &errOut); st != 1 {
 		t.Errorf("unwritable file: exit %d", st)
 	}
-	if st := run([]string{"-h"}, &out, false, &errOut); st != 0 || !strings.Contains(errOut.String(), "-pfc-quanta") {
-		t.Errorf("-h: exit %d, %q", st, errOut.String())
+	out.Reset()
+	errOut.Reset()
+	if st := run([]string{"-h"}, &out, false, &errOut); st != 0 || !strings.Contains(out.String(), "-pfc-quanta") || errOut.Len() != 0 {
+		t.Errorf("-h: exit %d, stdout %q, stderr %q", st, out.String(), errOut.String())
 	}
 }
 

@@ -140,7 +140,7 @@ func TestStdout(t *testing.T) {
 func TestHelpOutput(t *testing.T) {
 	var out, errOut bytes.Buffer
 	run([]string{"-h"}, &out, false, &errOut)
-	if s := errOut.String(); !strings.Contains(s, "standard output") || !strings.Contains(s, "terminal") || !strings.Contains(s, defaultFile) {
+	if s := out.String(); !strings.Contains(s, "standard output") || !strings.Contains(s, "terminal") || !strings.Contains(s, defaultFile) {
 		t.Errorf("-h does not say where the capture goes:\n%s", s)
 	}
 }

@@ -23,6 +23,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -36,12 +38,16 @@ type Command struct {
 	Usage string // the usage line: "usage: NAME [flags] ..."
 	// Help, if set, is printed after the usage line for -h, before the
 	// flags.
-	Help   string
-	Flags  *flag.FlagSet
+	Help  string
+	Flags *flag.FlagSet
+	// Stdout, if set, takes what -h and --version print, as tcpdump and
+	// tshark print them; stderr otherwise.
+	Stdout io.Writer
 	stderr io.Writer
 	// bad is the flag whose value the last Parse refused, with the
 	// value and why.
-	bad *valueError
+	bad     *valueError
+	version bool // --version was given
 }
 
 // valueError is a flag's value refused by its Set.
@@ -114,7 +120,106 @@ func New(name, usage string, stderr io.Writer) *Command {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // Parse says what went wrong
 	fs.Usage = func() {}     // Parse answers parse errors and -h
-	return &Command{Name: name, Usage: usage, Flags: fs, stderr: stderr}
+	c := &Command{Name: name, Usage: usage, Flags: fs, stderr: stderr}
+	fs.BoolVar(&c.version, "version", false, "print the version of "+name+" and of Go, and exit")
+	return c
+}
+
+// Version returns the command's version line: its name, the module's
+// version (or "(devel)" for a build from a checkout, with the commit
+// when the build recorded it) and the Go release that built it.
+func (c *Command) Version() string {
+	v, extra := "(unknown)", ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v = bi.Main.Version
+		var rev, modified string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+		if rev != "" {
+			extra = ", commit " + rev[:min(len(rev), 12)]
+			if modified == "true" {
+				extra += " with local changes"
+			}
+		}
+	}
+	return fmt.Sprintf("%s version %s (github.com/roce-go/roce%s), %s %s/%s", c.Name, v, extra, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+// out is where -h and --version print.
+func (c *Command) out() io.Writer {
+	if c.Stdout != nil {
+		return c.Stdout
+	}
+	return c.stderr
+}
+
+// Unbundle returns args with each cluster of one-letter flags split as
+// getopt splits tcpdump's: "-nr FILE" is "-n -r FILE", "-c1" is "-c 1",
+// "-xX" is "-x -X", "-ttt" stays "-ttt" (a flag of its own). An argument
+// that is a flag's name (or NAME=VALUE) is left alone, as are the value
+// after a flag that takes one, the arguments after "--", and a cluster
+// one of whose letters is no flag (the flag package then names it).
+func (c *Command) Unbundle(args []string) []string {
+	var out []string
+	takesValue := func(f *flag.Flag) bool {
+		b, ok := f.Value.(interface{ IsBoolFlag() bool })
+		return !ok || !b.IsBoolFlag()
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if len(a) < 2 || a[0] != '-' {
+			out = append(out, a)
+			continue
+		}
+		if f := c.Flags.Lookup(name); f != nil || strings.HasPrefix(a, "--") || len(name) < 2 {
+			out = append(out, a)
+			if f != nil && !hasValue && takesValue(f) && i+1 < len(args) {
+				i++
+				out = append(out, args[i]) // its value, whatever it looks like
+			}
+			continue
+		}
+		split, value, ok := c.cluster(a[1:], takesValue)
+		if !ok {
+			out = append(out, a)
+			continue
+		}
+		out = append(out, split...)
+		if value && i+1 < len(args) {
+			i++
+			out = append(out, args[i])
+		}
+	}
+	return out
+}
+
+// cluster splits the letters l of a cluster into flags; value reports
+// that the last takes the next argument as its value.
+func (c *Command) cluster(l string, takesValue func(*flag.Flag) bool) (split []string, value, ok bool) {
+	for j := 0; j < len(l); j++ {
+		f := c.Flags.Lookup(l[j : j+1])
+		if f == nil {
+			return nil, false, false
+		}
+		split = append(split, "-"+l[j:j+1])
+		if takesValue(f) {
+			if rest := l[j+1:]; rest != "" {
+				return append(split, rest), false, true
+			}
+			return split, true, true
+		}
+	}
+	return split, false, true
 }
 
 // once is a flag that takes one value: given twice, it is refused.
@@ -284,16 +389,17 @@ func (c *Command) Parse(args []string) (pos []string, status int, ok bool) {
 		})
 	}
 	defer unwrap()
+	args = c.Unbundle(args)
 	for {
 		c.bad = nil
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintln(c.stderr, c.Usage)
+				fmt.Fprintln(c.out(), c.Usage)
 				if c.Help != "" {
-					fmt.Fprintln(c.stderr, c.Help)
+					fmt.Fprintln(c.out(), c.Help)
 				}
 				unwrap()
-				fs.SetOutput(c.stderr)
+				fs.SetOutput(c.out())
 				fs.PrintDefaults()
 				fs.SetOutput(io.Discard)
 				return nil, 0, false
@@ -305,6 +411,10 @@ func (c *Command) Parse(args []string) (pos []string, status int, ok bool) {
 				return nil, c.usage("%v", c.bad), false
 			}
 			return nil, c.usage("%v", err), false
+		}
+		if c.version {
+			fmt.Fprintln(c.out(), c.Version())
+			return nil, 0, false
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

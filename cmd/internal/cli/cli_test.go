@@ -175,3 +175,61 @@ func TestTerminalStdin(t *testing.T) {
 		t.Errorf("terminal: %q", stderr.String())
 	}
 }
+
+// TestUnbundle: one-letter flags bundle as getopt bundles tcpdump's; a
+// flag's own name, a flag's value and what follows "--" stay whole.
+func TestUnbundle(t *testing.T) {
+	var stderr bytes.Buffer
+	cmd := cli.New("tool", "usage: tool", &stderr)
+	cmd.Int("c", 0, "count")
+	cmd.String("r", "", "file")
+	cmd.String("Y", "", "filter")
+	var n, x, X, tt int
+	cmd.Count(&n, "n", 1, "")
+	cmd.Count(&n, "nn", 2, "")
+	cmd.Count(&x, "x", 1, "")
+	cmd.Count(&X, "X", 1, "")
+	cmd.Count(&tt, "t", 1, "")
+	cmd.Count(&tt, "ttt", 3, "")
+	cmd.Flags.Bool("qp", false, "")
+	for _, tc := range []struct{ in, want string }{
+		{"-nr f.pcap", "-n -r f.pcap"},
+		{"-c1 f", "-c 1 f"},
+		{"-xX", "-x -X"},
+		{"-ttt", "-ttt"},
+		{"-nnt", "-n -n -t"},
+		{"-nn", "-nn"},
+		{"-qp", "-qp"},
+		{"-Y -nr", "-Y -nr"}, // a flag's value
+		{"-c=5 -nx", "-c=5 -n -x"},
+		{"-- -nr", "-- -nr"},
+		{"-nz", "-nz"},   // z is no flag: left for the flag package to name
+		{"--nr", "--nr"}, // a long option never bundles
+		{"-rf.pcap", "-r f.pcap"},
+		{"- -n", "- -n"},
+	} {
+		if got := strings.Join(cmd.Unbundle(strings.Fields(tc.in)), " "); got != tc.want {
+			t.Errorf("Unbundle(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+	pos, st, ok := cmd.Parse([]string{"-nnr", "f.pcap", "-c3", "-xXt"})
+	if !ok || st != 0 || len(pos) != 0 || n != 2 || x != 1 || X != 1 || tt != 1 {
+		t.Errorf("Parse: pos %q status %d ok %v n %d x %d X %d t %d: %s", pos, st, ok, n, x, X, tt, stderr.String())
+	}
+}
+
+// TestHelpAndVersion: -h and --version print on Stdout, exit 0.
+func TestHelpAndVersion(t *testing.T) {
+	for _, arg := range []string{"-h", "--help", "--version", "-version"} {
+		var stdout, stderr bytes.Buffer
+		cmd := cli.New("tool", "usage: tool", &stderr)
+		cmd.Stdout = &stdout
+		_, st, ok := cmd.Parse([]string{arg})
+		if ok || st != 0 || stderr.Len() != 0 || stdout.Len() == 0 {
+			t.Errorf("%s: ok %v status %d stdout %q stderr %q", arg, ok, st, stdout.String(), stderr.String())
+		}
+		if strings.Contains(arg, "version") && !strings.HasPrefix(stdout.String(), "tool version ") || !strings.Contains(stdout.String(), "go1") && strings.Contains(arg, "version") {
+			t.Errorf("%s: %q", arg, stdout.String())
+		}
+	}
+}
