@@ -44,7 +44,7 @@
 // ReadPacketData, ZeroCopyReadPacketData, WritePacketData, LinkType,
 // Stats and Close, so it plugs into gopacket.NewPacketSource (its
 // LinkType is the pcap number, LinkTypeEthernet: convert it with
-// layers.LinkType) and into dump.NewPacketSource; the package links
+// layers.LinkType) and into capfile.NewPacketSource; the package links
 // gopacket's core alone, not its layers; WritePacketBatch sends several frames in one
 // system call (sendmmsg). Reading allocates nothing
 // (ZeroCopyReadPacketData), nor does writing.

@@ -19,6 +19,7 @@ import (
 	"github.com/google/gopacket"
 
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/capture"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
@@ -117,7 +118,7 @@ func filterFrames(t *testing.T) (frames [][]byte, want map[string]bool) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src, err := dump.NewSource(f)
+		src, err := capfile.NewSource(f)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
@@ -129,7 +130,7 @@ func filterFrames(t *testing.T) (frames [][]byte, want map[string]bool) {
 			if err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}
-			if lt == dump.LinkTypeEthernet && len(data) >= 14 && len(data) <= vethtest.MTU+14 {
+			if lt == capfile.LinkTypeEthernet && len(data) >= 14 && len(data) <= vethtest.MTU+14 {
 				frames = append(frames, bytes.Clone(data))
 			}
 		}
@@ -309,7 +310,7 @@ func TestRoCEFilter(t *testing.T) {
 			}
 			kept += mine[f]
 			b := []byte(f)
-			rec.Decode(1, captureInfo(len(b)), dump.LinkTypeEthernet, b)
+			rec.Decode(1, captureInfo(len(b)), capfile.LinkTypeEthernet, b)
 			tags, et := afterTags(b)
 			decoded := fr.Decode(b) == nil || rec.Kind == dump.KindRoCE || rec.Kind == dump.KindMACControl || rec.HasDCBX ||
 				rec.Kind == dump.KindNotRoCE && et == 0x88cc

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dfilter"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/testkit/corpus"
@@ -29,7 +30,7 @@ func BenchmarkScan(b *testing.B) {
 	y := dump.Options{Match: dfilter.MustCompile("infiniband.bth.destqp == 0xa0").Match}
 	qp.Workers, y.Workers = 1, 1
 	scan := func(b *testing.B, opt dump.Options) {
-		src, err := dump.NewSource(bytes.NewReader(data))
+		src, err := capfile.NewSource(bytes.NewReader(data))
 		if err != nil {
 			b.Fatal(err)
 		}

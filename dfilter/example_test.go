@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dfilter"
 	"github.com/roce-go/roce/dump"
 )
@@ -22,7 +23,7 @@ func Example() {
 		return
 	}
 	defer in.Close()
-	src, err := dump.NewSource(in)
+	src, err := capfile.NewSource(in)
 	if err != nil {
 		fmt.Println(err)
 		return

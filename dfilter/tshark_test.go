@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/gopacket/layers"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dfilter"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/testkit/oracle"
@@ -143,7 +144,7 @@ func TestTsharkFilters(t *testing.T) {
 	paths = append(paths, testcaps.WriteGoldenSMP(t, dir)) // PortInfo, SwitchInfo, PortCounters, PortCountersExtended
 	native := testcaps.IPoIBNative(t)
 	paths = append(paths, oracle.WritePcap(t, dir, "arp.pcap", testcaps.EthernetARP(t)), oracle.WritePcap(t, dir, "tagged.pcap", testcaps.Tagged(t)),
-		oracle.WritePcapLinkType(t, dir, "ipoib_native.pcap", layers.LinkType(dump.LinkTypeERF), native),
+		oracle.WritePcapLinkType(t, dir, "ipoib_native.pcap", layers.LinkType(capfile.LinkTypeERF), native),
 		oracle.WritePcapLinkType(t, dir, "ipoib_native242.pcap", layers.LinkType(ipoib.LinkType), testcaps.IPoIBLinkOf(t, native)))
 	merged := filepath.Join(dir, "all.pcapng")
 	if out, err := exec.Command(mergecap, append([]string{"-a", "-F", "pcapng", "-w", merged}, paths...)...).CombinedOutput(); err != nil {
@@ -222,7 +223,7 @@ func knownDifference(expr string, r *dump.Record, protos string) string {
 		return "malformed: tshark shows the transport fields it could read, dump none"
 	case ib && (op >= 0x40 && op < 0x60 || op >= 0xa0 && op < 0xc0 || op == 0x1c || op == 0x1d):
 		return "RD, XRC, FLUSH or ATOMIC WRITE: tshark 4.0 misreads or lacks the opcode's extended headers"
-	case strings.HasPrefix(expr, "ipoib") && r.LinkType == dump.LinkTypeERF:
+	case strings.HasPrefix(expr, "ipoib") && r.LinkType == capfile.LinkTypeERF:
 		return "IPoIB in a native InfiniBand packet: tshark 4.0 does not decode it (it does in link type 242)"
 	case strings.Contains(expr, "crc") && (payload != "" || op == 0x81):
 		return "CNP, or payload taken by a heuristic dissector: tshark shows no ICRC"

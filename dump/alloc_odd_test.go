@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/corpus"
@@ -31,15 +32,15 @@ func TestDecodeNoAllocsOddFrames(t *testing.T) {
 			extra = append(extra, corpus.Frame{LinkType: lt, Data: f})
 		}
 	}
-	add(dump.LinkTypeEthernet, testcaps.Handmade(t))
-	add(dump.LinkTypeEthernet, testcaps.Tagged(t))
-	add(dump.LinkTypeEthernet, testcaps.EthernetARP(t))
-	add(dump.LinkTypeEthernet, madFrames(t))
-	add(dump.LinkTypeEthernet, zeroMADs(t))
-	add(dump.LinkTypeEthernet, testcaps.GoldenSMP(t))
-	add(dump.LinkTypeEthernet, congestionFrames(t))
+	add(capfile.LinkTypeEthernet, testcaps.Handmade(t))
+	add(capfile.LinkTypeEthernet, testcaps.Tagged(t))
+	add(capfile.LinkTypeEthernet, testcaps.EthernetARP(t))
+	add(capfile.LinkTypeEthernet, madFrames(t))
+	add(capfile.LinkTypeEthernet, zeroMADs(t))
+	add(capfile.LinkTypeEthernet, testcaps.GoldenSMP(t))
+	add(capfile.LinkTypeEthernet, congestionFrames(t))
 	native := testcaps.IPoIBNative(t)
-	add(dump.LinkTypeERF, native)
+	add(capfile.LinkTypeERF, native)
 	add(ipoib.LinkType, testcaps.IPoIBLink(t))
 	add(ipoib.LinkType, testcaps.IPoIBLinkOf(t, native))
 	frames := corpus.Odd(t, 60, extra...)
@@ -48,15 +49,15 @@ func TestDecodeNoAllocsOddFrames(t *testing.T) {
 	// packets as link type 247.
 	for _, f := range frames[:len(frames):len(frames)] {
 		switch {
-		case f.LinkType == dump.LinkTypeEthernet && len(f.Data) >= 14:
+		case f.LinkType == capfile.LinkTypeEthernet && len(f.Data) >= 14:
 			sll := append([]byte{0, 0, 0, 1, 0, 6}, f.Data[6:12]...)
 			sll = append(append(sll, 0, 0), f.Data[12:]...)
 			sll2 := append(append([]byte{f.Data[12], f.Data[13], 0, 0, 0, 0, 0, 2, 0, 1, 0, 6}, f.Data[6:12]...), 0, 0)
-			frames = append(frames, corpus.Frame{LinkType: dump.LinkTypeLinuxSLL, Data: sll},
-				corpus.Frame{LinkType: dump.LinkTypeLinuxSLL2, Data: append(sll2, f.Data[14:]...)},
-				corpus.Frame{LinkType: dump.LinkTypeRaw, Data: f.Data[14:]})
-		case f.LinkType == dump.LinkTypeERF && len(f.Data) > 16:
-			frames = append(frames, corpus.Frame{LinkType: dump.LinkTypeInfiniBand, Data: f.Data[16:]})
+			frames = append(frames, corpus.Frame{LinkType: capfile.LinkTypeLinuxSLL, Data: sll},
+				corpus.Frame{LinkType: capfile.LinkTypeLinuxSLL2, Data: append(sll2, f.Data[14:]...)},
+				corpus.Frame{LinkType: capfile.LinkTypeRaw, Data: f.Data[14:]})
+		case f.LinkType == capfile.LinkTypeERF && len(f.Data) > 16:
+			frames = append(frames, corpus.Frame{LinkType: capfile.LinkTypeInfiniBand, Data: f.Data[16:]})
 		}
 	}
 	buf := make([]byte, 0, 1<<16)

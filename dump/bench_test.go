@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 )
 
@@ -33,7 +34,7 @@ func BenchmarkDump(b *testing.B) {
 				b.SetBytes(int64(len(data)))
 				frames := 0
 				for i := 0; i < b.N; i++ {
-					src, err := dump.NewSource(bytes.NewReader(data))
+					src, err := capfile.NewSource(bytes.NewReader(data))
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -72,7 +73,7 @@ func BenchmarkRecord(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bc.frame)))
 			for i := 0; i < b.N; i++ {
-				rec.Decode(i+1, ci, dump.LinkTypeEthernet, bc.frame)
+				rec.Decode(i+1, ci, capfile.LinkTypeEthernet, bc.frame)
 				buf = txt.AppendText(buf[:0], &rec)
 			}
 		})

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 )
 
@@ -22,7 +23,7 @@ func TestCellsAreTheTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src, err := dump.NewSource(f)
+		src, err := capfile.NewSource(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +95,7 @@ func TestCellsAllocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	src, err := dump.NewSource(f)
+	src, err := capfile.NewSource(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func BenchmarkCells(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	src, err := dump.NewSourceBytes(data) // the Records point into data
+	src, err := capfile.NewSourceBytes(data) // the Records point into data
 	if err != nil {
 		b.Fatal(err)
 	}

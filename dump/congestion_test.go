@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/pcapgo"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/testkit/oracle"
@@ -57,7 +58,7 @@ func TestCongestionText(t *testing.T) {
 	}
 	var rec dump.Record
 	for i, fr := range congestionFrames(t) {
-		rec.Decode(i+1, gopacket.CaptureInfo{Timestamp: time.Unix(0, 0), Length: len(fr)}, dump.LinkTypeEthernet, fr)
+		rec.Decode(i+1, gopacket.CaptureInfo{Timestamp: time.Unix(0, 0), Length: len(fr)}, capfile.LinkTypeEthernet, fr)
 		got := strings.TrimSuffix(string(rec.AppendText(nil)), "\n")
 		got = strings.TrimPrefix(got, "00:00:00.000000 ")
 		if !strings.HasPrefix(got, want[i]) {
@@ -78,7 +79,7 @@ func TestCongestionText(t *testing.T) {
 	fr := congestionFrames(t)[0]
 	for sp, w := range map[pfc.Speed]string{pfc.Speed1G: "c3 65535q=33.554ms c7 4660q=2385.92us", pfc.Speed800G: "c3 65535q=41.94us c7 4660q=2.98us"} {
 		txt := dump.TextOptions{Speed: sp}
-		rec.Decode(1, gopacket.CaptureInfo{Length: len(fr)}, dump.LinkTypeEthernet, fr)
+		rec.Decode(1, gopacket.CaptureInfo{Length: len(fr)}, capfile.LinkTypeEthernet, fr)
 		if got := string(txt.AppendText(nil, &rec)); !strings.Contains(got, w) {
 			t.Errorf("%v: %s", sp, got)
 		}
@@ -88,7 +89,7 @@ func TestCongestionText(t *testing.T) {
 func TestCongestionJSON(t *testing.T) {
 	var rec dump.Record
 	fs := congestionFrames(t)
-	rec.Decode(1, gopacket.CaptureInfo{Length: len(fs[0])}, dump.LinkTypeEthernet, fs[0])
+	rec.Decode(1, gopacket.CaptureInfo{Length: len(fs[0])}, capfile.LinkTypeEthernet, fs[0])
 	if rec.Kind != dump.KindMACControl {
 		t.Fatalf("kind %v", rec.Kind)
 	}
@@ -104,12 +105,12 @@ func TestCongestionJSON(t *testing.T) {
 			t.Errorf("%s = %v, want %v", k, m[k], on)
 		}
 	}
-	rec.Decode(3, gopacket.CaptureInfo{Length: len(fs[2])}, dump.LinkTypeEthernet, fs[2])
+	rec.Decode(3, gopacket.CaptureInfo{Length: len(fs[2])}, capfile.LinkTypeEthernet, fs[2])
 	m = parseLines(t, rec.AppendJSON(nil))[0]
 	if n, _ := num(t, m, "macc.pause_time"); n != 65535 {
 		t.Errorf("PAUSE: %v", m)
 	}
-	rec.Decode(6, gopacket.CaptureInfo{Length: len(fs[5])}, dump.LinkTypeEthernet, fs[5])
+	rec.Decode(6, gopacket.CaptureInfo{Length: len(fs[5])}, capfile.LinkTypeEthernet, fs[5])
 	m = parseLines(t, rec.AppendJSON(nil))[0]
 	if n, _ := num(t, m, "infiniband.bth.opcode"); n != 0x81 || m["infiniband.bth.becn"] != true || m["infiniband.invariant.crc.status"] != "good" {
 		t.Errorf("CNP: %v", m)
@@ -181,7 +182,7 @@ func TestCooked(t *testing.T) {
 		want, _ := runDump(t, filepath.Join(capDir, name), dump.Options{})
 		wantJ, _ := runDump(t, filepath.Join(capDir, name), dump.Options{JSON: true})
 		wantObjs := parseLines(t, wantJ)
-		for _, lt := range []uint32{dump.LinkTypeLinuxSLL, dump.LinkTypeLinuxSLL2} {
+		for _, lt := range []uint32{capfile.LinkTypeLinuxSLL, capfile.LinkTypeLinuxSLL2} {
 			path := filepath.Join(dir, name+"."+string(rune('0'+lt%10)))
 			writeCooked(t, path, lt, frames, cis)
 			got, st := runDump(t, path, dump.Options{})

@@ -16,6 +16,7 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/ib"
@@ -52,7 +53,7 @@ func readCapFrames(t testing.TB, path string) []capFrame {
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	src, err := dump.NewSource(f)
+	src, err := capfile.NewSource(f)
 	require.NoError(t, err)
 	var out []capFrame
 	for {
@@ -70,7 +71,7 @@ func readCapFrames(t testing.TB, path string) []capFrame {
 // length counts: ERF's header and extension headers, which editcap keeps
 // whole; none for the other link types.
 func pseudoLen(fr capFrame) int {
-	if fr.lt != dump.LinkTypeERF || len(fr.data) < 16 {
+	if fr.lt != capfile.LinkTypeERF || len(fr.data) < 16 {
 		return 0
 	}
 	off := 16

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/gopacket"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/testkit/oracle"
 )
@@ -72,7 +73,7 @@ func TestDCBXText(t *testing.T) {
 		}
 	}
 	ts := oracle.TsharkFields(t, dcbxPcap, names)
-	frames, lts := framesOf(t, dcbxPcap, dump.LinkTypeEthernet)
+	frames, lts := framesOf(t, dcbxPcap, capfile.LinkTypeEthernet)
 	if len(ts) != len(frames) {
 		t.Fatalf("tshark %d frames, we %d", len(ts), len(frames))
 	}
@@ -104,11 +105,11 @@ func TestDCBXText(t *testing.T) {
 // TestDCBXMalformed: a DCBX TLV that does not decode is said in the line,
 // after the TLVs before it; the frame stays not RoCE.
 func TestDCBXMalformed(t *testing.T) {
-	frames, _ := framesOf(t, dcbxPcap, dump.LinkTypeEthernet)
+	frames, _ := framesOf(t, dcbxPcap, capfile.LinkTypeEthernet)
 	fr := bytes.Clone(frames[0][:14+22+8]) // Ethernet, chassis, port, TTL TLVs, 6 bytes of the ETS TLV
 	fr = append(fr[:14+22], 0xfe, 0x06, 0x00, 0x80, 0xc2, 0x0b, 0x88, 0x08, 0xfe, 0x19, 0x00, 0x80, 0xc2, 0x09, 0x00)
 	var rec dump.Record
-	rec.Decode(1, gopacket.CaptureInfo{}, dump.LinkTypeEthernet, fr)
+	rec.Decode(1, gopacket.CaptureInfo{}, capfile.LinkTypeEthernet, fr)
 	line := string(rec.AppendText(nil))
 	want := "LLDP DCBX PFC enabled [3] cap 8 willing; malformed: roce: LLDP TLV at offset 30: truncated (want 27 bytes, have 7)\n"
 	if rec.Kind != dump.KindNotRoCE || !strings.HasSuffix(line, want) {
@@ -118,7 +119,7 @@ func TestDCBXMalformed(t *testing.T) {
 
 // TestDCBXAllocs: decoding and printing DCBX frames allocates nothing.
 func TestDCBXAllocs(t *testing.T) {
-	frames, lts := framesOf(t, dcbxPcap, dump.LinkTypeEthernet)
+	frames, lts := framesOf(t, dcbxPcap, capfile.LinkTypeEthernet)
 	var rec dump.Record
 	buf := make([]byte, 0, 4096)
 	for i, fr := range frames[:3] {

@@ -1,12 +1,16 @@
 // Package dump prints captured Ethernet frames the way cmd/rocedump does:
 // one short text line per frame, or one JSON object per frame (JSON
-// Lines). Other tools reuse it to read pcap and pcapng files (Source),
-// or a live capture (NewPacketSource, as package capture gives one),
-// decode a frame once (Record.Decode) and format it (Record.AppendText,
-// Record.AppendJSON) into a reused buffer without allocating, and to
-// read several captures as one, merged by time (Merge). A Record holds
-// the frame's data alone; the print settings are the formats' own
-// (TextOptions, JSONOptions, or Options for Dump).
+// Lines). It holds the decoded record, the field registry, the formats
+// and the pipeline that runs them over a capture; reading and writing
+// capture files is package capfile's. Other tools reuse it to decode
+// the frames of a capfile.Source (a pcap or pcapng file, or a live
+// capture by capfile.NewPacketSource, as package capture gives one)
+// once (Record.Decode, or Scan over the whole capture) and format them
+// (Record.AppendText, Record.AppendJSON) into a reused buffer without
+// allocating, to write the frames kept to a capture file
+// (WriteRecord), and to read several captures as one, merged by time
+// (Merge). A Record holds the frame's data alone; the print settings
+// are the formats' own (TextOptions, JSONOptions, or Options for Dump).
 //
 // # Text lines
 //
@@ -91,31 +95,35 @@
 //
 // # Time
 //
-// A capture time is a time.Time, exact to the nanosecond from MinTime to
-// MaxTime (years -292277020688 to 292277024627): pcap's 32-bit seconds,
+// A capture time is a time.Time, exact to the nanosecond from
+// capfile.MinTime to capfile.MaxTime (years -292277020688 to
+// 292277024627), as capfile.Source reads it: pcap's 32-bit seconds,
 // pcapng's 64-bit counts at any if_tsresol (10^-n or 2^-n seconds; finer
 // than a nanosecond cut to it, towards the past) with its if_tsoffset.
 // A pcapng timestamp outside that span is an unreadable record
-// (ReadError) naming its frame. Every output writes every time of the
+// (capfile.ReadError) naming its frame. Every output writes every time of the
 // span exactly: the text formats (a time before 1970 in -tt as the same
 // number as JSON, -1.5 for 0.5 s after -2 s, where tshark writes the
 // seconds and then the fraction, -2.500000000; deltas of up to 2^64
-// seconds), JSON's frame.time_epoch, -v, Writer (pcapng with an
-// if_tsoffset past 2554 and before 1970; pcap refuses what it cannot
-// hold, ErrTimeRange) and Merge's order. A frame stamped exactly
+// seconds), JSON's frame.time_epoch, -v, WriteRecord (capfile.Writer:
+// pcapng with an if_tsoffset past 2554 and before 1970; pcap refuses
+// what it cannot hold, capfile.ErrTimeRange) and Merge's order. A frame stamped exactly
 // 0001-01-01T00:00:00Z reads as one without a timestamp (a Simple Packet
 // Block's zero time.Time).
 //
 // # Errors
 //
 // Every error message starts with "roce: " and wraps a sentinel that
-// errors.Is matches: ErrNotCapture (NewSource on a file of no capture
-// format), ErrUnreadable or io.ErrUnexpectedEOF (a ReadError: a record
-// that cannot be read, a capture cut short; ErrShrank for a mapped file
-// cut while read), ErrBadArgument (ParseQP, ParseOpcode, ParseOpcodes,
-// ParseFormat), and for Writer ErrLinkTypes, ErrTimeRange and
-// ErrTooLong. A frame that does not decode is no error of Scan's: its
-// Record holds the decoder's error, which matches the codecs' sentinels.
+// errors.Is matches: ErrBadArgument (ParseQP, ParseOpcode,
+// ParseOpcodes), and the errors of reading and writing the capture,
+// which are capfile's and come through Scan, Dump, Merge and
+// WriteRecord as they are: a capfile.ReadError (wrapping
+// capfile.ErrUnreadable or io.ErrUnexpectedEOF: a record that cannot be
+// read, a capture cut short), capfile.ErrShrank for a mapped file cut
+// while read, and for WriteRecord capfile.ErrLinkTypes,
+// capfile.ErrTimeRange and capfile.ErrTooLong. A frame that does not
+// decode is no error of Scan's: its Record holds the decoder's error,
+// which matches the codecs' sentinels.
 //
 // # Link types
 //
@@ -132,8 +140,9 @@
 // keys of its link header. A native InfiniBand packet whose payload is
 // IPoIB has the same keys for what IPoIB carries (the ip or ipv6, udp or
 // tcp, and arp keys, as tshark 4.0 shows them), written before the LRH's
-// as the field table orders them. pcap and pcapng link types are read in
-// full (16 bits) from the file headers.
+// as the field table orders them. The link types' numbers are
+// capfile's (capfile.LinkTypeEthernet, ...), read in full (16 bits)
+// from the file headers.
 //
 // # JSON Lines
 //

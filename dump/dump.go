@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/pfc"
@@ -40,12 +41,12 @@ type Options struct {
 	Count int
 	// Progress, if set, is called every ProgressEvery frames read with
 	// the number of frames read so far and the number of bytes of the
-	// input consumed (see Source.Offset). It must be cheap.
+	// input consumed (see capfile.Source.Offset). It must be cheap.
 	Progress func(frames int, offset int64)
 	// Unreadable, if set, is called with each record of the capture that
 	// could not be read and was skipped (Stats.Unreadable counts them);
 	// its Error method gives "roce: frame N: ...". Scan goes on after it.
-	Unreadable func(err *ReadError)
+	Unreadable func(err *capfile.ReadError)
 	// Workers is how many goroutines decode (and for Dump format)
 	// frames; 0 means runtime.GOMAXPROCS(0). With more than one, Scan
 	// and Dump run a pipeline: a goroutine reads records ahead, in
@@ -259,9 +260,9 @@ func ParseOpcode(s string) (ib.Opcode, error) {
 	return 0, errs.Kind(ErrBadArgument, fmt.Sprintf("unknown opcode %q: give an IBTA name such as \"RC SEND Only\" or a number", s))
 }
 
-// ErrBadArgument is what ParseQP, ParseOpcode, ParseOpcodes and
-// ParseFormat return errors.Is matches: the text they were given names
-// no queue pair, opcode or capture format.
+// ErrBadArgument is what ParseQP, ParseOpcode and ParseOpcodes return
+// errors.Is matches: the text they were given names no queue pair or
+// opcode.
 var ErrBadArgument = errors.New("roce: bad argument")
 
 // Scan reads every frame of src, decodes it into a reused Record and,
@@ -278,7 +279,7 @@ var ErrBadArgument = errors.New("roce: bad argument")
 // decoded on other goroutines, but fn is called on the calling
 // goroutine, in capture order, and Scan returns only once they have all
 // stopped.
-func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
+func Scan(src *capfile.Source, opt Options, fn func(r *Record) error) (Stats, error) {
 	if w := opt.workers(); w > 1 {
 		return runPipeline(src, &opt, w, nil, fn)
 	}
@@ -286,8 +287,8 @@ func Scan(src *Source, opt Options, fn func(r *Record) error) (Stats, error) {
 }
 
 // scanSerial is Scan on the calling goroutine alone.
-func scanSerial(src *Source, opt Options, fn func(r *Record) error) (st Stats, err error) {
-	defer src.unguard(src.guard(), &err)
+func scanSerial(src *capfile.Source, opt Options, fn func(r *Record) error) (st Stats, err error) {
+	defer src.Unguard(src.Guard(), &err)
 	var rec Record
 	for {
 		if opt.Count > 0 && st.Matched >= opt.Count {
@@ -298,7 +299,7 @@ func scanSerial(src *Source, opt Options, fn func(r *Record) error) (st Stats, e
 			return st, nil
 		}
 		if err != nil {
-			if re, ok := err.(*ReadError); ok && !re.Fatal {
+			if re, ok := err.(*capfile.ReadError); ok && !re.Fatal {
 				st.Unreadable++
 				if opt.Unreadable != nil {
 					opt.Unreadable(re)
@@ -326,7 +327,7 @@ func scanSerial(src *Source, opt Options, fn func(r *Record) error) (st Stats, e
 			st.Malformed++
 		case KindUnsupported:
 			st.Unsupported++
-			if lt == LinkTypeERF {
+			if lt == capfile.LinkTypeERF {
 				st.UnsupportedERF++
 			}
 		case KindMACControl:
@@ -369,7 +370,7 @@ func (o *Options) keep(r *Record) bool {
 // frame (once per batch of up to 256 frames with opt.Workers other than
 // 1). It allocates nothing per frame in steady state, except for
 // malformed frames.
-func Dump(w io.Writer, src *Source, opt Options) (Stats, error) {
+func Dump(w io.Writer, src *capfile.Source, opt Options) (Stats, error) {
 	if n := opt.workers(); n > 1 {
 		return runPipeline(src, &opt, n, w, nil)
 	}

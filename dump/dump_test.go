@@ -19,6 +19,7 @@ import (
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/testcaps"
@@ -66,7 +67,7 @@ func runDump(t *testing.T, path string, opt dump.Options) ([]byte, dump.Stats) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	src, err := dump.NewSource(f)
+	src, err := capfile.NewSource(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +270,7 @@ func TestNgSameAsPcap(t *testing.T) {
 
 func TestNotCapture(t *testing.T) {
 	for _, in := range []string{"", "abc", "hello, this is not a capture file at all\n"} {
-		if _, err := dump.NewSource(strings.NewReader(in)); !errors.Is(err, dump.ErrNotCapture) {
+		if _, err := capfile.NewSource(strings.NewReader(in)); !errors.Is(err, capfile.ErrNotCapture) {
 			t.Errorf("%q: error %v, want ErrNotCapture", in, err)
 		}
 	}
@@ -282,7 +283,7 @@ func TestTruncatedCapture(t *testing.T) {
 	}
 	// 24-byte file header, then records of 16 + 322 bytes: cut record 2.
 	cut := b[:24+16+322+16+100]
-	src, err := dump.NewSource(bytes.NewReader(cut))
+	src, err := capfile.NewSource(bytes.NewReader(cut))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +327,7 @@ func TestMalformedAndBadICRC(t *testing.T) {
 
 	bad := bytes.Clone(good)
 	bad[14+20+8+12] ^= 1 // a RETH byte: the ICRC no longer matches
-	rec.Decode(1, ci, dump.LinkTypeEthernet, bad)
+	rec.Decode(1, ci, capfile.LinkTypeEthernet, bad)
 	if rec.Kind != dump.KindRoCE || rec.ICRCGood {
 		t.Errorf("flipped RETH bit: kind %v, ICRC good %v", rec.Kind, rec.ICRCGood)
 	}
@@ -343,7 +344,7 @@ func TestMalformedAndBadICRC(t *testing.T) {
 	// (tshark 4.0 on the whole capture: 0x0000aaab09dd5000).
 	short := good[:len(good)-10]
 	ci.CaptureLength = len(short)
-	rec.Decode(2, ci, dump.LinkTypeEthernet, short)
+	rec.Decode(2, ci, capfile.LinkTypeEthernet, short)
 	require.Equal(t, dump.KindRoCE, rec.Kind, "frame cut inside its RETH: %v", rec.Err)
 	require.True(t, rec.ICRCUnchecked)
 	m = parseLines(t, rec.AppendJSON(nil))[0]
@@ -360,7 +361,7 @@ func TestMalformedAndBadICRC(t *testing.T) {
 	// The same bytes, the record saying the wire had no more: the frame
 	// itself is shorter than its headers say, malformed.
 	ci.Length = len(short)
-	rec.Decode(3, ci, dump.LinkTypeEthernet, short)
+	rec.Decode(3, ci, capfile.LinkTypeEthernet, short)
 	require.Equal(t, dump.KindMalformed, rec.Kind, "truncated frame")
 	require.ErrorIs(t, rec.Err, ib.ErrTruncated)
 	m = parseLines(t, rec.AppendJSON(nil))[0]
@@ -384,7 +385,7 @@ func TestSyntheticKeys(t *testing.T) {
 	for _, s := range synthetic(t) {
 		t.Run(s.name, func(t *testing.T) {
 			var rec dump.Record
-			rec.Decode(1, gopacket.CaptureInfo{Length: len(s.frame)}, dump.LinkTypeEthernet, s.frame)
+			rec.Decode(1, gopacket.CaptureInfo{Length: len(s.frame)}, capfile.LinkTypeEthernet, s.frame)
 			if rec.Kind != dump.KindRoCE || !rec.ICRCGood {
 				t.Fatalf("kind %v, ICRC good %v, err %v", rec.Kind, rec.ICRCGood, rec.Err)
 			}
@@ -542,22 +543,22 @@ func TestAllocs(t *testing.T) {
 	badNative := bytes.Clone(native)
 	badNative[len(badNative)-3] ^= 1 // the ICRC's last byte, before the 2-byte VCRC
 	frames := []frame{
-		{"write only", dump.LinkTypeEthernet, write, dump.KindRoCE, true},
-		{"write only, bad ICRC", dump.LinkTypeEthernet, badICRC, dump.KindRoCE, false},
-		{"send capture frame 15", dump.LinkTypeEthernet, firstFrame(t, "rocev2_ipv4_rc_send_imm_tcp_bootstrap.pcap", 15), dump.KindRoCE, true},
-		{"UDP, not RoCE", dump.LinkTypeEthernet, firstFrame(t, "ecn_ipv4_udp_all_ce_p4switch.pcap", 1), dump.KindNotRoCE, false},
-		{"native InfiniBand", dump.LinkTypeERF, native, dump.KindInfiniBand, true},
-		{"native InfiniBand, bad ICRC", dump.LinkTypeERF, badNative, dump.KindInfiniBand, false},
-		{"RDMA-CM REQ", dump.LinkTypeEthernet, firstFrame(t, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap", 1), dump.KindRoCE, true},
+		{"write only", capfile.LinkTypeEthernet, write, dump.KindRoCE, true},
+		{"write only, bad ICRC", capfile.LinkTypeEthernet, badICRC, dump.KindRoCE, false},
+		{"send capture frame 15", capfile.LinkTypeEthernet, firstFrame(t, "rocev2_ipv4_rc_send_imm_tcp_bootstrap.pcap", 15), dump.KindRoCE, true},
+		{"UDP, not RoCE", capfile.LinkTypeEthernet, firstFrame(t, "ecn_ipv4_udp_all_ce_p4switch.pcap", 1), dump.KindNotRoCE, false},
+		{"native InfiniBand", capfile.LinkTypeERF, native, dump.KindInfiniBand, true},
+		{"native InfiniBand, bad ICRC", capfile.LinkTypeERF, badNative, dump.KindInfiniBand, false},
+		{"RDMA-CM REQ", capfile.LinkTypeEthernet, firstFrame(t, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap", 1), dump.KindRoCE, true},
 	}
 	for _, s := range synthetic(t) {
-		frames = append(frames, frame{s.name, dump.LinkTypeEthernet, s.frame, dump.KindRoCE, true})
+		frames = append(frames, frame{s.name, capfile.LinkTypeEthernet, s.frame, dump.KindRoCE, true})
 	}
 	for i, f := range smpFrames(t) { // SMP, SMP-DR and PerfMgt lines with attribute fields
-		frames = append(frames, frame{fmt.Sprintf("SMP or PerfMgt %d", i), dump.LinkTypeEthernet, f, dump.KindRoCE, true})
+		frames = append(frames, frame{fmt.Sprintf("SMP or PerfMgt %d", i), capfile.LinkTypeEthernet, f, dump.KindRoCE, true})
 	}
 	for i, f := range madFrames(t) { // every CM attribute, SA PathRecord with RMPP
-		frames = append(frames, frame{"MAD " + strconv.Itoa(i+1), dump.LinkTypeEthernet, f, dump.KindRoCE, true})
+		frames = append(frames, frame{"MAD " + strconv.Itoa(i+1), capfile.LinkTypeEthernet, f, dump.KindRoCE, true})
 	}
 	var rec dump.Record
 	buf := make([]byte, 0, 4096)
@@ -627,7 +628,7 @@ func withText(r *dump.Record, f dump.TextFormat) func([]byte) []byte {
 }
 
 // firstRecord returns a copy of the first record of a capture, as
-// dump.Source reads it (an ERF record with its header, for example).
+// capfile.Source reads it (an ERF record with its header, for example).
 func firstRecord(t testing.TB, name string) []byte {
 	t.Helper()
 	f, err := os.Open(filepath.Join(capDir, name))
@@ -635,7 +636,7 @@ func firstRecord(t testing.TB, name string) []byte {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	src, err := dump.NewSource(f)
+	src, err := capfile.NewSource(f)
 	if err != nil {
 		t.Fatal(err)
 	}

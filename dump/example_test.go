@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/gen"
 )
@@ -24,7 +25,7 @@ func ExampleDump() {
 		fmt.Println(err)
 		return
 	}
-	src, err := dump.NewSource(&capture)
+	src, err := capfile.NewSource(&capture)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -76,7 +77,7 @@ func ExampleCells() {
 		fmt.Println(err)
 		return
 	}
-	src, err := dump.NewSourceBytes(capture.Bytes())
+	src, err := capfile.NewSourceBytes(capture.Bytes())
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
 	"github.com/roce-go/roce/internal/wire"
@@ -356,7 +357,7 @@ func (r *Record) hasNet() bool {
 // ethHdr returns the Ethernet header as captured (not one rebuilt from a
 // cooked or raw IP link type).
 func (r *Record) ethHdr() hdr.Ethernet {
-	if !r.hasNet() || r.LinkType != LinkTypeEthernet && r.LinkType != LinkTypeERF {
+	if !r.hasNet() || r.LinkType != capfile.LinkTypeEthernet && r.LinkType != capfile.LinkTypeERF {
 		return nil
 	}
 	return hdr.Ethernet(r.eth)
@@ -491,7 +492,7 @@ var (
 )
 
 func (r *Record) sll() *SLL {
-	if (r.LinkType == LinkTypeLinuxSLL || r.LinkType == LinkTypeLinuxSLL2) && r.SLL.Version != 0 {
+	if (r.LinkType == capfile.LinkTypeLinuxSLL || r.LinkType == capfile.LinkTypeLinuxSLL2) && r.SLL.Version != 0 {
 		return &r.SLL
 	}
 	return nil

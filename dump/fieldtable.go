@@ -1,10 +1,12 @@
 package dump
 
 import (
+	"sync"
+
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
 	"github.com/roce-go/roce/pfc"
-	"sync"
 )
 
 // fieldTable is the field registry: the one list of the fields rocedump
@@ -32,7 +34,7 @@ var fieldTable = sync.OnceValue(func() []Field {
 		numeric("frame.len", FieldUint, 32, false, func(r *Record) (uint64, bool) { return uint64(r.Len), true }).at(&kFrameLen).doc("length of the frame on the wire"),
 		numeric("frame.cap_len", FieldUint, 32, false, func(r *Record) (uint64, bool) { return uint64(r.capLen), true }).at(&kFrameCapLen).doc("bytes captured"),
 		Field{Name: "erf.types.type", Type: FieldUint, Bits: 8, Get: func(r *Record) (Value, bool) {
-			if r.LinkType != LinkTypeERF {
+			if r.LinkType != capfile.LinkTypeERF {
 				return none()
 			}
 			return u(uint64(r.ERFType))
@@ -253,7 +255,7 @@ func also(f Field, name string) Field {
 // begins its name (FieldProtocol).
 var protocolTable = []Protocol{
 	{"frame", func(r *Record) bool { return true }},
-	{"erf", func(r *Record) bool { return r.LinkType == LinkTypeERF }},
+	{"erf", func(r *Record) bool { return r.LinkType == capfile.LinkTypeERF }},
 	{"sll", func(r *Record) bool { return r.sll() != nil }},
 	{"eth", func(r *Record) bool { return r.ethHdr() != nil }},
 	{"ieee8021ad", func(r *Record) bool { return r.tag("ieee8021ad.") != nil }},

@@ -14,6 +14,7 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/corpus"
@@ -42,13 +43,13 @@ func fieldTestCaptures(t *testing.T) []string {
 		cis = append(cis, gopacket.CaptureInfo{Timestamp: time.Unix(1, int64(i)), Length: len(f), CaptureLength: len(f)})
 	}
 	synth := filepath.Join(dir, "synthetic.pcap")
-	writeCooked(t, filepath.Join(dir, "sll1.pcap"), dump.LinkTypeLinuxSLL, frames, cis)
-	writeCooked(t, filepath.Join(dir, "sll2.pcap"), dump.LinkTypeLinuxSLL2, frames, cis)
+	writeCooked(t, filepath.Join(dir, "sll1.pcap"), capfile.LinkTypeLinuxSLL, frames, cis)
+	writeCooked(t, filepath.Join(dir, "sll2.pcap"), capfile.LinkTypeLinuxSLL2, frames, cis)
 	paths = append(paths, filepath.Join(dir, "sll1.pcap"), filepath.Join(dir, "sll2.pcap"), writePcap(t, synth, frames, cis),
 		oracle.WritePcapLinkType(t, dir, "ipoib242.pcap", layers.LinkType(ipoib.LinkType), linkFrames(t)),
 		oracle.WritePcap(t, dir, "arp.pcap", testcaps.EthernetARP(t)),
 		oracle.WritePcap(t, dir, "tagged.pcap", testcaps.Tagged(t)),
-		oracle.WritePcapLinkType(t, dir, "ipoib_native.pcap", layers.LinkType(dump.LinkTypeERF), testcaps.IPoIBNative(t)),
+		oracle.WritePcapLinkType(t, dir, "ipoib_native.pcap", layers.LinkType(capfile.LinkTypeERF), testcaps.IPoIBNative(t)),
 		oracle.WritePcapLinkType(t, dir, "ipoib_native242.pcap", layers.LinkType(ipoib.LinkType), testcaps.IPoIBLinkOf(t, testcaps.IPoIBNative(t))))
 	if _, err := exec_tshark(); err == nil { // editcap comes with tshark
 		for _, p := range testcaps.Shipped(t) {
@@ -57,7 +58,7 @@ func fieldTestCaptures(t *testing.T) []string {
 	}
 	var mads []capFrame
 	for i, f := range append(madFrames(t), testcaps.GoldenSMP(t)...) {
-		mads = append(mads, capFrame{f, gopacket.CaptureInfo{Timestamp: time.Unix(2, int64(i)), Length: len(f), CaptureLength: len(f)}, dump.LinkTypeEthernet})
+		mads = append(mads, capFrame{f, gopacket.CaptureInfo{Timestamp: time.Unix(2, int64(i)), Length: len(f), CaptureLength: len(f)}, capfile.LinkTypeEthernet})
 	}
 	return append(paths, cutEverywhere(t, dir, corpus.Path("golden", "rocev2_ipv4.pcap"), writeFrames(t, filepath.Join(dir, "mads.pcap"), mads),
 		corpus.Path("captures", "ib_native_erf_dag_smp_ipoib_cm.pcap"))...)
@@ -112,7 +113,7 @@ func TestFieldTableIsJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src, err := dump.NewSource(f)
+		src, err := capfile.NewSource(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -309,7 +310,7 @@ func TestVerboseAllocs(t *testing.T) {
 		{testcaps.GoldenSMP(t)[11], `nodedescription.nodestring "sw-spine-01\u0001 \"core\" \\ mlx5_2"`},
 	} {
 		var r dump.Record
-		r.Decode(1, gopacket.CaptureInfo{Timestamp: time.Unix(1, 0), Length: len(tc.frame), CaptureLength: len(tc.frame)}, dump.LinkTypeEthernet, tc.frame)
+		r.Decode(1, gopacket.CaptureInfo{Timestamp: time.Unix(1, 0), Length: len(tc.frame), CaptureLength: len(tc.frame)}, capfile.LinkTypeEthernet, tc.frame)
 		buf := make([]byte, 0, 4096)
 		allocs := testing.AllocsPerRun(100, func() { buf = r.AppendVerbose(buf[:0]) })
 		if allocs != 0 || !strings.Contains(string(buf), tc.want) {

@@ -1,8 +1,10 @@
 package dump
 
 import (
-	"github.com/roce-go/roce/ipoib"
 	"sync"
+
+	"github.com/roce-go/roce/capfile"
+	"github.com/roce-go/roce/ipoib"
 )
 
 // ipoibFields are the keys of IPoIB, tshark 4.0's names: the link header
@@ -45,7 +47,7 @@ var ipoibFields = sync.OnceValue(func() []Field {
 
 // ipoibLink returns the link header of a link type 242 record.
 func (r *Record) ipoibLink() *ipoib.LinkHeader {
-	if r.HasIPoIB && r.LinkType == LinkTypeIPoIB {
+	if r.HasIPoIB && r.LinkType == capfile.LinkTypeIPoIB {
 		return &r.IPoIBLink
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/testkit/corpus"
 	"github.com/roce-go/roce/internal/testkit/oracle"
@@ -92,7 +93,7 @@ func checkIPoIBLines(t *testing.T, path string, frames [][]byte, lts []uint16) i
 // capture against tshark, frame by frame.
 func TestIPoIBTextNative(t *testing.T) {
 	path := filepath.Join(capDir, "ib_native_erf_dag_smp_ipoib_cm.pcap")
-	frames, lts := framesOf(t, path, dump.LinkTypeERF)
+	frames, lts := framesOf(t, path, capfile.LinkTypeERF)
 	if n := checkIPoIBLines(t, path, frames, lts); n != 17 {
 		t.Errorf("%d IPoIB frames, want 17", n)
 	}
@@ -107,7 +108,7 @@ func linkFrames(t *testing.T) [][]byte { return testcaps.IPoIBLink(t) }
 func TestLinkTypeIPoIB(t *testing.T) {
 	frames := linkFrames(t)
 	path := oracle.WritePcapLinkType(t, t.TempDir(), "ipoib242.pcap", layers.LinkType(ipoib.LinkType), frames)
-	got, lts := framesOf(t, path, dump.LinkTypeIPoIB)
+	got, lts := framesOf(t, path, capfile.LinkTypeIPoIB)
 	if n := checkIPoIBLines(t, path, got, lts); n != 17 {
 		t.Errorf("%d IPoIB frames, want 17", n)
 	}
@@ -143,7 +144,7 @@ func TestLinkTypeIPoIB(t *testing.T) {
 
 // TestIPoIBAllocs: decoding and printing IPoIB frames allocates nothing.
 func TestIPoIBAllocs(t *testing.T) {
-	frames, lts := framesOf(t, filepath.Join(capDir, "ib_native_erf_dag_smp_ipoib_cm.pcap"), dump.LinkTypeERF)
+	frames, lts := framesOf(t, filepath.Join(capDir, "ib_native_erf_dag_smp_ipoib_cm.pcap"), capfile.LinkTypeERF)
 	lf := linkFrames(t)
 	cases := []struct {
 		name string
@@ -185,7 +186,7 @@ func TestTsharkIPoIBCarried(t *testing.T) {
 	oracle.Need(t, "tshark")
 	dir := t.TempDir()
 	native := testcaps.IPoIBNative(t)
-	erf := oracle.WritePcapLinkType(t, dir, "ipoib_native.pcap", layers.LinkType(dump.LinkTypeERF), native)
+	erf := oracle.WritePcapLinkType(t, dir, "ipoib_native.pcap", layers.LinkType(capfile.LinkTypeERF), native)
 	link := oracle.WritePcapLinkType(t, dir, "ipoib_242.pcap", layers.LinkType(ipoib.LinkType), testcaps.IPoIBLinkOf(t, native))
 	carriedKeys := func(path string) []map[string]string {
 		out, _ := runDump(t, path, dump.Options{JSON: true})

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
 )
@@ -41,7 +42,7 @@ func (r *Record) appendJSON(b []byte, file string) []byte {
 	}
 	b = jUint(b, &kFrameLen, uint64(r.Len))
 	b = jUint(b, &kFrameCapLen, uint64(r.capLen))
-	if r.LinkType == LinkTypeERF {
+	if r.LinkType == capfile.LinkTypeERF {
 		b = jUint(b, &kErfTypesType, uint64(r.ERFType))
 	}
 	if r.Kind == KindUnsupported {
@@ -50,7 +51,7 @@ func (r *Record) appendJSON(b []byte, file string) []byte {
 		b = appendUnsupported(b, r)
 		return append(b, "\"}\n"...)
 	}
-	if r.LinkType == LinkTypeLinuxSLL || r.LinkType == LinkTypeLinuxSLL2 {
+	if r.LinkType == capfile.LinkTypeLinuxSLL || r.LinkType == capfile.LinkTypeLinuxSLL2 {
 		b = r.appendSLLJSON(b)
 	}
 	if r.eth != nil {
@@ -83,7 +84,7 @@ func (r *Record) appendJSON(b []byte, file string) []byte {
 // appendUnsupported appends "ERF record type N not supported yet" or
 // "link type N (NAME) not supported yet".
 func appendUnsupported(b []byte, r *Record) []byte {
-	if r.LinkType == LinkTypeERF {
+	if r.LinkType == capfile.LinkTypeERF {
 		b = append(b, "ERF record type "...)
 		b = strconv.AppendUint(b, uint64(r.ERFType), 10)
 	} else {
@@ -130,7 +131,7 @@ func (r *Record) appendNetJSON(b []byte) []byte {
 	if len(r.eth) < hdr.EthernetLen {
 		return b
 	}
-	if r.LinkType == LinkTypeEthernet || r.LinkType == LinkTypeERF { // not a header rebuilt from a cooked or raw IP capture
+	if r.LinkType == capfile.LinkTypeEthernet || r.LinkType == capfile.LinkTypeERF { // not a header rebuilt from a cooked or raw IP capture
 		e := hdr.Ethernet(r.eth)
 		dst, src := e.Dst(), e.Src()
 		b = jMAC(b, &kEthDst, dst[:])
@@ -406,18 +407,11 @@ func appendMAC(b []byte, m []byte) []byte {
 // appendJSONString appends s as a quoted JSON string.
 func appendJSONString(b []byte, s string) []byte { return appendJSONText(b, s) }
 
-// linkTypeNames names the link types a RoCE user is likely to meet.
-var linkTypeNames = map[uint16]string{
-	0: "BSD loopback", 101: "raw IP", 105: "IEEE 802.11", 113: "Linux cooked (SLL)",
-	127: "IEEE 802.11 radiotap", 197: "ERF", 228: "raw IPv4", 229: "raw IPv6",
-	242: "IPoIB", 247: "InfiniBand", 276: "Linux cooked v2 (SLL2)",
-}
-
 // appendLinkType appends "link type N (NAME)".
 func appendLinkType(b []byte, r *Record) []byte {
 	b = append(b, "link type "...)
 	b = strconv.AppendUint(b, uint64(r.LinkType), 10)
-	if name, ok := linkTypeNames[r.LinkType]; ok {
+	if name, ok := capfile.LinkTypeName(r.LinkType); ok {
 		b = append(b, " ("...)
 		b = append(b, name...)
 		b = append(b, ')')

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/roce-go/roce/capfile"
 )
 
 // TestTextLeavesTableUnbuilt holds the field registry to being built on
@@ -27,7 +29,7 @@ func TestTextLeavesTableUnbuilt(t *testing.T) {
 				os.Exit(4)
 			}
 			for _, f := range []TextFormat{{}, {Link: true, Hex: HexASCII, Time: TimeDelta}} {
-				src, err := NewSourceBytes(data)
+				src, err := capfile.NewSourceBytes(data)
 				if err != nil {
 					os.Exit(4)
 				}
@@ -36,10 +38,10 @@ func TestTextLeavesTableUnbuilt(t *testing.T) {
 				}
 				// Each frame cut where header-only captures cut it.
 				txt := (&Options{Text: f}).TextOptions()
-				src, _ = NewSourceBytes(data)
+				src, _ = capfile.NewSourceBytes(data)
 				for {
 					frame, ci, lt, err := src.Next()
-					if re, ok := err.(*ReadError); ok && !re.Fatal {
+					if re, ok := err.(*capfile.ReadError); ok && !re.Fatal {
 						continue
 					} else if err != nil {
 						break // io.EOF

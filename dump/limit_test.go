@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/capfile"
 )
 
 // A capture header may claim any snapshot length and a record any
@@ -61,7 +61,7 @@ func TestHostileLengthsAllocateLittle(t *testing.T) {
 	} {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		src, err := dump.NewSource(bytes.NewReader(c.in))
+		src, err := capfile.NewSource(bytes.NewReader(c.in))
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -127,7 +127,7 @@ func TestFineTimestampResolutions(t *testing.T) {
 		{"if_tsoffset -1000", idb(14, 0, 8, 0, 0x18, 0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), 4611687117939 - 1000, 15_680_000},
 	} {
 		in := append(append(append([]byte{}, shb...), c.idb...), epb...)
-		src, err := dump.NewSource(bytes.NewReader(in))
+		src, err := capfile.NewSource(bytes.NewReader(in))
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

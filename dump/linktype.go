@@ -1,6 +1,7 @@
 package dump
 
 import (
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/internal/hdr"
 )
 
@@ -13,9 +14,9 @@ import (
 func (r *Record) decodeRawIP(data []byte) {
 	var et uint16
 	switch r.LinkType {
-	case LinkTypeIPv4:
+	case capfile.LinkTypeIPv4:
 		et = hdr.EtherTypeIPv4
-	case LinkTypeIPv6:
+	case capfile.LinkTypeIPv6:
 		et = hdr.EtherTypeIPv6
 	default:
 		if len(data) > 0 {

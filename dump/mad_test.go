@@ -10,6 +10,7 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/oracle"
@@ -371,7 +372,7 @@ func BenchmarkJSONMAD(b *testing.B) {
 			ci := gopacket.CaptureInfo{Timestamp: time.Unix(1700000000, 0), Length: len(bc.frame), CaptureLength: len(bc.frame)}
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				rec.Decode(i+1, ci, dump.LinkTypeEthernet, bc.frame)
+				rec.Decode(i+1, ci, capfile.LinkTypeEthernet, bc.frame)
 				buf = rec.AppendJSON(buf[:0])
 			}
 		})
@@ -388,7 +389,7 @@ func TestMADDecodedOnce(t *testing.T) {
 	var rec dump.Record
 	for i, f := range frames {
 		f = append([]byte(nil), f...)
-		rec.Decode(1, gopacket.CaptureInfo{Timestamp: time.Unix(1700000000, 0), Length: len(f), CaptureLength: len(f)}, dump.LinkTypeEthernet, f)
+		rec.Decode(1, gopacket.CaptureInfo{Timestamp: time.Unix(1700000000, 0), Length: len(f), CaptureLength: len(f)}, capfile.LinkTypeEthernet, f)
 		want := string(rec.AppendText(nil))
 		if !strings.Contains(want, "payload 256: ") {
 			t.Fatalf("frame %d: no MAD in %q", i, want)

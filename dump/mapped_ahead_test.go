@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 )
 
@@ -49,7 +50,7 @@ func TestMappedFileShrinksBehindReader(t *testing.T) {
 			if err := os.WriteFile(p, c.file, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			src, err := dump.NewSourceMapped(mapped(t, p))
+			src, err := capfile.NewSourceMapped(mapped(t, p))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +96,7 @@ func TestMappedFileShrinksBehindReader(t *testing.T) {
 					}
 				}
 			}
-			if !errors.Is(err, dump.ErrShrank) {
+			if !errors.Is(err, capfile.ErrShrank) {
 				t.Errorf("%s, dump %v: error %v, want ErrShrank", c.name, dumping, err)
 			}
 			if len(got) != cutAt-1 || st.Frames != cutAt-1 {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/mmap"
 )
@@ -74,7 +75,7 @@ func TestMappedResidentMemory(t *testing.T) {
 		a, b := mapped(t, p), mapped(t, p)
 		var in []dump.MergeInput
 		for _, m := range []*mmap.File{a, b} {
-			src, err := dump.NewSourceMapped(m)
+			src, err := capfile.NewSourceMapped(m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,14 +92,14 @@ func TestMappedResidentMemory(t *testing.T) {
 		if err != nil || errs[0] != nil || errs[1] != nil || n != 2*frames {
 			t.Fatalf("%d frames, %v %v; want %d", n, err, errs, 2*frames)
 		}
-		if limit := int64(3 * dump.ReleaseStep); peak > limit {
+		if limit := int64(3 * capfile.ReleaseStep); peak > limit {
 			t.Errorf("a mapping of a %d MB file reached %.1f MB resident; want at most %d MB", size>>20, float64(peak)/(1<<20), limit>>20)
 		}
 	})
 	for _, workers := range []int{1, 2} {
 		t.Run(fmt.Sprint("workers ", workers), func(t *testing.T) {
 			m := mapped(t, p)
-			src, err := dump.NewSourceMapped(m)
+			src, err := capfile.NewSourceMapped(m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +114,7 @@ func TestMappedResidentMemory(t *testing.T) {
 			if err != nil || st.Frames != frames {
 				t.Fatalf("%d frames, %v; want %d", st.Frames, err, frames)
 			}
-			if limit := int64(3 * dump.ReleaseStep); peak > limit {
+			if limit := int64(3 * capfile.ReleaseStep); peak > limit {
 				t.Errorf("the mapping of a %d MB file reached %.1f MB resident; want at most %d MB", size>>20, float64(peak)/(1<<20), limit>>20)
 			}
 			t.Logf("peak resident %.1f MB of the mapping", float64(peak)/(1<<20))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/gopacket"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/internal/mmap"
@@ -50,7 +51,7 @@ type frameRead struct {
 	err    string
 }
 
-func readEvery(t *testing.T, src *dump.Source) []frameRead {
+func readEvery(t *testing.T, src *capfile.Source) []frameRead {
 	t.Helper()
 	var out []frameRead
 	for {
@@ -63,7 +64,7 @@ func readEvery(t *testing.T, src *dump.Source) []frameRead {
 			fr.err = err.Error()
 		}
 		out = append(out, fr)
-		var re *dump.ReadError
+		var re *capfile.ReadError
 		if err != nil && (!errors.As(err, &re) || re.Fatal) {
 			return out
 		}
@@ -110,18 +111,18 @@ func TestSourceBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stream, err := dump.NewSource(f)
+		stream, err := capfile.NewSource(f)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
 		want := readEvery(t, stream)
 		f.Close()
 		for _, how := range []string{"NewSourceBytes", "NewSourceMapped"} {
-			var src *dump.Source
+			var src *capfile.Source
 			if how == "NewSourceBytes" {
-				src, err = dump.NewSourceBytes(mapFile(t, p))
+				src, err = capfile.NewSourceBytes(mapFile(t, p))
 			} else {
-				src, err = dump.NewSourceMapped(mapped(t, p))
+				src, err = capfile.NewSourceMapped(mapped(t, p))
 			}
 			if err != nil {
 				t.Fatalf("%s %s: %v", p, how, err)
@@ -163,11 +164,11 @@ func TestMappedFileCutShort(t *testing.T) {
 		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		var src *dump.Source
+		var src *capfile.Source
 		if c.mapped {
-			src, err = dump.NewSourceMapped(mapped(t, p))
+			src, err = capfile.NewSourceMapped(mapped(t, p))
 		} else {
-			src, err = dump.NewSourceBytes(mapFile(t, p))
+			src, err = capfile.NewSourceBytes(mapFile(t, p))
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -179,7 +180,7 @@ func TestMappedFileCutShort(t *testing.T) {
 			}
 			return nil
 		})
-		if !errors.Is(err, dump.ErrShrank) || !errors.Is(err, io.ErrUnexpectedEOF) {
+		if !errors.Is(err, capfile.ErrShrank) || !errors.Is(err, io.ErrUnexpectedEOF) {
 			t.Errorf("workers %d: %d frames of %d bytes, then %v; want ErrShrank", workers, n, buf.Len(), err)
 		}
 	}
@@ -234,7 +235,7 @@ func TestMappedFileShrinksAtRecord(t *testing.T) {
 			if err := os.WriteFile(p, c.file, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			src, err := dump.NewSourceMapped(mapped(t, p))
+			src, err := capfile.NewSourceMapped(mapped(t, p))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -246,7 +247,7 @@ func TestMappedFileShrinksAtRecord(t *testing.T) {
 				}
 				return nil
 			})
-			if !errors.Is(err, dump.ErrShrank) {
+			if !errors.Is(err, capfile.ErrShrank) {
 				t.Errorf("%s, workers %d: error %v, want ErrShrank", c.name, workers, err)
 			}
 			if c.n > 0 && len(got) != c.n || len(got) == 0 || len(got) >= frames {
@@ -303,14 +304,14 @@ func TestMappedRelease(t *testing.T) {
 	}
 	files = append(files, gz(files[0]))
 	for i, file := range files {
-		stream, err := dump.NewSource(bytes.NewReader(file))
+		stream, err := capfile.NewSource(bytes.NewReader(file))
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := readEvery(t, stream)
 		for _, workers := range []int{1, 2} {
 			p := &poisoned{b: bytes.Clone(file)}
-			src, err := dump.NewSourceMapped(p)
+			src, err := capfile.NewSourceMapped(p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -327,7 +328,7 @@ func TestMappedRelease(t *testing.T) {
 					t.Fatalf("file %d, workers %d: frame %d differs from the stream's", i, workers, j+1)
 				}
 			}
-			if p.released < len(file)-3*dump.ReleaseStep {
+			if p.released < len(file)-3*capfile.ReleaseStep {
 				t.Errorf("file %d, workers %d: %d of %d bytes released", i, workers, p.released, len(file))
 			}
 		}

@@ -1,10 +1,14 @@
 package dump
 
-import "io"
+import (
+	"io"
+
+	"github.com/roce-go/roce/capfile"
+)
 
 // MergeInput is one capture of Merge.
 type MergeInput struct {
-	Source *Source
+	Source *capfile.Source
 	// Options decode and filter this capture's frames and give its
 	// Progress and Unreadable callbacks; its Count and Workers are not
 	// used (Merge's count and workers are).

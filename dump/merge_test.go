@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/testkit/oracle"
 )
@@ -25,7 +26,7 @@ type frameOf struct {
 
 func frame(r *dump.Record) frameOf {
 	f := frameOf{r.Time.UnixNano(), r.Len, r.Kind, string(r.Data)}
-	if r.LinkType == dump.LinkTypeERF {
+	if r.LinkType == capfile.LinkTypeERF {
 		f.data = ""
 	}
 	return f
@@ -110,14 +111,14 @@ func TestMerge(t *testing.T) {
 	}
 }
 
-func open(t *testing.T, path string) *dump.Source {
+func open(t *testing.T, path string) *capfile.Source {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	src, err := dump.NewSource(f)
+	src, err := capfile.NewSource(f)
 	if err != nil {
 		t.Fatal(err)
 	}

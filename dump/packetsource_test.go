@@ -11,6 +11,7 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/pcapgo"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 )
 
@@ -31,7 +32,7 @@ func TestPacketSource(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got bytes.Buffer
-			gst, err := dump.Dump(&got, dump.NewPacketSource(r, uint16(r.LinkType())), opt)
+			gst, err := dump.Dump(&got, capfile.NewPacketSource(r, uint16(r.LinkType())), opt)
 			f.Close()
 			if err != nil || gst != wst || !bytes.Equal(got.Bytes(), want) {
 				t.Errorf("%s json %v: %v, stats %+v, want %+v; output equal %v", name, js, err, gst, wst, bytes.Equal(got.Bytes(), want))
@@ -66,17 +67,17 @@ func (r *replay) ReadPacketData() ([]byte, gopacket.CaptureInfo, error) {
 func TestPacketSourceEnd(t *testing.T) {
 	frame := firstFrame(t, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap", 6) // RDMA READ Request
 	var numbers []int
-	st, err := dump.Scan(dump.NewPacketSource(&replay{frame: frame, n: 3, err: io.EOF}, dump.LinkTypeEthernet), dump.Options{Workers: 1},
+	st, err := dump.Scan(capfile.NewPacketSource(&replay{frame: frame, n: 3, err: io.EOF}, capfile.LinkTypeEthernet), dump.Options{Workers: 1},
 		func(r *dump.Record) error { numbers = append(numbers, r.Number); return nil })
 	if err != nil || st.Frames != 3 || st.RoCE != 3 || len(numbers) != 3 || numbers[2] != 3 {
 		t.Errorf("Scan: %v, %+v, numbers %v", err, st, numbers)
 	}
 	bad := errors.New("interface went away")
-	if _, err := dump.Scan(dump.NewPacketSource(&replay{frame: frame, n: 1, err: bad}, dump.LinkTypeEthernet), dump.Options{Workers: 1},
+	if _, err := dump.Scan(capfile.NewPacketSource(&replay{frame: frame, n: 1, err: bad}, capfile.LinkTypeEthernet), dump.Options{Workers: 1},
 		func(*dump.Record) error { return nil }); err != bad {
 		t.Errorf("Scan ended by %v, want the source's error", err)
 	}
-	src := dump.NewPacketSource(&replay{frame: frame, n: 1 << 30}, dump.LinkTypeEthernet)
+	src := capfile.NewPacketSource(&replay{frame: frame, n: 1 << 30}, capfile.LinkTypeEthernet)
 	allocs := testing.AllocsPerRun(1000, func() {
 		if _, _, _, err := src.Next(); err != nil {
 			t.Fatal(err)

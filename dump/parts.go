@@ -1,5 +1,7 @@
 package dump
 
+import "github.com/roce-go/roce/capfile"
+
 // Part is what ScanParts builds on the goroutines that decode: the
 // matching frames of a run of consecutive frames of the capture, in a
 // form of the caller's (a batch of rows of a table, for example), so
@@ -28,7 +30,7 @@ const partFrames = batchFrames
 // With opt.Workers 1, or opt.Count set (a part would hold frames past
 // the count), the frames are decoded and added on the calling
 // goroutine, to one part.
-func ScanParts(src *Source, opt Options, newPart func() Part, fn func(p Part) error) (Stats, error) {
+func ScanParts(src *capfile.Source, opt Options, newPart func() Part, fn func(p Part) error) (Stats, error) {
 	if w := opt.workers(); w > 1 && opt.Count == 0 {
 		p := startPipeline(src, &opt, w, false, newPart)
 		return runPipelineParts(p, nil, nil, fn)

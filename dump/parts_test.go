@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/testkit/testcaps"
 )
@@ -22,8 +23,8 @@ func (p *jsonPart) Reset()             { p.out = p.out[:0] }
 // joined; and Scan with Workers 1, each record's JSON line.
 func scanParts(t *testing.T, in []byte, opt dump.Options) (parts, scan []byte, pst, sst dump.Stats) {
 	t.Helper()
-	open := func() *dump.Source {
-		src, err := dump.NewSource(bytes.NewReader(in))
+	open := func() *capfile.Source {
+		src, err := capfile.NewSource(bytes.NewReader(in))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +93,7 @@ func TestScanPartsError(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, workers := range []int{1, 2} {
-		src, err := dump.NewSource(bytes.NewReader(in))
+		src, err := capfile.NewSource(bytes.NewReader(in))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
+	"github.com/roce-go/roce/capfile"
 )
 
 // The pipeline of Scan and Dump when Options.Workers is not 1: a reader
@@ -40,7 +41,7 @@ type slot struct {
 	number int
 	off    int64 // Source.Offset after the record was read
 	length int   // CaptureInfo.Length
-	rerr   *ReadError
+	rerr   *capfile.ReadError
 	data   []byte // the captured bytes: a view of the mapping, or of the batch's data
 	lt     uint16
 }
@@ -63,7 +64,7 @@ type batch struct {
 	out   []byte   // Dump: the lines of the matching frames, in order
 	err   error    // what ended reading after the slots (io.EOF or a read error), nil if reading goes on
 	pan   any      // a worker's panic, raised again by the consumer
-	end   int64    // the Source's input read up to here (input.end) once the batch was filled
+	end   int64    // the Source's input read up to here (Source.ReadEnd) once the batch was filled
 	off   int64    // the Source's offset once the batch was filled: the records end there
 	part  Part     // ScanParts: the matching frames, added by the worker
 	done  chan struct{}
@@ -71,7 +72,7 @@ type batch struct {
 
 // pipeline is the state shared by one Scan's goroutines.
 type pipeline struct {
-	src    *Source
+	src    *capfile.Source
 	opt    *Options
 	format bool // Dump: workers format matching frames into batch.out
 	// stamp: the lines' times are deltas, which the consumer, in
@@ -112,7 +113,7 @@ func (opt *Options) workers() int {
 // runPipeline is Scan (fn gets each matching Record) or
 // Dump (fn nil: the lines of the matching frames are written to w) on the
 // pipeline.
-func runPipeline(src *Source, opt *Options, workers int, w io.Writer, fn func(r *Record) error) (st Stats, err error) {
+func runPipeline(src *capfile.Source, opt *Options, workers int, w io.Writer, fn func(r *Record) error) (st Stats, err error) {
 	return runPipelineParts(startPipeline(src, opt, workers, fn == nil, nil), w, fn, nil)
 }
 
@@ -125,7 +126,7 @@ func runPipelineParts(p *pipeline, w io.Writer, fn func(r *Record) error, partFn
 	// In place, fn's Records and the parts' frames are views of the
 	// mapping: a fault on it (the file cut shorter) is ErrShrank here
 	// too. The deferred stop runs after: the goroutines end either way.
-	defer p.src.unguardConsumer(p.src.guard(), &err)
+	defer p.src.UnguardViews(p.src.Guard(), &err)
 	for {
 		b := <-p.order // the reader sends every batch up to the last
 		<-b.done
@@ -133,7 +134,7 @@ func runPipelineParts(p *pipeline, w io.Writer, fn func(r *Record) error, partFn
 			panic(b.pan)
 		}
 		if p.inPlace {
-			p.src.checkShrunk(b, false) // after the workers read the batch, before anything of it is handed on
+			p.checkShrunk(b, false) // after the workers read the batch, before anything of it is handed on
 		}
 		before := st
 		out, last, stop, ferr := p.take(b, &st, fn)
@@ -169,7 +170,7 @@ func runPipelineParts(p *pipeline, w io.Writer, fn func(r *Record) error, partFn
 			return st, b.err
 		}
 		if p.inPlace {
-			p.src.releaseTo(b.off) // every batch before the next is done with
+			p.src.ReleaseTo(b.off) // every batch before the next is done with
 		}
 		p.free <- b
 	}
@@ -230,16 +231,16 @@ func (p *pipeline) take(b *batch, st *Stats, fn func(r *Record) error) (out []by
 // startPipeline starts the reader and the workers of a pipeline over
 // src; format says the workers format lines (Dump) rather than keep
 // Records (Scan).
-func startPipeline(src *Source, opt *Options, workers int, format bool, newPart func() Part) *pipeline {
+func startPipeline(src *capfile.Source, opt *Options, workers int, format bool, newPart func() Part) *pipeline {
 	return startPipelineRecs(src, opt, workers, format, newPart, false)
 }
 
 // startPipelineRecs is startPipeline, with recs asking for a decoded
 // Record kept in each slot (Merge, which takes frames of several
 // pipelines in its own order), read from copies.
-func startPipelineRecs(src *Source, opt *Options, workers int, format bool, newPart func() Part, recs bool) *pipeline {
+func startPipelineRecs(src *capfile.Source, opt *Options, workers int, format bool, newPart func() Part, recs bool) *pipeline {
 	p := &pipeline{src: src, opt: opt, format: format, pool: 2*workers + 2, newPart: newPart, recs: recs}
-	p.inPlace = !recs && src.inPlace()
+	p.inPlace = !recs && src.InPlace()
 	p.stamp = format && !opt.JSON && opt.Text.Time.delta()
 	p.free = make(chan *batch, p.pool)
 	p.work = make(chan *batch, p.pool)
@@ -308,7 +309,7 @@ func countKind(st *Stats, k Kind, lt uint16, icrcGood, unchecked bool) {
 		return
 	case KindUnsupported:
 		st.Unsupported++
-		if lt == LinkTypeERF {
+		if lt == capfile.LinkTypeERF {
 			st.UnsupportedERF++
 		}
 		return
@@ -332,9 +333,8 @@ func countKind(st *Stats, k Kind, lt uint16, icrcGood, unchecked bool) {
 // the end of the capture, a read error, or quit.
 func (p *pipeline) read() {
 	defer p.wg.Done()
-	p.src.batched = true // a mapped file's size is checked per batch (checkShrunk)
-	p.src.lazyRelease = p.inPlace
-	defer func() { p.src.batched, p.src.lazyRelease = false, false }()
+	p.src.Pipelined(true, p.inPlace) // a mapped file's size is checked per batch (checkShrunk)
+	defer p.src.Pipelined(false, false)
 	for {
 		var b *batch
 		select {
@@ -370,25 +370,43 @@ func (p *pipeline) read() {
 // against the file's size once it is filled, its bytes copied).
 func (p *pipeline) fillGuarded(b *batch) {
 	if !p.inPlace {
-		defer p.src.checkShrunk(b, true)
+		defer p.checkShrunk(b, true)
 	}
-	defer p.src.unguard(p.src.guard(), &b.err)
+	defer p.src.Unguard(p.src.Guard(), &b.err)
 	p.fill(b)
+}
+
+// checkShrunk is the check of batch b of a mapped file (the Source
+// leaves it to the pipeline, see Source.Pipelined): if the file is now
+// shorter than what was read, the records past its end are dropped and
+// reading ends with ErrShrank. One look at the file's size per batch,
+// after its bytes were read: by the reader once it has copied them
+// (reader true: the Source then ends too), or by the consumer once the
+// workers have read them in place.
+func (p *pipeline) checkShrunk(b *batch, reader bool) {
+	n, shrunk := p.src.Shrunk(b.end, reader)
+	if !shrunk {
+		return
+	}
+	k := 0
+	for k < len(b.slots) && b.slots[k].off <= n {
+		k++
+	}
+	b.slots = b.slots[:k]
+	b.err = capfile.ErrShrank
 }
 
 // fill reads records into b until it is full or reading ends.
 func (p *pipeline) fill(b *batch) {
 	b.slots, b.data, b.err, b.pan = b.slots[:0], b.data[:0], nil, nil
 	defer func() {
-		if b.off = p.src.Offset(); p.src.whole != nil {
-			b.end = p.src.whole.end()
-		}
+		b.off, b.end = p.src.Offset(), p.src.ReadEnd()
 	}()
 	if p.inPlace {
 		for n := 0; len(b.slots) < batchFrames && n < batchBytesInPlace; {
 			data, ci, lt, err := p.src.Next()
 			if err != nil {
-				if re, ok := err.(*ReadError); ok && !re.Fatal {
+				if re, ok := err.(*capfile.ReadError); ok && !re.Fatal {
 					b.slots = append(b.slots, slot{rerr: re, off: p.src.Offset()})
 					continue
 				}
@@ -414,7 +432,7 @@ func (p *pipeline) fill(b *batch) {
 	for len(b.slots) < batchFrames && len(b.data) < batchBytes {
 		data, ci, lt, err := p.src.Next()
 		if err != nil {
-			if re, ok := err.(*ReadError); ok && !re.Fatal {
+			if re, ok := err.(*capfile.ReadError); ok && !re.Fatal {
 				b.slots = append(b.slots, slot{rerr: re, off: p.src.Offset()})
 				continue
 			}
@@ -457,7 +475,7 @@ func (p *pipeline) decodeBatch(b *batch, own *Record, txt *TextOptions, js *JSON
 	defer func() {
 		if e := recover(); e != nil {
 			if f, ok := e.(interface{ Addr() uintptr }); ok && f != nil && p.inPlace {
-				b.slots, b.err = b.slots[:i], ErrShrank
+				b.slots, b.err = b.slots[:i], capfile.ErrShrank
 				return
 			}
 			b.pan = e

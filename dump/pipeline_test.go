@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/pfc"
@@ -30,12 +31,12 @@ type pipeRun struct {
 // record as Dump would) on in with opt.
 func pipeDump(t *testing.T, in []byte, opt dump.Options, scan bool) pipeRun {
 	t.Helper()
-	src, err := dump.NewSource(bytes.NewReader(in))
+	src, err := capfile.NewSource(bytes.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var r pipeRun
-	opt.Unreadable = func(e *dump.ReadError) { r.calls = append(r.calls, "unreadable "+e.Error()) }
+	opt.Unreadable = func(e *capfile.ReadError) { r.calls = append(r.calls, "unreadable "+e.Error()) }
 	opt.Progress = func(frames int, off int64) { r.calls = append(r.calls, fmt.Sprint("progress ", frames, off)) }
 	var w bytes.Buffer
 	var st dump.Stats
@@ -89,7 +90,7 @@ func mixedCapture(t *testing.T, cut bool) []byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src, err := dump.NewSource(f)
+		src, err := capfile.NewSource(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +111,7 @@ func mixedCapture(t *testing.T, cut bool) []byte {
 	f.Close()
 	ibp := ibPackets(t, 40)
 	le := binary.LittleEndian
-	w := ngSection(nil, le).idb(1, 0, 9, 0).idb(dump.LinkTypeERF, 0, 6, 0).idb(dump.LinkTypeInfiniBand, 0, 6, 0)
+	w := ngSection(nil, le).idb(1, 0, 9, 0).idb(capfile.LinkTypeERF, 0, 6, 0).idb(capfile.LinkTypeInfiniBand, 0, 6, 0)
 	ts := uint64(1700000000_000000000)
 	for i := 0; i < 12000; i++ {
 		ts += uint64(i%7) * 137_000_000 // a few frames per second
@@ -122,7 +123,7 @@ func mixedCapture(t *testing.T, cut bool) []byte {
 		case i%1500 == 777:
 			w.epb(0, 0, 5000, 5000, fr) // longer than its block: unreadable, skipped
 		case i%1000 == 999:
-			w = ngSection(w, le).idb(1, 0, 9, 0).idb(dump.LinkTypeERF, 0, 6, 0).idb(dump.LinkTypeInfiniBand, 0, 6, 0)
+			w = ngSection(w, le).idb(1, 0, 9, 0).idb(capfile.LinkTypeERF, 0, 6, 0).idb(capfile.LinkTypeInfiniBand, 0, 6, 0)
 		case i%53 == 0:
 			bad := bytes.Clone(fr)
 			bad[len(bad)-1] ^= 1
@@ -251,7 +252,7 @@ func TestPipelineStops(t *testing.T) {
 		for _, limit := range []int{0, 1, 150, 100000, 1234567} {
 			var want pipeRun
 			for _, w := range []int{1, 2, 4} {
-				src, err := dump.NewSource(bytes.NewReader(in))
+				src, err := capfile.NewSource(bytes.NewReader(in))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -272,7 +273,7 @@ func TestPipelineStops(t *testing.T) {
 	for _, stop := range []int{1, 2, 255, 256, 257, 5000} {
 		var want pipeRun
 		for _, w := range []int{1, 2, 4} {
-			src, err := dump.NewSource(bytes.NewReader(in))
+			src, err := capfile.NewSource(bytes.NewReader(in))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -315,7 +316,7 @@ func TestPipelineAllocs(t *testing.T) {
 			json := format == "json"
 			allocs := func(in []byte) float64 {
 				return testing.AllocsPerRun(5, func() {
-					src, err := dump.NewSource(bytes.NewReader(in))
+					src, err := capfile.NewSource(bytes.NewReader(in))
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/testkit/oracle"
 )
@@ -158,11 +159,11 @@ type row struct {
 // ours reads a capture with dump.Scan, as rocedump does.
 func ours(t *testing.T, in []byte) (rows []row, st dump.Stats, err error) {
 	t.Helper()
-	src, err := dump.NewSource(bytes.NewReader(in))
+	src, err := capfile.NewSource(bytes.NewReader(in))
 	if err != nil {
 		t.Fatalf("NewSource: %v", err)
 	}
-	opt := dump.Options{Unreadable: func(e *dump.ReadError) {
+	opt := dump.Options{Unreadable: func(e *capfile.ReadError) {
 		rows = append(rows, row{Number: e.Frame, Unreadable: e.Reason})
 	}}
 	st, err = dump.Scan(src, opt, func(r *dump.Record) error {
@@ -238,7 +239,7 @@ func goldenFrames(t *testing.T, name string, n int) [][]byte {
 
 func readFrames(t *testing.T, r io.Reader, n int) [][]byte {
 	t.Helper()
-	src, err := dump.NewSource(r)
+	src, err := capfile.NewSource(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +376,7 @@ func TestLinkTypeInfiniBand(t *testing.T) {
 	want, _ := tshark(t, f)
 	pkts := ibPackets(t, len(want))
 	// The ERF file's times, to the nanosecond, in a nanosecond pcap.
-	w := pcapHeader(binary.LittleEndian, true, 65535, dump.LinkTypeInfiniBand)
+	w := pcapHeader(binary.LittleEndian, true, 65535, capfile.LinkTypeInfiniBand)
 	for i, p := range pkts {
 		sec, ns, _ := strings.Cut(want[i].Time, ".")
 		s, _ := strconv.Atoi(sec)
@@ -425,23 +426,23 @@ func TestQuirksLikeTshark(t *testing.T) {
 			epb(epb(head(), 1), 2).b, "total block length 100 of an EPB is too small for 5000 bytes", 2, nil},
 		{"pcap record over 262144 bytes", pcapHeader(le, false, 65535, 1).record(1, 0, n, n, fr[0]).
 			record(2, 0, 300000, 300000, fr[1]).record(3, 0, n, n, fr[0]).b, nil,
-			"File has 300000-byte packet, bigger than maximum of 262144", 2, dump.ErrUnreadable},
+			"File has 300000-byte packet, bigger than maximum of 262144", 2, capfile.ErrUnreadable},
 		{"pcap cut in a record", pcapHeader(le, false, 65535, 1).record(1, 0, n, n, fr[0]).record(2, 0, n, n, fr[0][:10]).b, nil,
 			"cut short in the middle of a packet", 2, io.ErrUnexpectedEOF},
 		// tshark decompresses ahead in blocks and may print none of the
 		// frames before the damage: what dump reads before it must be
 		// what tshark reads of the file undamaged.
 		{"gzip damaged after two records", gzDamaged(twoThenOne, len(twoThenOne)-int(n)-16, false), gz(twoThenOne),
-			"cannot be decompressed; it may be damaged or corrupt", 3, dump.ErrUnreadable},
+			"cannot be decompressed; it may be damaged or corrupt", 3, capfile.ErrUnreadable},
 		{"gzip with a bad checksum", gzDamaged(twoThenOne, 0, true), gz(twoThenOne),
-			"cannot be decompressed; it may be damaged or corrupt", 4, dump.ErrUnreadable},
+			"cannot be decompressed; it may be damaged or corrupt", 4, capfile.ErrUnreadable},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, st, err := ours(t, c.in)
 			if c.fatal == nil && err != nil || c.fatal != nil && !errors.Is(err, c.fatal) {
 				t.Fatalf("Scan: %v, want %v", err, c.fatal)
 			}
-			var re *dump.ReadError
+			var re *capfile.ReadError
 			if c.fatal != nil && (!errors.As(err, &re) || re.Frame != c.badFrame || !re.Fatal) {
 				t.Errorf("Scan: %#v, want a fatal ReadError of frame %d", err, c.badFrame)
 			}
@@ -481,8 +482,8 @@ func TestGzipDamagedAtStart(t *testing.T) {
 	fr := goldenFrames(t, "rocev2_ipv4.pcap", 1)
 	n := uint32(len(fr[0]))
 	in := gzDamaged(pcapHeader(binary.LittleEndian, false, 65535, 1).record(1, 0, n, n, fr[0]).b, 0, false)
-	_, err := dump.NewSource(bytes.NewReader(in))
-	if !errors.Is(err, dump.ErrNotCapture) || !strings.HasPrefix(err.Error(), "roce: ") || !strings.Contains(err.Error(), "corrupt input") {
+	_, err := capfile.NewSource(bytes.NewReader(in))
+	if !errors.Is(err, capfile.ErrNotCapture) || !strings.HasPrefix(err.Error(), "roce: ") || !strings.Contains(err.Error(), "corrupt input") {
 		t.Errorf("NewSource: %v, want ErrNotCapture naming the corrupt input", err)
 	}
 	if rows, msg := tshark(t, in); len(rows) != 0 || !strings.Contains(msg, "cannot be decompressed") {
@@ -509,7 +510,7 @@ func TestSourceNoAllocs(t *testing.T) {
 		name string
 		in   []byte
 	}{{"pcap", p.b}, {"pcapng", ng.b}, {"pcap.gz", gz(p.b)}, {"pcapng.gz", gz(ng.b)}} {
-		src, err := dump.NewSource(bytes.NewReader(c.in))
+		src, err := capfile.NewSource(bytes.NewReader(c.in))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/gopacket"
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/dcbx"
 	"github.com/roce-go/roce/ib"
@@ -40,20 +41,6 @@ func (k Kind) String() string {
 	}
 	return "unknown"
 }
-
-// The link types Record decodes. Link types are 16-bit numbers (gopacket's
-// layers.LinkType holds only 8 bits, hence plain integers here).
-const (
-	LinkTypeEthernet   = 1   // Ethernet
-	LinkTypeLinuxSLL   = 113 // Linux cooked capture v1 (tcpdump -i any)
-	LinkTypeERF        = 197 // Endace ERF records: InfiniBand (type 21) and Ethernet (type 2)
-	LinkTypeLinuxSLL2  = 276 // Linux cooked capture v2
-	LinkTypeRaw        = 101 // raw IP, IPv4 or IPv6 by the version nibble
-	LinkTypeIPv4       = 228 // raw IPv4
-	LinkTypeIPv6       = 229 // raw IPv6
-	LinkTypeInfiniBand = 247 // native InfiniBand packets from the LRH on
-	LinkTypeIPoIB      = 242 // IPoIB: a 40-byte link header, then the IPoIB header (as tshark reads it)
-)
 
 // ERF record types Record decodes.
 const (
@@ -113,8 +100,8 @@ type Record struct {
 	DCBX    dcbx.TLVs
 	DCBXErr error
 
-	SLL     SLL    // the cooked header, for LinkTypeLinuxSLL and LinkTypeLinuxSLL2
-	ERFType uint8  // the ERF record type (without its extension bit), for LinkTypeERF
+	SLL     SLL    // the cooked header, for capfile.LinkTypeLinuxSLL and capfile.LinkTypeLinuxSLL2
+	ERFType uint8  // the ERF record type (without its extension bit), for capfile.LinkTypeERF
 	LRH     ib.LRH // the Local Route Header when Kind is KindInfiniBand
 	HasGRH  bool   // KindInfiniBand: the packet has a GRH (LRH LNH 3)
 
@@ -183,17 +170,17 @@ func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []b
 	r.madj.ok, r.madj.cut = false, false
 	r.HasGRH, r.HasIPoIB, r.HasDCBX, r.DCBXErr, r.ERFType, r.capLen, r.erfLen = false, false, false, nil, 0, len(data), 0
 	switch lt {
-	case LinkTypeEthernet:
+	case capfile.LinkTypeEthernet:
 		r.decodeEthernet(data)
-	case LinkTypeLinuxSLL, LinkTypeLinuxSLL2:
+	case capfile.LinkTypeLinuxSLL, capfile.LinkTypeLinuxSLL2:
 		r.decodeSLL(data)
-	case LinkTypeERF:
+	case capfile.LinkTypeERF:
 		r.decodeERF(data)
-	case LinkTypeRaw, LinkTypeIPv4, LinkTypeIPv6:
+	case capfile.LinkTypeRaw, capfile.LinkTypeIPv4, capfile.LinkTypeIPv6:
 		r.decodeRawIP(data)
-	case LinkTypeInfiniBand:
+	case capfile.LinkTypeInfiniBand:
 		r.decodeInfiniBand(data)
-	case LinkTypeIPoIB:
+	case capfile.LinkTypeIPoIB:
 		r.decodeLinkIPoIB(data)
 	default:
 		r.Kind = KindUnsupported
@@ -210,7 +197,7 @@ func (r *Record) decodeSLL(data []byte) {
 	s := &r.SLL
 	*s = SLL{}
 	var hl int
-	if r.LinkType == LinkTypeLinuxSLL {
+	if r.LinkType == capfile.LinkTypeLinuxSLL {
 		if len(data) < 16 {
 			r.Kind, r.Err = KindMalformed, r.err.Truncated("SLL", 0, 16, len(data))
 			return

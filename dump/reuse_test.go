@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/testkit/testcaps"
 )
@@ -20,7 +21,7 @@ func TestRecordReuse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src, err := dump.NewSource(bytes.NewReader(b))
+		src, err := capfile.NewSource(bytes.NewReader(b))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
 	"github.com/stretchr/testify/require"
@@ -25,12 +26,12 @@ func TestShortFrameCutOrMalformed(t *testing.T) {
 	var r dump.Record
 	ts := time.Unix(1, 0)
 
-	r.Decode(1, gopacket.CaptureInfo{Timestamp: ts, CaptureLength: 60, Length: 74}, dump.LinkTypeEthernet, short)
+	r.Decode(1, gopacket.CaptureInfo{Timestamp: ts, CaptureLength: 60, Length: 74}, capfile.LinkTypeEthernet, short)
 	require.Equal(t, dump.KindRoCE, r.Kind, "cut by a snap length: %v", r.Err)
 	require.True(t, r.ICRCUnchecked)
 	require.Equal(t, 74, r.Len)
 
-	r.Decode(1, gopacket.CaptureInfo{Timestamp: ts, CaptureLength: 60, Length: 60}, dump.LinkTypeEthernet, short)
+	r.Decode(1, gopacket.CaptureInfo{Timestamp: ts, CaptureLength: 60, Length: 60}, capfile.LinkTypeEthernet, short)
 	require.Equal(t, dump.KindMalformed, r.Kind)
 	require.ErrorIs(t, r.Err, ib.ErrTruncated)
 	require.False(t, r.ICRCUnchecked)

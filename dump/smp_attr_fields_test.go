@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/testkit/oracle"
 	"github.com/roce-go/roce/internal/testkit/testcaps"
@@ -110,7 +111,7 @@ func TestSMPAttrJSONNoAllocs(t *testing.T) {
 		}
 		ok, kb := true, []byte(key)
 		n := testing.AllocsPerRun(100, func() {
-			rec.Decode(1, ci, dump.LinkTypeEthernet, fr)
+			rec.Decode(1, ci, capfile.LinkTypeEthernet, fr)
 			buf = rec.AppendJSON(buf[:0])
 			_, has := text.Get(&rec)
 			ok = ok && rec.Kind == dump.KindRoCE && bytes.Contains(buf, kb) && has == bytes.Contains(buf, []byte(`"infiniband.nodedescription.nodestring"`))

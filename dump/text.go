@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
 )
@@ -22,7 +23,7 @@ func (r *Record) AppendText(b []byte) []byte {
 func (r *Record) appendBody(b []byte, o *TextOptions) []byte {
 	switch r.Kind {
 	case KindUnsupported:
-		if r.LinkType == LinkTypeERF {
+		if r.LinkType == capfile.LinkTypeERF {
 			b = append(b, "ERF record type "...)
 			b = strconv.AppendUint(b, uint64(r.ERFType), 10)
 		} else {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/hdr"
 	"github.com/roce-go/roce/pfc"
@@ -293,13 +294,13 @@ func (r *Record) appendLine(b []byte, o *TextOptions) []byte {
 func (r *Record) netStart() int {
 	n := 0
 	switch r.LinkType {
-	case LinkTypeEthernet:
+	case capfile.LinkTypeEthernet:
 		n = ethLinkLen(r.eth)
-	case LinkTypeLinuxSLL:
+	case capfile.LinkTypeLinuxSLL:
 		n = 16 + hdr.VLANTagLen*r.net.tags
-	case LinkTypeLinuxSLL2:
+	case capfile.LinkTypeLinuxSLL2:
 		n = 20 + hdr.VLANTagLen*r.net.tags
-	case LinkTypeERF:
+	case capfile.LinkTypeERF:
 		n = r.erfLen
 		switch r.ERFType {
 		case ERFTypeEthernet:
@@ -307,7 +308,7 @@ func (r *Record) netStart() int {
 		case ERFTypeInfiniBand:
 			n += ib.LRHLen
 		}
-	case LinkTypeInfiniBand:
+	case capfile.LinkTypeInfiniBand:
 		n = ib.LRHLen
 	}
 	return min(n, len(r.Data))
@@ -355,15 +356,15 @@ func appendHexDump(b []byte, data []byte, ascii bool) []byte {
 // (see TextFormat.Link).
 func (r *Record) appendLinkHeader(b []byte, o *TextOptions) []byte {
 	switch r.LinkType {
-	case LinkTypeEthernet:
+	case capfile.LinkTypeEthernet:
 		return r.appendEthernetHeader(b, o)
-	case LinkTypeERF:
+	case capfile.LinkTypeERF:
 		if r.ERFType == ERFTypeEthernet {
 			return r.appendEthernetHeader(b, o)
 		}
-	case LinkTypeLinuxSLL, LinkTypeLinuxSLL2:
+	case capfile.LinkTypeLinuxSLL, capfile.LinkTypeLinuxSLL2:
 		return r.appendSLLHeader(b, o)
-	case LinkTypeRaw:
+	case capfile.LinkTypeRaw:
 		return append(b, "ip: "...)
 	}
 	return b

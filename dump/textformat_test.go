@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/gen"
 )
@@ -29,7 +30,7 @@ func ExampleTextFormat() {
 	var rec dump.Record
 	txt := dump.TextOptions{Format: dump.TextFormat{Time: dump.TimeDelta, Link: true, Hex: dump.Hex}}
 	for n := 1; g.Next(); n++ {
-		rec.Decode(n, g.CaptureInfo(), dump.LinkTypeEthernet, g.Frame())
+		rec.Decode(n, g.CaptureInfo(), capfile.LinkTypeEthernet, g.Frame())
 		txt.Follow(rec.Time)
 		os.Stdout.Write(txt.AppendText(nil, &rec))
 	}
@@ -74,7 +75,7 @@ func TestTimeFormats(t *testing.T) {
 		{dump.TextFormat{Time: dump.TimeSinceFirst}, at, at.Add(-(101*time.Hour + 2*time.Minute + 3*time.Second)), " 101:02:03.000000 "},
 	} {
 		var r dump.Record
-		r.Decode(1, gopacket.CaptureInfo{Timestamp: tc.t, Length: len(frame), CaptureLength: len(frame)}, dump.LinkTypeEthernet, frame)
+		r.Decode(1, gopacket.CaptureInfo{Timestamp: tc.t, Length: len(frame), CaptureLength: len(frame)}, capfile.LinkTypeEthernet, frame)
 		txt := dump.TextOptions{Format: tc.f, TimeRef: tc.ref}
 		line := string(txt.AppendText(nil, &r))
 		txt = dump.TextOptions{Format: dump.TextFormat{Time: dump.TimeNone}}
@@ -95,14 +96,14 @@ func TestScanTimeRef(t *testing.T) {
 	}
 	for _, tf := range []dump.TimeFormat{dump.TimeDelta, dump.TimeSinceFirst} {
 		opt := dump.Options{Text: dump.TextFormat{Time: tf}, Workers: 1}
-		src, _ := dump.NewSource(bytes.NewReader(data))
+		src, _ := capfile.NewSource(bytes.NewReader(data))
 		var want bytes.Buffer
 		if _, err := dump.Dump(&want, src, opt); err != nil {
 			t.Fatal(err)
 		}
 		for _, w := range []int{1, 3} {
 			opt.Workers = w
-			src, _ := dump.NewSource(bytes.NewReader(data))
+			src, _ := capfile.NewSource(bytes.NewReader(data))
 			var got []byte
 			txt := opt.TextOptions()
 			if _, err := dump.Scan(src, opt, func(r *dump.Record) error {

@@ -16,11 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/testkit/oracle"
 )
 
-// maxSec is the last second of dump.MaxTime (years -292277020688 to
+// maxSec is the last second of capfile.MaxTime (years -292277020688 to
 // 292277024627 either side).
 const maxSec = math.MaxInt64 - 62135596800
 
@@ -159,7 +160,7 @@ func farLines(t *testing.T, in []byte, f dump.TimeFormat) (text []string, json [
 	t.Helper()
 	for _, jsonOut := range []bool{false, true} {
 		var out bytes.Buffer
-		src, err := dump.NewSource(bytes.NewReader(in))
+		src, err := capfile.NewSource(bytes.NewReader(in))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -413,13 +414,13 @@ func TestTimeOutsideSpan(t *testing.T) {
 		{name: "MaxTime", exp: 9, units: 999999999, offset: maxSec},
 		{name: "2^-1 s", base2: true, exp: 1, units: 1<<64 - 1},
 	}
-	var unreadable []*dump.ReadError
+	var unreadable []*capfile.ReadError
 	var times []time.Time
-	src, err := dump.NewSource(bytes.NewReader(farCapture(stamps)))
+	src, err := capfile.NewSource(bytes.NewReader(farCapture(stamps)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := dump.Scan(src, dump.Options{Unreadable: func(e *dump.ReadError) { unreadable = append(unreadable, e) }}, func(r *dump.Record) error {
+	st, err := dump.Scan(src, dump.Options{Unreadable: func(e *capfile.ReadError) { unreadable = append(unreadable, e) }}, func(r *dump.Record) error {
 		times = append(times, r.Time)
 		return nil
 	})
@@ -427,22 +428,22 @@ func TestTimeOutsideSpan(t *testing.T) {
 		t.Fatal(err)
 	}
 	near := time.Unix(math.MinInt64+(1<<62)/1000000, (1<<62)%1000000*1000) // -2^63 s and 2^62 µs: just inside
-	if st.Frames != 3 || len(times) != 3 || !times[0].Equal(time.Unix(0, 5)) || !times[1].Equal(near) || !times[2].Equal(dump.MaxTime) {
+	if st.Frames != 3 || len(times) != 3 || !times[0].Equal(time.Unix(0, 5)) || !times[1].Equal(near) || !times[2].Equal(capfile.MaxTime) {
 		t.Errorf("frames %d, times %v", st.Frames, times)
 	}
 	if len(unreadable) != 5 || st.Unreadable != 5 {
 		t.Fatalf("%d unreadable (%d counted), want 5: %v", len(unreadable), st.Unreadable, unreadable)
 	}
 	for i, e := range unreadable {
-		if e.Frame != []int{2, 3, 4, 5, 8}[i] || !e.Packet || e.Fatal || !errors.Is(e, dump.ErrUnreadable) || !strings.Contains(e.Reason, "outside the span read exactly") {
+		if e.Frame != []int{2, 3, 4, 5, 8}[i] || !e.Packet || e.Fatal || !errors.Is(e, capfile.ErrUnreadable) || !strings.Contains(e.Reason, "outside the span read exactly") {
 			t.Errorf("unreadable %d: %+v", i, e)
 		}
 	}
 	if got := unreadable[0].Error(); !strings.HasPrefix(got, "roce: frame 2: Enhanced Packet Block at offset ") || !strings.Contains(got, "timestamp of 18446744073709551615 units of 10^-0 s, if_tsoffset 0 s") {
 		t.Errorf("message %q", got)
 	}
-	if max := time.Unix(maxSec, 999999999).UTC(); !dump.MaxTime.Equal(max) || dump.MaxTime.Year() != 292277024627 || dump.MinTime.Year() != -292277020688 {
-		t.Errorf("MinTime %v, MaxTime %v", dump.MinTime, dump.MaxTime)
+	if max := time.Unix(maxSec, 999999999).UTC(); !capfile.MaxTime.Equal(max) || capfile.MaxTime.Year() != 292277024627 || capfile.MinTime.Year() != -292277020688 {
+		t.Errorf("MinTime %v, MaxTime %v", capfile.MinTime, capfile.MaxTime)
 	}
 }
 
@@ -463,7 +464,7 @@ func TestWriterFarTimes(t *testing.T) {
 	fr := make([]byte, 60)
 	copy(fr, []byte{2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x88, 0xb5})
 	var out bytes.Buffer
-	w := dump.NewWriter(&out, dump.FormatPcapng, 1)
+	w := capfile.NewWriter(&out, capfile.FormatPcapng, 1)
 	for _, ts := range times {
 		if err := w.WriteFrame(fr, 60, ts, 1); err != nil {
 			t.Fatal(err)
@@ -501,7 +502,7 @@ func TestWriterFarTimes(t *testing.T) {
 
 	// pcap: 1970 to 2106.
 	out.Reset()
-	w = dump.NewWriter(&out, dump.FormatPcap, 1)
+	w = capfile.NewWriter(&out, capfile.FormatPcap, 1)
 	edges := []time.Time{time.Unix(0, 0), time.Unix(1<<32-1, 999999999), time.Unix(1<<31, 1)}
 	for _, ts := range edges {
 		if err := w.WriteFrame(fr, 60, ts, 1); err != nil {
@@ -509,7 +510,7 @@ func TestWriterFarTimes(t *testing.T) {
 		}
 	}
 	for _, ts := range []time.Time{time.Unix(-1, 999999999), time.Unix(1<<32, 0), times[2]} {
-		if err := w.WriteFrame(fr, 60, ts, 1); !errors.Is(err, dump.ErrTimeRange) {
+		if err := w.WriteFrame(fr, 60, ts, 1); !errors.Is(err, capfile.ErrTimeRange) {
 			t.Errorf("pcap of %v: %v, want ErrTimeRange", ts, err)
 		}
 	}
@@ -522,13 +523,13 @@ func TestWriterFarTimes(t *testing.T) {
 			t.Errorf("pcap frame %d: written %v, read back %v", i+1, edges[i], got[i].ts)
 		}
 	}
-	src, err := dump.NewSource(bytes.NewReader(farCapture(farStamps[2:3])))
+	src, err := capfile.NewSource(bytes.NewReader(farCapture(farStamps[2:3])))
 	if err != nil {
 		t.Fatal(err)
 	}
-	w = dump.NewWriter(&out, dump.FormatPcap, 1)
-	_, err = dump.Scan(src, dump.Options{}, w.WriteRecord)
-	if !errors.Is(err, dump.ErrTimeRange) || !strings.HasPrefix(err.Error(), "roce: frame 1: ") {
+	w = capfile.NewWriter(&out, capfile.FormatPcap, 1)
+	_, err = dump.Scan(src, dump.Options{}, func(r *dump.Record) error { return dump.WriteRecord(w, r) })
+	if !errors.Is(err, capfile.ErrTimeRange) || !strings.HasPrefix(err.Error(), "roce: frame 1: ") {
 		t.Errorf("pcap of 2300 by WriteRecord: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/oracle"
@@ -97,7 +98,7 @@ func TestTagsEveryPath(t *testing.T) {
 	frames := testcaps.Tagged(t)
 	var r dump.Record
 	for i, b := range frames[:len(frames)-1] {
-		r.Decode(i+1, ciOf(b), dump.LinkTypeEthernet, b)
+		r.Decode(i+1, ciOf(b), capfile.LinkTypeEthernet, b)
 		st := testcaps.TagStacks[i/3]
 		want := []dump.Kind{dump.KindRoCE, dump.KindNotRoCE, dump.KindNotRoCE}[i%3]
 		require.Equal(t, want, r.Kind, "frame %d: %v", i+1, r.Err)
@@ -122,7 +123,7 @@ func TestTagsEveryPath(t *testing.T) {
 		require.Equal(t, len(st), ids, "frame %d: tag IDs in the field table", i+1)
 	}
 	b := frames[len(frames)-1]
-	r.Decode(1, ciOf(b), dump.LinkTypeEthernet, b)
+	r.Decode(1, ciOf(b), capfile.LinkTypeEthernet, b)
 	require.Equal(t, dump.KindMalformed, r.Kind)
 	require.ErrorIs(t, r.Err, ib.ErrUnsupported)
 	require.Contains(t, string(r.AppendText(nil)), "malformed: roce: VLAN tags (more than 8) at offset 44: unsupported")

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
 )
@@ -24,7 +25,7 @@ type wframe struct {
 
 func scanFrames(t *testing.T, b []byte, opt dump.Options) []wframe {
 	t.Helper()
-	src, err := dump.NewSource(bytes.NewReader(b))
+	src, err := capfile.NewSource(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,12 +75,12 @@ func TestWriterRoundTrip(t *testing.T) {
 		}
 		for i, opt := range []dump.Options{{Workers: 1}, {Workers: 3, Filter: f}, {Workers: 1, Filter: f, Count: 5}} {
 			want := scanFrames(t, in, opt)
-			for _, format := range []dump.Format{dump.FormatPcap, dump.FormatPcapng} {
+			for _, format := range []capfile.Format{capfile.FormatPcap, capfile.FormatPcapng} {
 				var out bytes.Buffer
-				src, _ := dump.NewSource(bytes.NewReader(in))
+				src, _ := capfile.NewSource(bytes.NewReader(in))
 				lt, _ := src.LinkType()
-				w := dump.NewWriter(&out, format, lt)
-				if _, err := dump.Scan(src, opt, w.WriteRecord); err != nil {
+				w := capfile.NewWriter(&out, format, lt)
+				if _, err := dump.Scan(src, opt, func(r *dump.Record) error { return dump.WriteRecord(w, r) }); err != nil {
 					t.Fatal(err)
 				}
 				if err := w.Close(); err != nil {
@@ -107,22 +108,22 @@ func TestWriterRoundTrip(t *testing.T) {
 func TestWriterMixed(t *testing.T) {
 	ts := time.Unix(1700000000, 123456789)
 	var out bytes.Buffer
-	w := dump.NewWriter(&out, dump.FormatPcapng, 1)
+	w := capfile.NewWriter(&out, capfile.FormatPcapng, 1)
 	w.WriteFrame([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0x08, 0}, 60, ts, 1)
-	w.WriteFrame([]byte{0x45, 0}, 2, ts.Add(time.Nanosecond), dump.LinkTypeRaw)
+	w.WriteFrame([]byte{0x45, 0}, 2, ts.Add(time.Nanosecond), capfile.LinkTypeRaw)
 	w.WriteFrame([]byte{1, 2, 3}, 3, ts.Add(2), 1)
 	got := scanFrames(t, out.Bytes(), dump.Options{Workers: 1})
-	if len(got) != 3 || got[1].lt != dump.LinkTypeRaw || got[2].lt != 1 || !got[1].ts.Equal(ts.Add(1)) || got[0].len != 60 {
+	if len(got) != 3 || got[1].lt != capfile.LinkTypeRaw || got[2].lt != 1 || !got[1].ts.Equal(ts.Add(1)) || got[0].len != 60 {
 		t.Fatalf("got %+v", got)
 	}
-	w = dump.NewWriter(&out, dump.FormatPcap, 1)
+	w = capfile.NewWriter(&out, capfile.FormatPcap, 1)
 	w.WriteFrame([]byte{1}, 1, ts, 1)
-	if err := w.WriteFrame([]byte{1}, 1, ts, 101); err != dump.ErrLinkTypes {
+	if err := w.WriteFrame([]byte{1}, 1, ts, 101); err != capfile.ErrLinkTypes {
 		t.Fatalf("pcap of two link types: %v", err)
 	}
-	for _, f := range []dump.Format{dump.FormatPcap, dump.FormatPcapng} {
+	for _, f := range []capfile.Format{capfile.FormatPcap, capfile.FormatPcapng} {
 		out.Reset()
-		w = dump.NewWriter(&out, f, dump.LinkTypeERF)
+		w = capfile.NewWriter(&out, f, capfile.LinkTypeERF)
 		w.Close()
 		if got := scanFrames(t, out.Bytes(), dump.Options{}); len(got) != 0 {
 			t.Fatalf("%s: empty capture reads %d frames", f, len(got))
@@ -133,7 +134,7 @@ func TestWriterMixed(t *testing.T) {
 func TestWriterAllocs(t *testing.T) {
 	var out bytes.Buffer
 	out.Grow(1 << 20)
-	w := dump.NewWriter(&out, dump.FormatPcapng, 1)
+	w := capfile.NewWriter(&out, capfile.FormatPcapng, 1)
 	data := make([]byte, 1000)
 	ts := time.Unix(1, 2)
 	w.WriteFrame(data, 1000, ts, 1)

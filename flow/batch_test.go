@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/gen"
@@ -64,7 +65,7 @@ func TestBatch(t *testing.T) {
 // AddRecord (run 0) or by Batches of run frames.
 func analyzeBatched(t *testing.T, b []byte, run int) string {
 	t.Helper()
-	src, err := dump.NewSource(bytes.NewReader(b))
+	src, err := capfile.NewSource(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}

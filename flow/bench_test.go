@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/gen"
@@ -21,7 +22,7 @@ func records(b *testing.B, cfg gen.Config) []dump.Record {
 	for n := 1; g.Next(); n++ {
 		f := append([]byte(nil), g.Frame()...)
 		var r dump.Record
-		r.Decode(n, g.CaptureInfo(), dump.LinkTypeEthernet, f)
+		r.Decode(n, g.CaptureInfo(), capfile.LinkTypeEthernet, f)
 		recs = append(recs, r)
 	}
 	return recs
@@ -86,7 +87,7 @@ func BenchmarkManyQPs(b *testing.B) {
 				an := flow.New(flow.Config{MaxFlows: 1 << 20})
 				n := 0
 				for ; g.Next(); n++ {
-					rec.Decode(n+1, g.CaptureInfo(), dump.LinkTypeEthernet, g.Frame())
+					rec.Decode(n+1, g.CaptureInfo(), capfile.LinkTypeEthernet, g.Frame())
 					an.AddRecord(&rec)
 				}
 				runtime.GC()

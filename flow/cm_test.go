@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/gen"
@@ -92,7 +93,7 @@ func TestCMCaptures(t *testing.T) {
 			an := flow.New(flow.Config{})
 			var rec dump.Record
 			for i, b := range corpus.Capture(t, name) {
-				rec.Decode(i+1, gopacket.CaptureInfo{Length: len(b), CaptureLength: len(b)}, dump.LinkTypeEthernet, b)
+				rec.Decode(i+1, gopacket.CaptureInfo{Length: len(b), CaptureLength: len(b)}, capfile.LinkTypeEthernet, b)
 				an.AddRecord(&rec)
 			}
 			r := an.Report()
@@ -145,7 +146,7 @@ func genRecords(t testing.TB, cfgs []gen.Config, drop func(i int, k gen.Kind) bo
 			continue
 		}
 		var r dump.Record
-		r.Decode(len(recs)+1, g.CaptureInfo(), dump.LinkTypeEthernet, append([]byte(nil), g.Frame()...))
+		r.Decode(len(recs)+1, g.CaptureInfo(), capfile.LinkTypeEthernet, append([]byte(nil), g.Frame()...))
 		recs = append(recs, r)
 	}
 	require.NoError(t, g.Err())
@@ -347,7 +348,7 @@ func TestCMNativeIB(t *testing.T) {
 	an := flow.New(flow.Config{})
 	var rec dump.Record
 	for i, b := range corpus.Capture(t, name) {
-		rec.Decode(i+1, gopacket.CaptureInfo{Length: len(b), CaptureLength: len(b)}, dump.LinkTypeERF, b)
+		rec.Decode(i+1, gopacket.CaptureInfo{Length: len(b), CaptureLength: len(b)}, capfile.LinkTypeERF, b)
 		an.AddRecord(&rec)
 	}
 	r := an.Report()

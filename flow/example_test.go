@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/gen"
@@ -28,7 +29,7 @@ func Example() {
 	an := flow.New(flow.Config{})
 	var rec dump.Record
 	for n := 1; g.Next(); n++ {
-		rec.Decode(n, g.CaptureInfo(), dump.LinkTypeEthernet, g.Frame())
+		rec.Decode(n, g.CaptureInfo(), capfile.LinkTypeEthernet, g.Frame())
 		an.AddRecord(&rec)
 	}
 	if err := an.Report().WriteText(os.Stdout); err != nil {

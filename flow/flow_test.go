@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/gopacket"
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
@@ -191,7 +192,7 @@ func analyze(t testing.TB, fs []frame) *flow.Report {
 	start := time.Unix(1700000000, 0)
 	for i, f := range fs {
 		ci := gopacket.CaptureInfo{Timestamp: start.Add(f.t), Length: len(f.data), CaptureLength: len(f.data)}
-		rec.Decode(i+1, ci, dump.LinkTypeEthernet, f.data)
+		rec.Decode(i+1, ci, capfile.LinkTypeEthernet, f.data)
 		if rec.Kind != dump.KindRoCE && rec.Kind != dump.KindMACControl {
 			t.Fatalf("frame %d: %v %v", i+1, rec.Kind, rec.Err)
 		}
@@ -312,7 +313,7 @@ func TestMaxFlows(t *testing.T) {
 	var rec dump.Record
 	for qp := uint32(0); qp < 100; qp++ {
 		b := pkt(t, hostA, hostB, opWriteOnly, qp, 1, 0, read(0))
-		rec.Decode(int(qp)+1, gopacket.CaptureInfo{Length: len(b)}, dump.LinkTypeEthernet, b)
+		rec.Decode(int(qp)+1, gopacket.CaptureInfo{Length: len(b)}, capfile.LinkTypeEthernet, b)
 		an.AddRecord(&rec)
 	}
 	r := an.Report()
@@ -342,9 +343,9 @@ func testAllocs(t *testing.T, cfg flow.Config) {
 	w := pkt(t, hostA, hostB, opWriteOnly, qpResp, 1, ceMarked, read(64))
 	ack := pkt(t, hostB, hostA, opAck, qpReq, 1, 0, aeth(0x1f, 0))
 	p := pfc.AppendPFC(nil, macB, 1<<3, [8]uint16{3: 100})
-	rec.Decode(1, gopacket.CaptureInfo{Length: len(w)}, dump.LinkTypeEthernet, w)
-	rec2.Decode(2, gopacket.CaptureInfo{Length: len(ack)}, dump.LinkTypeEthernet, ack)
-	rec3.Decode(3, gopacket.CaptureInfo{Length: len(p)}, dump.LinkTypeEthernet, p)
+	rec.Decode(1, gopacket.CaptureInfo{Length: len(w)}, capfile.LinkTypeEthernet, w)
+	rec2.Decode(2, gopacket.CaptureInfo{Length: len(ack)}, capfile.LinkTypeEthernet, ack)
+	rec3.Decode(3, gopacket.CaptureInfo{Length: len(p)}, capfile.LinkTypeEthernet, p)
 	require.Equal(t, dump.KindRoCE, rec.Kind)
 	require.Equal(t, dump.KindRoCE, rec2.Kind)
 	require.Equal(t, dump.KindMACControl, rec3.Kind)
@@ -376,7 +377,7 @@ func testAllocs(t *testing.T, cfg flow.Config) {
 	cn, err := cnp.Reply(nil, w, qpReq, nil)
 	require.NoError(t, err)
 	for i, b := range [][]byte{w, ack, cn} {
-		recs[i].Decode(i+1, gopacket.CaptureInfo{Length: len(b)}, dump.LinkTypeEthernet, b)
+		recs[i].Decode(i+1, gopacket.CaptureInfo{Length: len(b)}, capfile.LinkTypeEthernet, b)
 	}
 	recs[1].RoCE.Packet.BTH.PSN = psn
 	n = testing.AllocsPerRun(runs, func() {

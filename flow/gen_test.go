@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/gopacket"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/gen"
@@ -26,7 +27,7 @@ func TestCNPBeforeAck(t *testing.T) {
 	for g.Next() {
 		n++
 		f := g.Frame()
-		rec.Decode(n, gopacket.CaptureInfo{Timestamp: g.Time(), Length: len(f), CaptureLength: len(f)}, dump.LinkTypeEthernet, f)
+		rec.Decode(n, gopacket.CaptureInfo{Timestamp: g.Time(), Length: len(f), CaptureLength: len(f)}, capfile.LinkTypeEthernet, f)
 		an.AddRecord(&rec)
 	}
 	st := g.Stats()

@@ -3,6 +3,7 @@ package flow
 import (
 	"testing"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/gen"
 )
@@ -24,7 +25,7 @@ func TestPairingScale(t *testing.T) {
 		var rec dump.Record
 		responses := 0
 		for n := 1; g.Next(); n++ {
-			rec.Decode(n, g.CaptureInfo(), dump.LinkTypeEthernet, g.Frame())
+			rec.Decode(n, g.CaptureInfo(), capfile.LinkTypeEthernet, g.Frame())
 			a.AddRecord(&rec)
 			if g.Kind() == gen.KindAck {
 				responses++

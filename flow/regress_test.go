@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/gen"
@@ -23,7 +24,7 @@ func genReport(t *testing.T, cfg gen.Config) (*flow.Report, gen.Stats) {
 	an := flow.New(flow.Config{})
 	var rec dump.Record
 	for n := 1; g.Next(); n++ {
-		rec.Decode(n, g.CaptureInfo(), dump.LinkTypeEthernet, g.Frame())
+		rec.Decode(n, g.CaptureInfo(), capfile.LinkTypeEthernet, g.Frame())
 		an.AddRecord(&rec)
 	}
 	return an.Report(), g.Stats()
@@ -132,7 +133,7 @@ func genReportPorts(t *testing.T, cfg gen.Config, port uint16) *flow.Report {
 			b, err = f.AppendTo(b[:0])
 			require.NoError(t, err)
 		}
-		rec.Decode(n, g.CaptureInfo(), dump.LinkTypeEthernet, b)
+		rec.Decode(n, g.CaptureInfo(), capfile.LinkTypeEthernet, b)
 		an.AddRecord(&rec)
 	}
 	return an.Report()

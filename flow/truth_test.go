@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/gopacket"
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
@@ -123,7 +124,7 @@ func analyzeCfg(t testing.TB, cfg flow.Config, fs []frame) *flow.Report {
 	start := time.Unix(1700000000, 0)
 	for i, f := range fs {
 		ci := gopacket.CaptureInfo{Timestamp: start.Add(f.t), Length: len(f.data), CaptureLength: len(f.data)}
-		rec.Decode(i+1, ci, dump.LinkTypeEthernet, f.data)
+		rec.Decode(i+1, ci, capfile.LinkTypeEthernet, f.data)
 		require.Contains(t, []dump.Kind{dump.KindRoCE, dump.KindMACControl}, rec.Kind, "frame %d: %v", i+1, rec.Err)
 		an.AddRecord(&rec)
 	}
@@ -737,7 +738,7 @@ func TestAllocsEdgePaths(t *testing.T) {
 	var recs []dump.Record
 	add := func(b []byte) {
 		var r dump.Record
-		r.Decode(len(recs)+1, gopacket.CaptureInfo{Length: len(b)}, dump.LinkTypeEthernet, b)
+		r.Decode(len(recs)+1, gopacket.CaptureInfo{Length: len(b)}, capfile.LinkTypeEthernet, b)
 		require.Equal(t, dump.KindRoCE, r.Kind)
 		recs = append(recs, r)
 	}

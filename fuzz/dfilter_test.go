@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dfilter"
 	"github.com/roce-go/roce/dump"
 )
@@ -37,7 +38,7 @@ func FuzzDisplayFilter(f *testing.F) {
 			continue
 		}
 		var r dump.Record
-		r.Decode(i+1, gopacket.CaptureInfo{Timestamp: time.Unix(int64(i), 0), Length: len(b), CaptureLength: len(b)}, dump.LinkTypeEthernet, b)
+		r.Decode(i+1, gopacket.CaptureInfo{Timestamp: time.Unix(int64(i), 0), Length: len(b), CaptureLength: len(b)}, capfile.LinkTypeEthernet, b)
 		recs = append(recs, r)
 	}
 	f.Fuzz(func(t *testing.T, expr string) {

@@ -61,13 +61,13 @@
 //     AppendTo, which refuses with a *ib.FieldError or writes what decodes
 //     back to the values.
 //   - FuzzCaptureReader: arbitrary bytes as a capture through
-//     dump.NewSource and Source.Next, each frame through Record.Decode,
+//     capfile.NewSource and Source.Next, each frame through Record.Decode,
 //     AppendJSON and AppendText (each frame also in one of tcpdump's
 //     output formats in turn).
 //   - FuzzSourceBytes: arbitrary bytes as a capture held in memory
-//     (dump.NewSourceBytes, the reading in place under
-//     dump.NewSourceMapped, rocedump's reader of a mapped file) and as a
-//     stream (dump.NewSource): the same frames, numbers, capture
+//     (capfile.NewSourceBytes, the reading in place under
+//     capfile.NewSourceMapped, rocedump's reader of a mapped file) and as a
+//     stream (capfile.NewSource): the same frames, numbers, capture
 //     information and errors, and the input not written to; each frame's
 //     dump.Cells equal to every field's Get.
 //   - FuzzDisplayFilter: an expression through dfilter.Compile: an error
@@ -88,7 +88,7 @@
 //   - Errors: every error must wrap one of the sentinels the decoder
 //     documents (ib.ErrTruncated, ErrBadLength, ErrBadPad, ErrBadVersion,
 //     ErrBadICRC, ErrUnsupported, ErrNotRoCE; cnp and ecn add their own;
-//     dump.ErrNotCapture). An *ib.Error inside a gopacket error layer must
+//     capfile.ErrNotCapture). An *ib.Error inside a gopacket error layer must
 //     wrap an ib sentinel too. gopacket recovers decoder panics into an
 //     error layer; a recovered panic raised in this module's code fails
 //     the target.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/gopacket"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
 )
@@ -23,7 +24,7 @@ func flowSeedFrames(f *testing.F, n int) (lt []uint16, frames [][]byte) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		src, err := dump.NewSource(fh)
+		src, err := capfile.NewSource(fh)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -44,7 +45,7 @@ func flowSeedFrames(f *testing.F, n int) (lt []uint16, frames [][]byte) {
 }
 
 // flowLinkTypes are the link types the first input byte selects.
-var flowLinkTypes = [...]uint16{dump.LinkTypeEthernet, dump.LinkTypeLinuxSLL, dump.LinkTypeLinuxSLL2, dump.LinkTypeERF}
+var flowLinkTypes = [...]uint16{capfile.LinkTypeEthernet, capfile.LinkTypeLinuxSLL, capfile.LinkTypeLinuxSLL2, capfile.LinkTypeERF}
 
 // FuzzFlowAnalysis feeds a sequence of frames (input: a link type
 // selector byte, then frames each preceded by a 2-byte big-endian

@@ -9,6 +9,7 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dcbx"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/googlelayers"
@@ -24,7 +25,7 @@ func fzIPoIBSeeds(tb testing.TB) [][]byte {
 	var rec dump.Record
 	var out [][]byte
 	for _, c := range frames {
-		if c.linkType != dump.LinkTypeERF {
+		if c.linkType != capfile.LinkTypeERF {
 			continue
 		}
 		rec.Decode(c.index, gopacket.CaptureInfo{}, uint16(c.linkType), c.data)
@@ -108,7 +109,7 @@ func FuzzIPoIB(f *testing.F) {
 		fzNoPanic(t, "NewPacket", pk)
 		fzLayersWithin(t, rec, "NewPacket", pk.Layers()...)
 		var r dump.Record
-		r.Decode(1, gopacket.CaptureInfo{}, dump.LinkTypeIPoIB, rec)
+		r.Decode(1, gopacket.CaptureInfo{}, capfile.LinkTypeIPoIB, rec)
 		if err != nil && r.Kind != dump.KindMalformed {
 			t.Fatalf("Record kind %v, Header error %v", r.Kind, err)
 		}

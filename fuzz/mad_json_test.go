@@ -10,6 +10,7 @@ import (
 	"github.com/google/gopacket"
 
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/testcaps"
@@ -44,7 +45,7 @@ func FuzzMADJSON(f *testing.F) {
 			t.Fatal(err)
 		}
 		ci := gopacket.CaptureInfo{Timestamp: time.Unix(1, 0), Length: len(b), CaptureLength: len(b)}
-		rec.Decode(1, ci, dump.LinkTypeEthernet, b)
+		rec.Decode(1, ci, capfile.LinkTypeEthernet, b)
 		if out := rec.AppendJSON(nil); !json.Valid(out) {
 			t.Fatalf("JSON %q", out)
 		}

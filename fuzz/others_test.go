@@ -16,6 +16,7 @@ import (
 	"github.com/google/gopacket/pcapgo"
 
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ecn"
@@ -284,7 +285,7 @@ const fzMaxFrames = 256
 const fzAllocSlack = 1 << 20
 
 // FuzzCaptureReader reads arbitrary bytes as a capture with
-// dump.NewSource and Source.Next, decodes every frame with Record.Decode
+// capfile.NewSource and Source.Next, decodes every frame with Record.Decode
 // and formats it as JSON and text. It checks the errors, that no frame is
 // longer than the input (under gzip, what it decompresses to), that the
 // JSON is valid and one line, and that reading allocates memory in
@@ -317,9 +318,9 @@ func fzReadCapture(t *testing.T, data []byte) uint64 {
 	metrics.Read(sample)
 	start := sample[0].Value.Uint64()
 
-	src, err := dump.NewSource(bytes.NewReader(data))
+	src, err := capfile.NewSource(bytes.NewReader(data))
 	if err != nil {
-		fzCheckErr(t, "NewSource", err, dump.ErrNotCapture)
+		fzCheckErr(t, "NewSource", err, capfile.ErrNotCapture)
 		return 0
 	}
 	var r dump.Record

@@ -9,15 +9,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 )
 
-// FuzzSourceResync reads arbitrary bytes with dump.Source the way
+// FuzzSourceResync reads arbitrary bytes with capfile.Source the way
 // dump.Scan does: on past every ReadError that is not fatal. It checks
 // that reading ends (every call consumes input or ends it), that frame
 // numbers only grow, that no frame is longer than the input or
-// dump.MaxSnaplen, that every error is io.EOF or a *dump.ReadError
-// wrapping dump.ErrUnreadable or io.ErrUnexpectedEOF, and that a fatal
+// capfile.MaxSnaplen, that every error is io.EOF or a *capfile.ReadError
+// wrapping capfile.ErrUnreadable or io.ErrUnexpectedEOF, and that a fatal
 // error is returned again. Under gzip, "the input" is what it
 // decompresses to, and damage to the compressed stream is such an error.
 func FuzzSourceResync(f *testing.F) {
@@ -53,9 +54,9 @@ func FuzzSourceResync(f *testing.F) {
 		f.Add(z.Bytes())
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		src, err := dump.NewSource(bytes.NewReader(data))
+		src, err := capfile.NewSource(bytes.NewReader(data))
 		if err != nil {
-			if !errors.Is(err, dump.ErrNotCapture) || !strings.HasPrefix(err.Error(), "roce: ") {
+			if !errors.Is(err, capfile.ErrNotCapture) || !strings.HasPrefix(err.Error(), "roce: ") {
 				t.Fatalf("NewSource: %v", err)
 			}
 			return
@@ -75,13 +76,13 @@ func FuzzSourceResync(f *testing.F) {
 			}
 			last = src.Number()
 			if err == nil {
-				if len(frame) > size || len(frame) > dump.MaxSnaplen || ci.CaptureLength != len(frame) {
+				if len(frame) > size || len(frame) > capfile.MaxSnaplen || ci.CaptureLength != len(frame) {
 					t.Fatalf("frame %d: %d bytes (capture length %d) from %d", last, len(frame), ci.CaptureLength, size)
 				}
 				continue
 			}
-			var re *dump.ReadError
-			if !errors.As(err, &re) || !errors.Is(err, dump.ErrUnreadable) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			var re *capfile.ReadError
+			if !errors.As(err, &re) || !errors.Is(err, capfile.ErrUnreadable) && !errors.Is(err, io.ErrUnexpectedEOF) {
 				t.Fatalf("Next: %v (%T)", err, err)
 			}
 			if !strings.HasPrefix(re.Error(), "roce: ") {
@@ -109,7 +110,7 @@ func fzSize(data []byte) int {
 }
 
 // FuzzSourceBytes reads arbitrary bytes as a capture held in memory
-// (dump.NewSourceBytes) and as a stream (dump.NewSource): both give the
+// (capfile.NewSourceBytes) and as a stream (capfile.NewSource): both give the
 // same frames, capture information, link types, numbers and errors, and
 // the bytes are not written to. Each frame then goes through
 // dump.Cells.Fill, whose values must be those of every field's Get.
@@ -123,8 +124,8 @@ func FuzzSourceBytes(f *testing.F) {
 	cells := dump.NewCells()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		orig := bytes.Clone(data)
-		stream, serr := dump.NewSource(bytes.NewReader(data))
-		mapped, merr := dump.NewSourceBytes(data[:len(data):len(data)])
+		stream, serr := capfile.NewSource(bytes.NewReader(data))
+		mapped, merr := capfile.NewSourceBytes(data[:len(data):len(data)])
 		if (serr == nil) != (merr == nil) || serr != nil && serr.Error() != merr.Error() {
 			t.Fatalf("NewSource: %v, NewSourceBytes: %v", serr, merr)
 		}
@@ -144,7 +145,7 @@ func FuzzSourceBytes(f *testing.F) {
 			if serr == io.EOF {
 				break
 			}
-			var re *dump.ReadError
+			var re *capfile.ReadError
 			if serr != nil {
 				if errors.As(serr, &re) && !re.Fatal {
 					continue

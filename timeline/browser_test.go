@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/internal/testkit/oracle"
@@ -98,7 +99,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	src, err := dump.NewSource(in)
+	src, err := capfile.NewSource(in)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,8 +31,8 @@
 // hour 20 s bins. Axis labels use the unit the span calls for ("250 µs",
 // "1.5 ms", "2 min 30 s", "1 h 30 min").
 //
-// Times are exact over every timestamp a capture gives (dump.MinTime to
-// dump.MaxTime: before 1970, past 2262, billions of years): the page of
+// Times are exact over every timestamp a capture gives (capfile.MinTime to
+// capfile.MaxTime: before 1970, past 2262, billions of years): the page of
 // a capture of the year 3000 is that of the same capture in 2026 but for
 // its dates. The axis spans at most MaxSpan (292 years, what a
 // time.Duration holds) from the first frame: later frames are counted

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/google/gopacket"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/timeline"
@@ -25,7 +26,7 @@ func Example() {
 	var rec dump.Record
 	for n := 1; g.Next(); n++ {
 		f := g.Frame()
-		rec.Decode(n, gopacket.CaptureInfo{Timestamp: g.Time(), Length: len(f), CaptureLength: len(f)}, dump.LinkTypeEthernet, f)
+		rec.Decode(n, gopacket.CaptureInfo{Timestamp: g.Time(), Length: len(f), CaptureLength: len(f)}, capfile.LinkTypeEthernet, f)
 		tl.AddRecord(&rec, "write.pcap")
 	}
 	var page strings.Builder

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/gen"
 )
@@ -47,7 +48,7 @@ func farPage(t *testing.T, start time.Time, at []time.Duration) (*Page, string, 
 		if d == maxAxis { // far past what a Duration holds
 			ts = start.AddDate(1000, 0, 0)
 		}
-		rec.Decode(i+1, gopacket.CaptureInfo{Timestamp: ts, Length: len(fr), CaptureLength: len(fr)}, dump.LinkTypeEthernet, fr)
+		rec.Decode(i+1, gopacket.CaptureInfo{Timestamp: ts, Length: len(fr), CaptureLength: len(fr)}, capfile.LinkTypeEthernet, fr)
 		tl.AddRecord(&rec, "far.pcapng")
 	}
 	p := tl.Page()
@@ -79,7 +80,7 @@ func TestFarTimes(t *testing.T) {
 		time.Date(3000, 3, 1, 12, 0, 0, 0, time.UTC),
 		time.Unix(0, 1<<63-1).Add(-time.Millisecond), // the wrap of int64 nanoseconds, 2262, within the capture
 		time.Date(-29719, 4, 5, 22, 13, 20, 5000, time.UTC),
-		dump.MaxTime.Add(-3 * time.Millisecond),
+		capfile.MaxTime.Add(-3 * time.Millisecond),
 	} {
 		p, got, err := farPage(t, start, offsets)
 		if err != nil {
@@ -101,11 +102,11 @@ func TestFarTimes(t *testing.T) {
 	}{
 		{"1000 years apart", time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), []time.Duration{0, maxAxis}, 0, 1},
 		{"290 years apart", time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), []time.Duration{0, 290 * 8766 * time.Hour}, 290 * 8766 * time.Hour, 2},
-		{"MinTime and MaxTime", dump.MinTime, []time.Duration{0, time.Second, maxAxis}, time.Second, 2},
+		{"MinTime and MaxTime", capfile.MinTime, []time.Duration{0, time.Second, maxAxis}, time.Second, 2},
 		{"the longest axis", time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC), []time.Duration{0, time.Hour, maxAxis - 1}, maxAxis - 1, 3},
 	} {
 		if c.name == "MinTime and MaxTime" {
-			c.at[2] = dump.MaxTime.Sub(dump.MinTime) // saturates: MaxTime is past the axis
+			c.at[2] = capfile.MaxTime.Sub(capfile.MinTime) // saturates: MaxTime is past the axis
 		}
 		p, page, err := farPage(t, c.start, c.at)
 		if err != nil {
@@ -154,7 +155,7 @@ func TestFarTimesAnalysis(t *testing.T) {
 			if i >= len(frames)/2 {
 				ts = time.Unix(ts.Unix()+gap, int64(ts.Nanosecond()))
 			}
-			rec.Decode(i+1, gopacket.CaptureInfo{Timestamp: ts, Length: len(fr), CaptureLength: len(fr)}, dump.LinkTypeEthernet, fr)
+			rec.Decode(i+1, gopacket.CaptureInfo{Timestamp: ts, Length: len(fr), CaptureLength: len(fr)}, capfile.LinkTypeEthernet, fr)
 			tl.AddRecord(&rec, "congestion.pcap")
 		}
 		var p, tx, j bytes.Buffer
@@ -179,7 +180,7 @@ func TestFarTimesAnalysis(t *testing.T) {
 		time.Date(3000, 3, 1, 12, 0, 0, 0, time.UTC),
 		time.Unix(0, 1<<63-1).Add(-span / 2), // across the wrap
 		time.Date(-5, 3, 1, 12, 0, 0, 0, time.UTC),
-		dump.MaxTime.Add(-span - time.Second),
+		capfile.MaxTime.Add(-span - time.Second),
 	} {
 		page, text, js := run(at)
 		if page != wantPage {

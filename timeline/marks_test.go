@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/gen"
@@ -46,7 +47,7 @@ func TestMarkKinds(t *testing.T) {
 	var rec dump.Record
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	for i := 0; i < 5; i++ {
-		rec.Decode(i+1, gopacket.CaptureInfo{Timestamp: start.Add(time.Duration(i) * time.Microsecond), Length: len(frame), CaptureLength: len(frame)}, dump.LinkTypeEthernet, frame)
+		rec.Decode(i+1, gopacket.CaptureInfo{Timestamp: start.Add(time.Duration(i) * time.Microsecond), Length: len(frame), CaptureLength: len(frame)}, capfile.LinkTypeEthernet, frame)
 		tl.AddRecord(&rec, "r.pcap")
 		key, _ := flow.KeyOf(&rec)
 		tl.cur = &rec // as during the analysis of this frame

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/gen"
 )
@@ -39,7 +40,7 @@ func TestBins(t *testing.T) {
 		tl := New(Config{})
 		var rec dump.Record
 		for i, at := range []time.Duration{0, tc.span / 3, tc.span} {
-			rec.Decode(i+1, gopacket.CaptureInfo{Timestamp: start.Add(at), Length: len(frame), CaptureLength: len(frame)}, dump.LinkTypeEthernet, frame)
+			rec.Decode(i+1, gopacket.CaptureInfo{Timestamp: start.Add(at), Length: len(frame), CaptureLength: len(frame)}, capfile.LinkTypeEthernet, frame)
 			tl.AddRecord(&rec, "x.pcap")
 		}
 		p := tl.Page()

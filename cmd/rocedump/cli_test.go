@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 )
 
@@ -122,7 +123,7 @@ func TestWrite(t *testing.T) {
 					t.Errorf("%s %s %q: the written capture prints differently", c.name, name, flags)
 				}
 				b, _ := os.ReadFile(out)
-				src, err := dump.NewSource(bytes.NewReader(b))
+				src, err := capfile.NewSource(bytes.NewReader(b))
 				if err != nil {
 					t.Fatal(err)
 				}

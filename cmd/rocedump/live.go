@@ -4,15 +4,16 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"github.com/roce-go/roce/cmd/internal/cli"
 	"io"
 	"os"
 	"os/signal"
 	"strconv"
 	"syscall"
 
+	"github.com/roce-go/roce/capfile"
+	"github.com/roce-go/roce/cmd/internal/cli"
+
 	"github.com/roce-go/roce/capture"
-	"github.com/roce-go/roce/dump"
 )
 
 // defaultBufferKiB is the ring of -i without -B: 2 MiB, libpcap's
@@ -87,8 +88,8 @@ func (l *liveConfig) check(file string) string {
 		return "-s, -p, -B and -all are for a live capture: give -i IFACE"
 	case l.iface != "" && file != "":
 		return fmt.Sprintf("-i %s and capture file %q: capture live or read a file, not both", l.iface, file)
-	case l.snaplen < 0 || l.snaplen > dump.MaxSnaplen:
-		return fmt.Sprintf("-s %d: want 1 to %d bytes (0: %d)", l.snaplen, dump.MaxSnaplen, capture.DefaultSnaplen)
+	case l.snaplen < 0 || l.snaplen > capfile.MaxSnaplen:
+		return fmt.Sprintf("-s %d: want 1 to %d bytes (0: %d)", l.snaplen, capfile.MaxSnaplen, capture.DefaultSnaplen)
 	case l.bufferKiB < 1 || l.bufferKiB > 1<<21:
 		return fmt.Sprintf("-B %d: want 1 to %d KiB", l.bufferKiB, 1<<21)
 	}
@@ -163,7 +164,7 @@ func runLive(c config, stdout, stderr io.Writer) int {
 	}()
 	defer signal.Stop(sig)
 	fmt.Fprintf(stderr, "rocedump: listening on %s, link-type EN10MB (Ethernet), snapshot length %d bytes\n", c.live.iface, h.Snaplen())
-	st, err := scan(c, dump.NewPacketSource(h, uint16(h.LinkType())), nil, stdout, nil)
+	st, err := scan(c, capfile.NewPacketSource(h, uint16(h.LinkType())), nil, stdout, nil)
 	close(done)
 	<-stopped
 	if cerr := h.Close(); err == nil && cerr != nil {

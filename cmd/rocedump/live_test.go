@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/capture"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/testkit/oracle"
@@ -156,7 +157,7 @@ func readCapture(t *testing.T, path string) (frames [][]byte, stamps []time.Time
 		t.Fatal(err)
 	}
 	defer f.Close()
-	src, err := dump.NewSource(f)
+	src, err := capfile.NewSource(f)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

@@ -178,6 +178,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/cmd/internal/cli"
 	"github.com/roce-go/roce/cnp"
 	"github.com/roce-go/roce/dump"
@@ -238,7 +239,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rocedump: %s: %s\n", name, cli.Message(err))
 		return 2
 	}
-	c.opt.Unreadable = func(e *dump.ReadError) { fmt.Fprintf(stderr, "rocedump: %s: %s\n", name, cli.Message(e)) }
+	c.opt.Unreadable = func(e *capfile.ReadError) { fmt.Fprintf(stderr, "rocedump: %s: %s\n", name, cli.Message(e)) }
 	prog := newProgress(stderr, size)
 	if prog != nil {
 		c.opt.Progress = prog.update
@@ -250,7 +251,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // scan is the work on an open source: the frames printed, written (-w,
 // -parquet), summarized (-stats) or drawn (-timeline) to stdout or to
 // their files. prog may be nil.
-func scan(c config, src *dump.Source, in io.Reader, stdout io.Writer, prog *progress) (dump.Stats, error) {
+func scan(c config, src *capfile.Source, in io.Reader, stdout io.Writer, prog *progress) (dump.Stats, error) {
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	var st dump.Stats
 	var err error
@@ -338,7 +339,7 @@ type config struct {
 	file                  string // the capture; "" or "-" is standard input
 	many                         // several captures, -per-file, -timeline (multi.go)
 	out                   string // -w: the capture to write ("-": standard output)
-	format                dump.Format
+	format                capfile.Format
 	live                  liveConfig // -i: a live capture
 	parquet               string     // -parquet: the Parquet file or directory to write
 }
@@ -412,9 +413,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (c config, status int, 
 		c.cnpInterval = -1 // flow.Config: no pacing
 	}
 	c.out = *out
-	c.format = dump.FormatOf(c.out)
+	c.format = capfile.FormatOf(c.out)
 	if *format != "" {
-		if c.format, err = dump.ParseFormat(*format); err != nil {
+		if c.format, err = capfile.ParseFormat(*format); err != nil {
 			return fail("-F: %s", cli.Message(err))
 		}
 		if c.out == "" {
@@ -446,7 +447,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (c config, status int, 
 
 // writeCapture is -w: the frames that pass the filters go to c.out,
 // unchanged; with -stats, the summary goes to w (on standard output).
-func writeCapture(c config, src *dump.Source, w *bufio.Writer, stdout io.Writer) (dump.Stats, error) {
+func writeCapture(c config, src *capfile.Source, w *bufio.Writer, stdout io.Writer) (dump.Stats, error) {
 	of, closeOut, err := createOutput("-w", c.out, stdout)
 	if err != nil {
 		return dump.Stats{}, err
@@ -455,14 +456,14 @@ func writeCapture(c config, src *dump.Source, w *bufio.Writer, stdout io.Writer)
 	bw := bufio.NewWriterSize(of, 256<<10)
 	lt, ok := src.LinkType()
 	if !ok {
-		lt = dump.LinkTypeEthernet
+		lt = capfile.LinkTypeEthernet
 	}
-	cw := dump.NewWriter(bw, c.format, lt)
-	fn := cw.WriteRecord
+	cw := capfile.NewWriter(bw, c.format, lt)
+	fn := func(r *dump.Record) error { return dump.WriteRecord(cw, r) }
 	var an *flow.Analyzer
 	if c.stats {
 		an = flow.New(c.flowConfig())
-		fn = func(r *dump.Record) error { an.AddRecord(r); return cw.WriteRecord(r) }
+		fn = func(r *dump.Record) error { an.AddRecord(r); return dump.WriteRecord(cw, r) }
 	}
 	st, err := dump.Scan(src, c.opt, fn)
 	if cerr := cw.Close(); err == nil {
@@ -526,11 +527,11 @@ func inputFile(in io.Reader) (*os.File, bool) {
 }
 
 // newSource reads the file header of the capture in.
-func newSource(in io.Reader) (*dump.Source, error) {
+func newSource(in io.Reader) (*capfile.Source, error) {
 	if m, ok := in.(*mapped); ok {
-		return dump.NewSourceMapped(m.m)
+		return capfile.NewSourceMapped(m.m)
 	}
-	return dump.NewSource(in)
+	return capfile.NewSource(in)
 }
 
 // regular reports whether in is a regular file, which the pipeline may
@@ -589,10 +590,10 @@ func exitStatus(stderr io.Writer, name string, st dump.Stats, err error) int {
 		status = 1
 	}
 	if err != nil {
-		var re *dump.ReadError
+		var re *capfile.ReadError
 		msg := cli.Message(err)
 		switch {
-		case errors.Is(err, dump.ErrShrank):
+		case errors.Is(err, capfile.ErrShrank):
 			msg = "the file shrank while it was read; the frames up to its new end were read"
 		case !errors.As(err, &re) && errors.Is(err, io.ErrUnexpectedEOF):
 			msg = "the capture is cut short in the middle of a record"

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/internal/testkit/oracle"
 )
@@ -75,7 +76,7 @@ func TestCaptures(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			src, err := dump.NewSource(f)
+			src, err := capfile.NewSource(f)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/cmd/internal/cli"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
@@ -183,7 +184,7 @@ func validName(name string) string {
 }
 
 // openSource opens one capture for reading.
-func openSource(file string, stdin io.Reader) (src *dump.Source, name string, closeIn func() error, err error) {
+func openSource(file string, stdin io.Reader) (src *capfile.Source, name string, closeIn func() error, err error) {
 	in, _, name, closeIn, err := openInput(file, stdin)
 	if err != nil {
 		return nil, file, nil, err
@@ -220,7 +221,7 @@ func runMerged(c config, files []string, jobs int, stdin io.Reader, w io.Writer,
 		defer closeIn()
 		opt := c.opt
 		opt.Progress = nil
-		opt.Unreadable = func(e *dump.ReadError) { fmt.Fprintf(stderr, "rocedump: %s: %s\n", name, cli.Message(e)) }
+		opt.Unreadable = func(e *capfile.ReadError) { fmt.Fprintf(stderr, "rocedump: %s: %s\n", name, cli.Message(e)) }
 		in = append(in, dump.MergeInput{Source: src, Options: opt})
 		names = append(names, validName(name))
 	}
@@ -357,7 +358,7 @@ func (j *job) run(c config, stdin io.Reader, header bool, count int) int {
 	}
 	opt := c.opt
 	opt.Count, opt.Progress = count, nil
-	opt.Unreadable = func(e *dump.ReadError) { fmt.Fprintf(&j.errs, "rocedump: %s: %s\n", name, cli.Message(e)) }
+	opt.Unreadable = func(e *capfile.ReadError) { fmt.Fprintf(&j.errs, "rocedump: %s: %s\n", name, cli.Message(e)) }
 	if header {
 		opt.File = validName(name)
 	}

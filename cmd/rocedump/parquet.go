@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/dump/parquetrows"
 )
@@ -80,7 +81,7 @@ func parquetPath(out, name string) string {
 // writeParquet is -parquet for one capture: its frames that pass the
 // filters go to the Parquet file path ("-": stdout), with capture (the
 // name as given, "-" for standard input) in the frame.file column.
-func writeParquet(c config, src *dump.Source, capture, path string, stdout io.Writer) (dump.Stats, error) {
+func writeParquet(c config, src *capfile.Source, capture, path string, stdout io.Writer) (dump.Stats, error) {
 	if path != "-" && parquetDir(c.parquet) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 			return dump.Stats{}, &outputError{"-parquet", err}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestShrankMessage(t *testing.T) {
 	var b bytes.Buffer
 	st := dump.Stats{Frames: 9999, NotRoCE: 9999}
-	if s := exitStatus(&b, "c.pcap", st, fmt.Errorf("reading: %w", dump.ErrShrank)); s != 1 {
+	if s := exitStatus(&b, "c.pcap", st, fmt.Errorf("reading: %w", capfile.ErrShrank)); s != 1 {
 		t.Errorf("exit status %d, want 1", s)
 	}
 	if got := b.String(); !strings.Contains(got, "c.pcap: after 9999 frames: the file shrank while it was read") || strings.Contains(got, "middle of a record") {

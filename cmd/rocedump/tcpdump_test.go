@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/internal/testkit/oracle"
 )
@@ -104,15 +104,15 @@ func tcpdumpCaptures(t *testing.T) map[string]bool {
 		frames = append(frames, binary.BigEndian.AppendUint16(bytes.Clone(v2[:12]), et))
 		frames[len(frames)-1] = append(frames[len(frames)-1], make([]byte, 46)...)
 	}
-	paths[writeTestCapture(t, dir, "ethernet.pcap", dump.LinkTypeEthernet, frames)] = false
-	paths[writeTestCapture(t, dir, "ieee8023.pcap", dump.LinkTypeEthernet, ieee8023Frames(v2[:12]))] = false
-	paths[writeTestCapture(t, dir, "cut_tags.pcap", dump.LinkTypeEthernet, cutTagFrames(v2))] = false
+	paths[writeTestCapture(t, dir, "ethernet.pcap", capfile.LinkTypeEthernet, frames)] = false
+	paths[writeTestCapture(t, dir, "ieee8023.pcap", capfile.LinkTypeEthernet, ieee8023Frames(v2[:12]))] = false
+	paths[writeTestCapture(t, dir, "cut_tags.pcap", capfile.LinkTypeEthernet, cutTagFrames(v2))] = false
 	ip := untagged[14:]
 	sll := append([]byte{0, 4, 0, 1, 0, 6, 2, 0, 0, 0, 0, 1, 0, 0, 0x08, 0x00}, ip...)
 	sll2 := append([]byte{0x08, 0x00, 0, 0, 0, 0, 0, 1, 0, 1, 0, 6, 2, 0, 0, 0, 0, 1, 0, 0}, ip...)
-	paths[writeTestCapture(t, dir, "sll.pcap", dump.LinkTypeLinuxSLL, [][]byte{sll, sll})] = false
-	paths[writeTestCapture(t, dir, "sll2.pcap", dump.LinkTypeLinuxSLL2, [][]byte{sll2, sll2})] = true
-	paths[writeTestCapture(t, dir, "raw.pcap", dump.LinkTypeRaw, [][]byte{ip, ip})] = false
+	paths[writeTestCapture(t, dir, "sll.pcap", capfile.LinkTypeLinuxSLL, [][]byte{sll, sll})] = false
+	paths[writeTestCapture(t, dir, "sll2.pcap", capfile.LinkTypeLinuxSLL2, [][]byte{sll2, sll2})] = true
+	paths[writeTestCapture(t, dir, "raw.pcap", capfile.LinkTypeRaw, [][]byte{ip, ip})] = false
 	return paths
 }
 
@@ -185,7 +185,7 @@ func cutTagFrames(v2 []byte) [][]byte {
 // one 101 hours later.
 func writeTestCapture(t *testing.T, dir, name string, lt uint16, frames [][]byte) string {
 	var b bytes.Buffer
-	w := dump.NewWriter(&b, dump.FormatPcap, lt)
+	w := capfile.NewWriter(&b, capfile.FormatPcap, lt)
 	ts := time.Unix(1764400000, 123456789)
 	for i, fr := range frames {
 		switch i {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/timeline"
@@ -73,7 +74,7 @@ func (p *page) write(s *summary) error {
 // drawTimeline is -timeline over the command's one source (a live
 // capture: files go through runMerged), named name on the page: the
 // page, and with -stats the summary to w.
-func drawTimeline(c config, src *dump.Source, name string, w io.Writer, prog *progress) (dump.Stats, error) {
+func drawTimeline(c config, src *capfile.Source, name string, w io.Writer, prog *progress) (dump.Stats, error) {
 	pg, err := createPage(c, w)
 	if err != nil {
 		return dump.Stats{}, err

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/dump/parquetrows"
 	"github.com/roce-go/roce/internal/testkit/corpus"
@@ -38,7 +39,7 @@ func TestCutFrames(t *testing.T) {
 	var r dump.Record
 	rows := 0
 	for _, whole := range frames {
-		r.Decode(1, gopacket.CaptureInfo{Length: len(whole), CaptureLength: len(whole)}, dump.LinkTypeEthernet, whole)
+		r.Decode(1, gopacket.CaptureInfo{Length: len(whole), CaptureLength: len(whole)}, capfile.LinkTypeEthernet, whole)
 		if r.Kind != dump.KindRoCE {
 			continue
 		}
@@ -46,7 +47,7 @@ func TestCutFrames(t *testing.T) {
 		for n := bth; n < len(whole); n++ {
 			rows++
 			ci := gopacket.CaptureInfo{Timestamp: time.Unix(1, int64(rows)), Length: len(whole), CaptureLength: n}
-			r.Decode(rows, ci, dump.LinkTypeEthernet, whole[:n:n])
+			r.Decode(rows, ci, capfile.LinkTypeEthernet, whole[:n:n])
 			if r.Kind != dump.KindRoCE {
 				t.Fatalf("cut at %d: %v %v", n, r.Kind, r.Err)
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/dump/parquetrows"
 	"github.com/roce-go/roce/gen"
@@ -26,7 +27,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	src, err := dump.NewSource(&capture)
+	src, err := capfile.NewSource(&capture)
 	if err != nil {
 		fmt.Println(err)
 		return

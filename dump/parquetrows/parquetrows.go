@@ -20,7 +20,7 @@
 //	64-bit hex, 64-bit              INT64 UINT_64: the exact value
 //	bool                            BOOLEAN
 //	time (frame.time_epoch)         INT64 TIMESTAMP(NANOS, isAdjustedToUTC=false): nanoseconds since 1970 UTC, 1677 to 2262 (NULL outside)
-//	frame.time_epoch_decimal        FIXED_LEN_BYTE_ARRAY(12) DECIMAL(28,9): the same time, seconds, exactly, from dump.MinTime to dump.MaxTime
+//	frame.time_epoch_decimal        FIXED_LEN_BYTE_ARRAY(12) DECIMAL(28,9): the same time, seconds, exactly, from capfile.MinTime to capfile.MaxTime
 //	string, IPv4, IPv6, MAC, bytes  BYTE_ARRAY STRING, the text JSON writes
 //	frame.file                      BYTE_ARRAY STRING, the capture's name as given to NewWriter
 //
@@ -96,7 +96,7 @@ const FileColumn = dump.FileKey
 // JSON's frame.time_epoch writes: seconds since 1970 UTC with nine
 // decimals, DECIMAL(28,9) in 12 bytes (FIXED_LEN_BYTE_ARRAY), which
 // DuckDB reads as DECIMAL(28,9). It follows frame.time_epoch and holds
-// every time a capture gives (dump.MinTime to dump.MaxTime), where
+// every time a capture gives (capfile.MinTime to capfile.MaxTime), where
 // frame.time_epoch, a TIMESTAMP(NANOS) of 64 bits, holds 1677 to 2262
 // and is NULL outside.
 const TimeDecimalColumn = "frame.time_epoch_decimal"

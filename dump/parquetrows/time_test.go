@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/dump/parquetrows"
 	"github.com/roce-go/roce/internal/testkit/oracle"
@@ -24,11 +25,11 @@ func farRecords(t *testing.T, times []time.Time) []dump.Record {
 	copy(fr, []byte{2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x88, 0xb5})
 	for i, ts := range times {
 		var out bytes.Buffer
-		w := dump.NewWriter(&out, dump.FormatPcapng, 1)
+		w := capfile.NewWriter(&out, capfile.FormatPcapng, 1)
 		if err := w.WriteFrame(fr, 60, ts, 1); err != nil {
 			t.Fatal(err)
 		}
-		src, err := dump.NewSource(bytes.NewReader(out.Bytes()))
+		src, err := capfile.NewSource(bytes.NewReader(out.Bytes()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +48,7 @@ func farRecords(t *testing.T, times []time.Time) []dump.Record {
 var epochKey = regexp.MustCompile(`"frame.time_epoch":(-?[0-9]+\.[0-9]{9})`)
 
 // TestFarTimesDuckDB: every capture time, before 1677 and after 2262
-// too (up to dump.MinTime and dump.MaxTime), is in frame.time_epoch_decimal
+// too (up to capfile.MinTime and capfile.MaxTime), is in frame.time_epoch_decimal
 // exactly, as DuckDB reads it: the very number of JSON's
 // frame.time_epoch. frame.time_epoch, TIMESTAMP_NS, holds the times of
 // 1677 to 2262 (DuckDB's epoch_ns gives their nanoseconds) and is NULL
@@ -69,7 +70,7 @@ func TestFarTimesDuckDB(t *testing.T) {
 		time.Unix(-9223371974719179007, 0),    // MinTime
 		time.Unix(-9223371974719179007, 1),
 	}
-	if !times[11].Equal(dump.MaxTime) || !times[12].Equal(dump.MinTime) {
+	if !times[11].Equal(capfile.MaxTime) || !times[12].Equal(capfile.MinTime) {
 		t.Fatal("the edges are not dump's")
 	}
 	recs := farRecords(t, times)

@@ -22,6 +22,7 @@ import (
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/ecn"
 	"github.com/roce-go/roce/gen"
@@ -94,7 +95,7 @@ func Generated(t testing.TB, dir string) []string {
 	cis[len(cis)-1].Length += 4 // the last one is cut by the capture before its ICRC
 	paths = append(paths, write(t, filepath.Join(dir, "handmade.pcap"), frames, cis))
 	// Linux cooked copies (tcpdump -i any) of the hand-built frames.
-	for _, lt := range []uint32{dump.LinkTypeLinuxSLL, dump.LinkTypeLinuxSLL2} {
+	for _, lt := range []uint32{capfile.LinkTypeLinuxSLL, capfile.LinkTypeLinuxSLL2} {
 		path := filepath.Join(dir, "handmade_sll"+strconv.Itoa(int(lt))+".pcap")
 		WriteCooked(t, path, lt, frames, cis)
 		paths = append(paths, path)
@@ -214,7 +215,7 @@ func Records(tb testing.TB, path string) []dump.Record {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	src, err := dump.NewSource(f)
+	src, err := capfile.NewSource(f)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -243,7 +244,7 @@ func WriteCooked(t testing.TB, path string, lt uint32, frames [][]byte, cis []go
 	for i, fr := range frames {
 		var h []byte
 		proto := fr[12:14]
-		if lt == dump.LinkTypeLinuxSLL {
+		if lt == capfile.LinkTypeLinuxSLL {
 			h = append(h, 0, 4, 0, 1, 0, 6) // sent by us, Ethernet, 6-byte address
 			h = append(h, fr[6:12]...)
 			h = append(h, 0, 0)
@@ -285,7 +286,7 @@ func IPoIBLinkOf(t testing.TB, frames [][]byte) [][]byte {
 	var rec dump.Record
 	var out [][]byte
 	for i, fr := range frames {
-		rec.Decode(i+1, gopacket.CaptureInfo{}, dump.LinkTypeERF, fr)
+		rec.Decode(i+1, gopacket.CaptureInfo{}, capfile.LinkTypeERF, fr)
 		if !rec.HasIPoIB {
 			continue
 		}

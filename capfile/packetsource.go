@@ -1,4 +1,4 @@
-package dump
+package capfile
 
 import (
 	"github.com/google/gopacket"
@@ -8,14 +8,14 @@ import (
 // instead of a file: a live capture (a capture.Handle, a gopacket pcap
 // or pcapgo handle) or anything else with gopacket's ReadPacketData,
 // every frame of link type linkType (LinkTypeEthernet for an Ethernet
-// interface). Scan, Dump and Writer take it as they take a file's
-// Source: frames are numbered from 1 as they come, and Scan ends,
-// without error, when src's read returns io.EOF (capture.Handle does
-// once it is closed); another error of src ends it with that error.
-// When src also has ZeroCopyReadPacketData
-// (gopacket.ZeroCopyPacketDataSource) Source uses it, and Next then
-// allocates nothing. Give Options.Workers 1 for a live capture: each
-// frame is then decoded and handed on as it arrives.
+// interface). It is read as a file's Source is (dump's Scan and Dump
+// take it alike): frames are numbered from 1 as they come, and Next
+// returns io.EOF when src's read does (capture.Handle does once it is
+// closed); another error of src is Next's error. When src also has
+// ZeroCopyReadPacketData (gopacket.ZeroCopyPacketDataSource) Source
+// uses it, and Next then allocates nothing. A pipeline that reads ahead
+// in batches (dump.Options.Workers other than 1) hands a live capture's
+// frames on a batch at a time: give it one worker.
 func NewPacketSource(src gopacket.PacketDataSource, linkType uint16) *Source {
 	s := &Source{count: &countReader{}, pkt: src, lt: linkType}
 	s.zc, _ = src.(gopacket.ZeroCopyPacketDataSource)

@@ -1,4 +1,4 @@
-package dump_test
+package capfile_test
 
 import (
 	"bytes"
@@ -8,9 +8,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/roce-go/roce/dump"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/internal/mmap"
 )
+
+// capDir holds the test captures.
+const capDir = "../testdata/captures"
 
 // BenchmarkSource measures Source.Next alone over a capture held in
 // memory, as pcap, as pcapng (Enhanced Packet Blocks) and gzipped: one op
@@ -34,7 +37,7 @@ func BenchmarkSource(b *testing.B) {
 			b.SetBytes(int64(len(raw)))
 			frames := 0
 			for i := 0; i < b.N; i++ {
-				src, err := dump.NewSource(bytes.NewReader(c.data))
+				src, err := capfile.NewSource(bytes.NewReader(c.data))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -79,11 +82,11 @@ func BenchmarkSourceMapped(b *testing.B) {
 			b.SetBytes(int64(len(raw)))
 			frames := 0
 			for i := 0; i < b.N; i++ {
-				var src *dump.Source
+				var src *capfile.Source
 				if how == "NewSourceBytes" {
-					src, err = dump.NewSourceBytes(m.Bytes())
+					src, err = capfile.NewSourceBytes(m.Bytes())
 				} else {
-					src, err = dump.NewSourceMapped(m)
+					src, err = capfile.NewSourceMapped(m)
 				}
 				if err != nil {
 					b.Fatal(err)

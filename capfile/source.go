@@ -1,4 +1,4 @@
-package dump
+package capfile
 
 import (
 	"compress/flate"
@@ -105,20 +105,29 @@ type Source struct {
 	zc  gopacket.ZeroCopyPacketDataSource
 	// NewSourceMapped: the mapped file, the bytes of it released, and
 	// whether Next leaves the check of the file's size to its caller
-	// (the pipeline checks whole batches, checkShrunk).
+	// (a pipeline checks whole batches, Shrunk).
 	m        Mapping
 	released int64
 	batched  bool
-	// lazyRelease: the pipeline reads the mapping in place and releases
-	// it itself, behind the batches it is done with (releaseTo).
+	// lazyRelease: a pipeline reads the mapping in place and releases
+	// it itself, behind the batches it is done with (ReleaseTo).
 	lazyRelease bool
 	sink        byte // what touch reads, so that the read is kept
 }
 
-// inPlace reports whether the frames Next returns are views of the
-// whole input, valid as long as it is (NewSourceBytes and
-// NewSourceMapped, not under gzip).
-func (s *Source) inPlace() bool { return s.whole != nil && s.whole == &s.in }
+// A Source is read by one goroutine. A pipeline that reads it on one
+// goroutine and the frames on others (dump's Scan, Dump and Merge with
+// several workers) uses the methods below, which hand the checks Next
+// makes of a mapped file over to it, so that it can make them once per
+// batch of records and only after every goroutine is done with the
+// batch: InPlace, Guard, Unguard, UnguardViews, Pipelined, Shrunk,
+// ReleaseTo and ReadEnd. A program that calls Next alone needs none of
+// them.
+
+// InPlace reports whether the frames Next returns are views of the
+// whole input, valid as long as it is rather than until the following
+// call (NewSourceBytes and NewSourceMapped, not under gzip).
+func (s *Source) InPlace() bool { return s.whole != nil && s.whole == &s.in }
 
 // Mapping is a capture file mapped into memory read-only, as
 // NewSourceMapped reads it (rocedump's come from internal/mmap).
@@ -143,21 +152,23 @@ type Mapping interface {
 // records).
 var ErrShrank = fmt.Errorf("roce: the file shrank while it was read: it ends before the records that follow: %w", io.ErrUnexpectedEOF)
 
-// guard, for a Source of NewSourceBytes or NewSourceMapped, makes a
+// Guard, for a Source of NewSourceBytes or NewSourceMapped, makes a
 // fault on the memory it reads (a mapped file cut shorter: SIGBUS) a
 // panic on the calling goroutine (runtime/debug.SetPanicOnFault), and
-// returns the setting to restore; defer unguard with it. For other
-// Sources it does nothing.
-func (s *Source) guard() (old bool) {
+// returns the setting to restore; defer Unguard (on the goroutine that
+// calls Next) or UnguardViews (on another) with it. For other Sources
+// it does nothing.
+func (s *Source) Guard() (old bool) {
 	if s.whole == nil {
 		return false
 	}
 	return debug.SetPanicOnFault(true)
 }
 
-// unguard, deferred after guard, restores the setting, recovers the
-// panic of a fault and sets *err to ErrShrank. Other panics go on.
-func (s *Source) unguard(old bool, err *error) {
+// Unguard, deferred after Guard on the goroutine that calls Next,
+// restores the setting, recovers the panic of a fault and sets *err to
+// ErrShrank, which Next returns from then on. Other panics go on.
+func (s *Source) Unguard(old bool, err *error) {
 	if s.whole == nil {
 		return
 	}
@@ -172,9 +183,10 @@ func (s *Source) unguard(old bool, err *error) {
 	}
 }
 
-// unguardConsumer is unguard for the pipeline's consumer, which does not
-// own the Source (its reader goroutine does): the Source is left as it is.
-func (s *Source) unguardConsumer(old bool, err *error) {
+// UnguardViews is Unguard for a goroutine that reads the frames Next
+// returned (views of the mapping, InPlace) but does not call Next
+// itself: the Source is left as it is.
+func (s *Source) UnguardViews(old bool, err *error) {
 	if s.whole == nil {
 		return
 	}
@@ -233,7 +245,7 @@ func NewSourceMapped(m Mapping) (s *Source, err error) {
 	b := m.Bytes()
 	s.in = input{buf: b, hi: len(b), err: io.EOF, whole: true}
 	s.whole = &s.in
-	defer s.unguard(s.guard(), &err)
+	defer s.Unguard(s.Guard(), &err)
 	_, err = s.start()
 	if !s.covered(s.whole.end()) { // the file header (under gzip, what was read of the compressed file)
 		return nil, ErrShrank
@@ -287,43 +299,60 @@ func (s *Source) touch(q int) (ok bool) {
 	return true
 }
 
-// checkShrunk is the pipeline's check of a batch (Next leaves it to the
-// pipeline, see batched): if the mapped file is now shorter than what
-// was read, the records past its end are dropped and reading ends with
-// ErrShrank. One look at the file's size per batch, after its bytes were
-// read: by the reader once it has copied them (reader true: the Source
-// then ends too), or by the consumer once the workers have read them in
-// place.
-func (s *Source) checkShrunk(b *batch, reader bool) {
+// Pipelined hands two of Next's duties on a mapped file
+// (NewSourceMapped) over to a pipeline that reads it in batches: with
+// check, Next no longer asks the file's size after each record (the
+// pipeline calls Shrunk once per batch); with release, Next no longer
+// releases the pages it has read (the pipeline calls ReleaseTo behind
+// the batches it is done with). Pipelined(false, false) hands them back.
+func (s *Source) Pipelined(check, release bool) { s.batched, s.lazyRelease = check, release }
+
+// Shrunk is a pipeline's check of a batch of records read from a mapped
+// file (NewSourceMapped, see Pipelined), asked once the batch's bytes
+// have been read, end being ReadEnd after the batch: it reports whether
+// the file is now shorter than end, and its size then (the records
+// whose Offset is past it are to be dropped and reading ends with
+// ErrShrank). With own, asked on the goroutine that calls Next, the
+// Source ends with ErrShrank too. For other Sources it reports false.
+func (s *Source) Shrunk(end int64, own bool) (size int64, shrunk bool) {
 	if s.m == nil {
-		return
+		return 0, false
 	}
 	n, err := s.m.Size()
-	if err != nil || n >= b.end {
-		return
+	if err != nil || n >= end {
+		return n, false
 	}
-	k := 0
-	for k < len(b.slots) && b.slots[k].off <= n {
-		k++
-	}
-	b.slots = b.slots[:k]
-	b.err = ErrShrank
-	if reader {
+	if own {
 		s.err = ErrShrank
 	}
+	return n, true
+}
+
+// ReadEnd returns the end of the bytes of the whole input (NewSourceBytes,
+// NewSourceMapped; under gzip, of the compressed input) read so far,
+// consumed or looked at: what a check of a mapped file's size (Shrunk)
+// must find the file still holds. For other Sources it returns 0.
+func (s *Source) ReadEnd() int64 {
+	if s.whole == nil {
+		return 0
+	}
+	return s.whole.end()
 }
 
 // release hands back the pages of a mapped file read up to a step
 // before the current offset.
 func (s *Source) release() {
 	if !s.lazyRelease {
-		s.releaseTo(s.whole.off)
+		s.ReleaseTo(s.whole.off)
 	}
 }
 
-// releaseTo hands back the pages of a mapped file up to a step before
-// off, once two steps are to be released.
-func (s *Source) releaseTo(off int64) {
+// ReleaseTo hands back the pages of a mapped file (NewSourceMapped) up
+// to a step (ReleaseStep) before off, once two steps are to be
+// released: a pipeline that reads the mapping in place (Pipelined with
+// release) calls it with the Offset after the last batch it is done
+// with. For other Sources it does nothing.
+func (s *Source) ReleaseTo(off int64) {
 	if s.m != nil && off-s.released >= 2*ReleaseStep {
 		end := off - ReleaseStep
 		s.m.Release(int(s.released), int(end-s.released))
@@ -381,7 +410,8 @@ func (s *Source) start() (*Source, error) {
 // (NewSourceMapped) that shrinks, Next returns the records wholly before
 // its new end, then ErrShrank; a fault on a page past the new end (a
 // file cut shorter at the moment its page is read) is a panic that
-// Scan, Dump, ScanParts and Merge recover as ErrShrank.
+// a Guard and Unguard around the reading recover as ErrShrank (dump's
+// Scan, Dump, ScanParts and Merge do).
 func (s *Source) Next() (data []byte, ci gopacket.CaptureInfo, linkType uint16, err error) {
 	if s.err != nil {
 		return nil, ci, 0, s.err

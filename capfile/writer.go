@@ -1,4 +1,4 @@
-package dump
+package capfile
 
 import (
 	"encoding/binary"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -38,8 +37,12 @@ func ParseFormat(s string) (Format, error) {
 	case "pcapng":
 		return FormatPcapng, nil
 	}
-	return 0, errs.Kind(ErrBadArgument, fmt.Sprintf("unknown capture format %q: want pcap or pcapng", s))
+	return 0, errs.Kind(ErrUnknownFormat, fmt.Sprintf("unknown capture format %q: want pcap or pcapng", s))
 }
+
+// ErrUnknownFormat is what ParseFormat's error wraps: the text names no
+// capture format Writer writes.
+var ErrUnknownFormat = errors.New("roce: unknown capture format")
 
 // FormatOf returns the format a file name asks for: pcapng for a name
 // ending in ".pcapng" (in any case), pcap otherwise.
@@ -230,15 +233,6 @@ func (w *Writer) WriteFrame(data []byte, origLen int, ts time.Time, linkType uin
 	w.buf = b
 	_, err := w.w.Write(b)
 	return err
-}
-
-// WriteRecord writes the frame r was decoded from, as WriteFrame; an
-// error names the frame ("roce: frame N: ...").
-func (w *Writer) WriteRecord(r *Record) error {
-	if err := w.WriteFrame(r.Data, r.Len, r.Time, r.LinkType); err != nil {
-		return errs.Context("frame "+strconv.Itoa(r.Number), err)
-	}
-	return nil
 }
 
 // Close writes the file header when no frame was written, so that the

@@ -1,0 +1,38 @@
+// Package capfile reads and writes capture files: pcap and pcapng, either
+// one gzip-compressed, with frames of any link type (ERF records,
+// Linux cooked captures, raw IP, IPoIB and native InfiniBand among
+// them: LinkTypeERF and the other link type numbers, LinkTypeName); a
+// file read as a stream (NewSource), held whole in memory
+// (NewSourceBytes) or mapped into it (NewSourceMapped), or a live
+// capture read as one (NewPacketSource). It decodes nothing: a frame is
+// its captured bytes, its capture information (gopacket.CaptureInfo)
+// and its link type. Package dump decodes them (Record.Decode, Scan);
+// cmd/rocedump, cmd/rocegen and package gen write through Writer.
+//
+// The contract of Source: Next hands out one frame at a time, a view of
+// its buffer (of the file itself when it is held in memory) valid until
+// the following call, and allocates nothing in steady state. Memory is
+// bounded whatever the lengths a file claims: no record over MaxSnaplen
+// is held. Frames are numbered from 1 in the order of the file, as
+// Wireshark numbers them, a record that cannot be read included. A
+// record that cannot be read is a *ReadError naming its frame: skipped
+// when the format can find the next record (a pcapng block of a sound
+// length), the end of reading otherwise (Fatal). Capture times are
+// exact to the nanosecond from MinTime to MaxTime. A mapped file that
+// shrinks while it is read ends with ErrShrank after its last whole
+// record, never with records past its new end.
+//
+// The contract of Writer: it writes each frame as it was read (bytes,
+// original length, time to the nanosecond, link type), so that a Source
+// reads back the same frames; a pcap file holds one link type and the
+// times from 1970 to 2106, a pcapng file every link type and every time
+// a Source gives. Format names the two, as a name (ParseFormat) or a
+// file name's extension (FormatOf) asks.
+//
+// Every error message starts with "roce: " and wraps a sentinel that
+// errors.Is matches: ErrNotCapture (a file of no capture format),
+// ErrUnreadable or io.ErrUnexpectedEOF (a ReadError: a record that
+// cannot be read, a capture cut short), ErrShrank, ErrUnknownFormat
+// (ParseFormat), and for Writer ErrLinkTypes, ErrTimeRange and
+// ErrTooLong.
+package capfile
