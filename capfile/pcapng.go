@@ -45,6 +45,8 @@ const (
 	spbMin       = 16
 	epbData      = 28 // the packet data in an EPB or PB
 	spbData      = 12
+	optUserAppl  = 4  // shb_userappl
+	optIfName    = 2  // if_name
 	optTSResol   = 9  // if_tsresol
 	optTSOffset  = 14 // if_tsoffset
 	maxBlockKept = epbData + MaxSnaplen + 4 + 1<<12

@@ -76,10 +76,30 @@ var ErrTooLong = errors.New("roce: frame longer than MaxSnaplen")
 type Writer struct {
 	w       io.Writer
 	format  Format
+	opt     WriterOptions
 	started bool
 	lt      uint16  // pcap: the file's link type
 	ifs     []ngOut // pcapng: the interfaces described
 	buf     []byte
+}
+
+// WriterOptions are what a Writer writes besides the frames. The zero
+// value is NewWriter's (with link type 0).
+type WriterOptions struct {
+	// LinkType is the link type of a pcap file that ends up holding no
+	// frame, and the one Start describes.
+	LinkType uint16
+	// Snaplen is the snapshot length of the pcap file header and of
+	// each pcapng interface; 0 means MaxSnaplen. It is the file's word
+	// alone: a frame longer than it is written whole (up to MaxSnaplen).
+	Snaplen uint32
+	// Application names the program that writes the file: the pcapng
+	// Section Header Block's shb_userappl option ("" writes none).
+	Application string
+	// Interface names every interface a pcapng file describes: the
+	// if_name option of its Interface Description Blocks ("" writes
+	// none).
+	Interface string
 }
 
 // ngOut is an interface a pcapng Writer has described: a link type and
@@ -102,13 +122,48 @@ const ngLastSec = (1<<64-1)/1_000_000_000 - 1
 // NewWriter returns a Writer of format f on w. linkType is the link type
 // of a pcap file that ends up holding no frame.
 func NewWriter(w io.Writer, f Format, linkType uint16) *Writer {
-	return &Writer{w: w, format: f, lt: linkType, buf: make([]byte, 0, 2048)}
+	return NewWriterOptions(w, f, WriterOptions{LinkType: linkType})
 }
 
-// pcap file header fields this writer uses.
-const (
-	writeSnaplen = MaxSnaplen
-)
+// NewWriterOptions returns a Writer of format f on w that writes what o
+// asks for besides the frames.
+func NewWriterOptions(w io.Writer, f Format, o WriterOptions) *Writer {
+	if o.Snaplen == 0 {
+		o.Snaplen = MaxSnaplen
+	}
+	return &Writer{w: w, format: f, opt: o, lt: o.LinkType, buf: make([]byte, 0, 2048)}
+}
+
+// Start writes the file header now rather than before the first frame,
+// and of a pcapng file the Interface Description Block of
+// WriterOptions.LinkType too, so that a file that ends up holding no
+// frame still describes its interface (as a capture of an interface
+// that saw no traffic does). A pcap file then holds that link type
+// alone. Start after the first frame, or a second time, does nothing.
+func (w *Writer) Start() error {
+	if w.started {
+		return nil
+	}
+	if err := w.start(); err != nil || w.format == FormatPcap {
+		return err
+	}
+	b, _ := w.iface(w.buf[:0], w.opt.LinkType, 0)
+	w.buf = b
+	_, err := w.w.Write(b)
+	return err
+}
+
+// appendOption appends a pcapng option of code c and value v, padded
+// to 4 bytes.
+func appendOption(b []byte, c uint16, v string) []byte {
+	b = binary.LittleEndian.AppendUint16(b, c)
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(v)))
+	b = append(b, v...)
+	return append(b, zeros[:-len(v)&3]...)
+}
+
+// optionLen is the length of an option of n bytes of value, padded.
+func optionLen(n int) uint32 { return uint32(4 + n + -n&3) }
 
 // start writes the file header (pcap) or Section Header Block (pcapng).
 func (w *Writer) start() error {
@@ -120,16 +175,24 @@ func (w *Writer) start() error {
 		b = binary.LittleEndian.AppendUint16(b, 4)
 		b = binary.LittleEndian.AppendUint32(b, 0)
 		b = binary.LittleEndian.AppendUint32(b, 0)
-		b = binary.LittleEndian.AppendUint32(b, writeSnaplen)
+		b = binary.LittleEndian.AppendUint32(b, w.opt.Snaplen)
 		b = binary.LittleEndian.AppendUint32(b, uint32(w.lt))
 	} else {
+		total := uint32(shbMin)
+		if app := w.opt.Application; app != "" {
+			total += optionLen(len(app)) + 4 // and opt_endofopt
+		}
 		b = binary.LittleEndian.AppendUint32(b, blockSHB)
-		b = binary.LittleEndian.AppendUint32(b, shbMin)
+		b = binary.LittleEndian.AppendUint32(b, total)
 		b = binary.LittleEndian.AppendUint32(b, bom)
 		b = binary.LittleEndian.AppendUint16(b, 1)
 		b = binary.LittleEndian.AppendUint16(b, 0)
 		b = binary.LittleEndian.AppendUint64(b, ^uint64(0)) // section length unknown
-		b = binary.LittleEndian.AppendUint32(b, shbMin)
+		if app := w.opt.Application; app != "" {
+			b = appendOption(b, optUserAppl, app)
+			b = binary.LittleEndian.AppendUint32(b, 0) // opt_endofopt
+		}
+		b = binary.LittleEndian.AppendUint32(b, total)
 	}
 	w.buf = b
 	_, err := w.w.Write(b)
@@ -146,7 +209,11 @@ func (w *Writer) iface(b []byte, lt uint16, offset int64) ([]byte, uint32) {
 		}
 	}
 	w.ifs = append(w.ifs, ngOut{lt, offset})
+	name := w.opt.Interface
 	idbLen := uint32(20 + 8 + 4) // header, if_tsresol option padded, opt_endofopt
+	if name != "" {
+		idbLen += optionLen(len(name))
+	}
 	if offset != 0 {
 		idbLen += 12 // if_tsoffset
 	}
@@ -154,7 +221,10 @@ func (w *Writer) iface(b []byte, lt uint16, offset int64) ([]byte, uint32) {
 	b = binary.LittleEndian.AppendUint32(b, idbLen)
 	b = binary.LittleEndian.AppendUint16(b, lt)
 	b = binary.LittleEndian.AppendUint16(b, 0)
-	b = binary.LittleEndian.AppendUint32(b, writeSnaplen)
+	b = binary.LittleEndian.AppendUint32(b, w.opt.Snaplen)
+	if name != "" {
+		b = appendOption(b, optIfName, name)
+	}
 	b = binary.LittleEndian.AppendUint16(b, optTSResol)
 	b = binary.LittleEndian.AppendUint16(b, 1)
 	b = append(b, 9, 0, 0, 0) // nanoseconds, padded

@@ -21,7 +21,7 @@ func ExampleDump() {
 		return
 	}
 	var capture bytes.Buffer
-	if _, err := gen.Write(&capture, g, gen.Pcap); err != nil {
+	if _, err := gen.Write(&capture, g, capfile.FormatPcap); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -73,7 +73,7 @@ func ExampleCells() {
 		return
 	}
 	var capture bytes.Buffer
-	if _, err := gen.Write(&capture, g, gen.Pcap); err != nil {
+	if _, err := gen.Write(&capture, g, capfile.FormatPcap); err != nil {
 		fmt.Println(err)
 		return
 	}

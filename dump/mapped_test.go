@@ -84,7 +84,7 @@ func TestSourceBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ng bytes.Buffer
-	if _, err := gen.Write(&ng, g, gen.PcapNG); err != nil {
+	if _, err := gen.Write(&ng, g, capfile.FormatPcapng); err != nil {
 		t.Fatal(err)
 	}
 	extra := map[string][]byte{"gen.pcapng": ng.Bytes()}
@@ -152,7 +152,7 @@ func TestMappedFileCutShort(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if _, err := gen.Write(&buf, g, gen.Pcap); err != nil {
+	if _, err := gen.Write(&buf, g, capfile.FormatPcap); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -291,7 +291,7 @@ func TestMappedRelease(t *testing.T) {
 	cfg := gen.DefaultConfig()
 	cfg.Messages, cfg.Size, cfg.MTU = 700, 65536, 4096 // 46 MB: a few release steps
 	var files [][]byte
-	for _, f := range []gen.Format{gen.Pcap, gen.PcapNG} {
+	for _, f := range []capfile.Format{capfile.FormatPcap, capfile.FormatPcapng} {
 		g, err := gen.New(cfg)
 		if err != nil {
 			t.Fatal(err)

@@ -46,7 +46,7 @@ func TestBatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if _, err := gen.Write(&buf, g, gen.Pcap); err != nil {
+		if _, err := gen.Write(&buf, g, capfile.FormatPcap); err != nil {
 			t.Fatal(err)
 		}
 		caps = append(caps, buf.Bytes())

@@ -4,6 +4,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/gen"
 )
 
@@ -53,7 +54,7 @@ func BenchmarkWrite(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	n, err := gen.Write(io.Discard, g, gen.Pcap)
+	n, err := gen.Write(io.Discard, g, capfile.FormatPcap)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -193,7 +193,7 @@ type Config struct {
 // The limits of the generator's clock. Every frame's time lies between
 // FirstTime and LastTime: a capture file cannot hold a time before 1970,
 // and time.Time.UnixNano, which pcapng writers use, none after LastTime.
-// A pcap file stops earlier, at 2106 (see Format.CheckTime). Within a
+// A pcap file stops earlier, at 2106 (see CheckTime). Within a
 // phase the generator counts picoseconds in an int64 from the end of the
 // phase before (about 106 days), so Delay and Gap are at most
 // MaxDuration, half of that; a phase that outlasts its clock stops the
@@ -639,7 +639,7 @@ var options = []Option{
 }
 
 // ErrConfig is wrapped by every error New returns for a configuration it
-// refuses, and by every error of Config.Set, ParseOp, ParseFormat and a
+// refuses, and by every error of Config.Set, ParseOp and a
 // scenario's lines (ParseScenario, StreamScenario, CheckScenario). Only
 // New's say "bad configuration"; the others give the value and what was
 // wanted ("roce: size: bad size \"12q\"").

@@ -18,7 +18,8 @@
 //	}
 //	err = g.Err()
 //
-// or writes them all as a pcap or pcapng file with Write, or sends them
+// or writes them all as a pcap or pcapng file with Write (through
+// capfile.Writer, in a capfile.Format), or sends them
 // on a live interface at the times of their timestamps with Send (a
 // Pacer keeps the schedule; see cmd/rocegen -i).
 //
@@ -150,13 +151,13 @@
 // outside these limits, naming the option; a frame that would fall past
 // them stops Next with an error wrapping ErrTimeRange. Write also refuses
 // a time its format cannot hold: a pcap file ends in 2106 (its seconds
-// are 32 bits wide), see Format.CheckTime.
+// are 32 bits wide), see CheckTime.
 //
 // # Errors
 //
 // Every error message starts with "roce: " and wraps one of two
 // sentinels, which errors.Is matches: ErrConfig for a setting refused
-// (Config.Set, ParseOp, ParseFormat, a scenario's lines, New's checks),
+// (Config.Set, ParseOp, a scenario's lines, New's checks),
 // ErrTimeRange for a time the clock or the capture format cannot hold.
 // The words that place an error come after the prefix: "roce: scenario
 // line 3: size: bad size \"12q\"".

@@ -13,7 +13,6 @@ import (
 func TestErrorSentinels(t *testing.T) {
 	c := gen.DefaultConfig()
 	_, op := gen.ParseOp("jump")
-	_, format := gen.ParseFormat("pcapx")
 	scenario := func(s string) error { return gen.CheckScenario(strings.NewReader(s), gen.DefaultConfig()) }
 	for _, tc := range []struct {
 		err  error
@@ -25,7 +24,6 @@ func TestErrorSentinels(t *testing.T) {
 		{c.Set("rate", "7qq"), `roce: rate: bad link speed "7qq" (want 1M to 10T bits per second, as 100G or 25Gb/s), or packets per second ending in pps (10kpps)`},
 		{c.Set("nosuch", "1"), `roce: unknown option "nosuch"`},
 		{op, `roce: unknown operation "jump"`},
-		{format, `roce: unknown capture format "pcapx"`},
 		{scenario("op=write\nsize\n"), `roce: scenario line 2: "size" is not key=value`},
 		{scenario("op=write\nsize=12q\n"), `roce: scenario line 2: size: bad size "12q"`},
 		{scenario("mtu=1000\n"), "roce: scenario line 1: bad configuration: MTU 1000"},

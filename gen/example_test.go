@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/gen"
 )
 
@@ -90,7 +91,7 @@ transport=ud op=send size=512 messages=4 pfc-every=2 pfc-prio=3
 		log.Fatal(err)
 	}
 	var capture bytes.Buffer
-	n, err := gen.Write(&capture, g, gen.Pcap)
+	n, err := gen.Write(&capture, g, capfile.FormatPcap)
 	if err != nil {
 		log.Fatal(err)
 	}

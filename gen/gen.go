@@ -497,7 +497,8 @@ func (g *Generator) Free() time.Time { return g.start.Add(time.Duration(g.base +
 func (g *Generator) Start() time.Time { return g.start }
 
 // CaptureInfo returns the capture metadata of the frame Next generated,
-// for a pcapgo writer: its timestamp and its length, captured whole.
+// as a gopacket writer takes it: its timestamp (Time) and its length,
+// captured whole. Write writes them with capfile.Writer.
 func (g *Generator) CaptureInfo() gopacket.CaptureInfo {
 	return gopacket.CaptureInfo{Timestamp: g.Time(), CaptureLength: len(g.out), Length: len(g.out)}
 }

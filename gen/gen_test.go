@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/gopacket/pcapgo"
 	"github.com/roce-go/roce"
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/ecn"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/ib"
@@ -398,7 +399,7 @@ func TestBadICRC(t *testing.T) {
 func TestSeed(t *testing.T) {
 	c := small()
 	c.CEFraction, c.BadICRC, c.Op = 0.2, 0.2, gen.OpRead
-	write := func(c gen.Config, f gen.Format) []byte {
+	write := func(c gen.Config, f capfile.Format) []byte {
 		g, err := gen.New(c)
 		if err != nil {
 			t.Fatal(err)
@@ -409,7 +410,7 @@ func TestSeed(t *testing.T) {
 		}
 		return b.Bytes()
 	}
-	for _, f := range []gen.Format{gen.Pcap, gen.PcapNG} {
+	for _, f := range []capfile.Format{capfile.FormatPcap, capfile.FormatPcapng} {
 		a, b := write(c, f), write(c, f)
 		if !bytes.Equal(a, b) {
 			t.Errorf("%v: two runs with seed %d differ", f, c.Seed)
@@ -427,7 +428,7 @@ func TestWrite(t *testing.T) {
 	c := small()
 	c.PFCEvery, c.CEEvery = 7, 5
 	want := generate(t, c)
-	for _, f := range []gen.Format{gen.Pcap, gen.PcapNG} {
+	for _, f := range []capfile.Format{capfile.FormatPcap, capfile.FormatPcapng} {
 		g, _ := gen.New(c)
 		var b bytes.Buffer
 		n, err := gen.Write(&b, g, f)
@@ -435,7 +436,7 @@ func TestWrite(t *testing.T) {
 			t.Fatalf("%v: Write: %d frames, %v", f, n, err)
 		}
 		var next func() ([]byte, time.Time, error)
-		if f == gen.Pcap {
+		if f == capfile.FormatPcap {
 			r, err := pcapgo.NewReader(&b)
 			if err != nil {
 				t.Fatal(err)
@@ -464,7 +465,7 @@ func TestWrite(t *testing.T) {
 			}
 		}
 	}
-	if gen.FormatOf("x.pcapng") != gen.PcapNG || gen.FormatOf("x.pcap") != gen.Pcap || gen.FormatOf("-") != gen.Pcap {
+	if capfile.FormatOf("x.pcapng") != capfile.FormatPcapng || capfile.FormatOf("x.pcap") != capfile.FormatPcap || capfile.FormatOf("-") != capfile.FormatPcap {
 		t.Error("FormatOf")
 	}
 }

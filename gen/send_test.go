@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/gopacket/pcapgo"
+	"github.com/roce-go/roce/capfile"
 )
 
 // recorder is a PacketWriter keeping copies of what it is given.
@@ -35,7 +36,7 @@ func fileFrames(t *testing.T, cfg Config) [][]byte {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if _, err := Write(&buf, g, Pcap); err != nil {
+	if _, err := Write(&buf, g, capfile.FormatPcap); err != nil {
 		t.Fatal(err)
 	}
 	r, err := pcapgo.NewReader(&buf)

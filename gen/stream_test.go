@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/gen"
 )
 
@@ -26,7 +27,7 @@ var scenarios = []string{
 }
 
 // writeAll writes the capture of g in format f.
-func writeAll(t *testing.T, g *gen.Generator, f gen.Format) []byte {
+func writeAll(t *testing.T, g *gen.Generator, f capfile.Format) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if _, err := gen.Write(&buf, g, f); err != nil {
@@ -41,7 +42,7 @@ func TestStreamScenario(t *testing.T) {
 	base := gen.DefaultConfig()
 	base.Seed = 3
 	for i, text := range scenarios {
-		for _, f := range []gen.Format{gen.Pcap, gen.PcapNG} {
+		for _, f := range []capfile.Format{capfile.FormatPcap, capfile.FormatPcapng} {
 			phases, err := gen.ParseScenario(strings.NewReader(text), base)
 			if err != nil {
 				t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/ib"
 )
@@ -212,7 +213,7 @@ func TestGapLimit(t *testing.T) {
 func TestWriteTimes(t *testing.T) {
 	c := gen.DefaultConfig()
 	e, n := lastOffset(t, c)
-	write := func(start time.Time, f gen.Format) (int, int, error) {
+	write := func(start time.Time, f capfile.Format) (int, int, error) {
 		c := c
 		c.Start = start
 		g, err := gen.New(c)
@@ -225,17 +226,17 @@ func TestWriteTimes(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		start  time.Time
-		f      gen.Format
+		f      capfile.Format
 		frames int // frames written, -1 for none and no bytes
 		ok     bool
 	}{
-		{pcapLast.Add(-e), gen.Pcap, n, true},
-		{pcapLast.Add(-e + 1), gen.Pcap, n - 1, false},
-		{pcapLast.Add(-e + 1), gen.PcapNG, n, true},
-		{pcapLast.Add(1), gen.Pcap, -1, false},
-		{lastTime.Add(-e), gen.PcapNG, n, true},
-		{lastTime.Add(-e + 1), gen.PcapNG, n - 1, false},
-		{epoch, gen.Pcap, n, true},
+		{pcapLast.Add(-e), capfile.FormatPcap, n, true},
+		{pcapLast.Add(-e + 1), capfile.FormatPcap, n - 1, false},
+		{pcapLast.Add(-e + 1), capfile.FormatPcapng, n, true},
+		{pcapLast.Add(1), capfile.FormatPcap, -1, false},
+		{lastTime.Add(-e), capfile.FormatPcapng, n, true},
+		{lastTime.Add(-e + 1), capfile.FormatPcapng, n - 1, false},
+		{epoch, capfile.FormatPcap, n, true},
 	} {
 		m, size, err := write(tc.start, tc.f)
 		switch {
@@ -250,14 +251,14 @@ func TestWriteTimes(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		f  gen.Format
+		f  capfile.Format
 		t  time.Time
 		ok bool
 	}{
-		{gen.Pcap, pcapLast, true}, {gen.Pcap, pcapLast.Add(1), false}, {gen.Pcap, epoch, true}, {gen.Pcap, epoch.Add(-1), false},
-		{gen.PcapNG, lastTime, true}, {gen.PcapNG, lastTime.Add(1), false}, {gen.PcapNG, epoch.Add(-1), false},
+		{capfile.FormatPcap, pcapLast, true}, {capfile.FormatPcap, pcapLast.Add(1), false}, {capfile.FormatPcap, epoch, true}, {capfile.FormatPcap, epoch.Add(-1), false},
+		{capfile.FormatPcapng, lastTime, true}, {capfile.FormatPcapng, lastTime.Add(1), false}, {capfile.FormatPcapng, epoch.Add(-1), false},
 	} {
-		if err := tc.f.CheckTime(tc.t); (err == nil) != tc.ok || err != nil && !errors.Is(err, gen.ErrTimeRange) {
+		if err := gen.CheckTime(tc.f, tc.t); (err == nil) != tc.ok || err != nil && !errors.Is(err, gen.ErrTimeRange) {
 			t.Errorf("%v.CheckTime(%v): %v", tc.f, tc.t, err)
 		}
 	}

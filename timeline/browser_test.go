@@ -78,7 +78,7 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := gen.Write(f, g, gen.Pcap); err != nil {
+	if _, err := gen.Write(f, g, capfile.FormatPcap); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

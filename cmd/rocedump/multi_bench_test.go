@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/gen"
 )
 
@@ -28,7 +29,7 @@ func BenchmarkCaptures(b *testing.B) {
 			b.Fatal(err)
 		}
 		var buf bytes.Buffer
-		n, err := gen.Write(&buf, g, gen.Pcap)
+		n, err := gen.Write(&buf, g, capfile.FormatPcap)
 		if err != nil {
 			b.Fatal(err)
 		}

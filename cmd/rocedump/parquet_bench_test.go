@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/gen"
 )
 
@@ -27,7 +28,7 @@ func BenchmarkParquet(b *testing.B) {
 		b.Fatal(err)
 	}
 	var buf bytes.Buffer
-	frames, err := gen.Write(&buf, g, gen.Pcap)
+	frames, err := gen.Write(&buf, g, capfile.FormatPcap)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/flow"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/ib"
@@ -199,7 +200,7 @@ func genCapture(t *testing.T, cfg gen.Config) (string, gen.Stats) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if _, err := gen.Write(&b, g, gen.Pcap); err != nil {
+	if _, err := gen.Write(&b, g, capfile.FormatPcap); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "gen.pcap")

@@ -79,6 +79,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/cmd/internal/cli"
 	"github.com/roce-go/roce/cmd/internal/tty"
 	"github.com/roce-go/roce/gen"
@@ -169,10 +170,10 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 			name = defaultFile
 		}
 	}
-	ff := gen.FormatOf(name)
+	ff := capfile.FormatOf(name)
 	if *format != "" {
 		var err error
-		if ff, err = gen.ParseFormat(*format); err != nil {
+		if ff, err = capfile.ParseFormat(*format); err != nil {
 			fmt.Fprintln(stderr, "rocegen:", cli.Message(err))
 			return 2
 		}
@@ -180,7 +181,7 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	g, closeScenario, err := newGenerator(cfg, *scenario)
 	if err == nil {
 		defer closeScenario()
-		if err = ff.CheckTime(g.Start()); err != nil {
+		if err = gen.CheckTime(ff, g.Start()); err != nil {
 			err = fmt.Errorf("-start: %w", err)
 		}
 	}
@@ -265,7 +266,7 @@ func openScenario(name string) (f *os.File, closeFile func() error, err error) {
 // writeCapture writes every frame of g to the file name ("-" is stdout)
 // and returns the number of frames written. It removes a file it fails
 // to write.
-func writeCapture(name string, stdout io.Writer, g *gen.Generator, ff gen.Format) (int, error) {
+func writeCapture(name string, stdout io.Writer, g *gen.Generator, ff capfile.Format) (int, error) {
 	if name == "-" {
 		return gen.Write(stdout, g, ff)
 	}

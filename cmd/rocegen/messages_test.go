@@ -40,7 +40,7 @@ func TestMessages(t *testing.T) {
 		{[]string{"-loop", "x"}, 2, `rocegen: -loop "x": not a whole number`, false},
 		{[]string{"-delay", "2563h"}, 2, `rocegen: -delay "2563h": 2563h0m0s is longer than 1281h1m26.018427387s`, false},
 		{[]string{"-start", "2200-01-01T00:00:00Z"}, 2, "rocegen: -start: time out of range: 2200-01-01T00:00:00Z is after 2106-02-07T06:28:15.999999999Z", false},
-		{[]string{"-format", "erf"}, 2, `rocegen: unknown capture format "erf" (want pcap or pcapng)`, false},
+		{[]string{"-format", "erf"}, 2, `rocegen: unknown capture format "erf": want pcap or pcapng`, false},
 		{[]string{"-loop", "3"}, 2, "rocegen: -loop repeats what -i sends: give -i IFACE", false},
 		{[]string{"-scenario", bad}, 2, "rocegen: " + bad + ": scenario line 2: bad configuration: MTU 77 is not 256", false},
 		{[]string{"-scenario", badOp}, 2, "rocegen: " + badOp + `: scenario line 1: op: unknown operation "bogus"`, false},

@@ -23,7 +23,7 @@ func Example() {
 		return
 	}
 	var capture, out bytes.Buffer
-	if _, err := gen.Write(&capture, g, gen.Pcap); err != nil {
+	if _, err := gen.Write(&capture, g, capfile.FormatPcap); err != nil {
 		fmt.Println(err)
 		return
 	}
