@@ -22,6 +22,17 @@
 // shrinks while it is read ends with ErrShrank after its last whole
 // record, never with records past its new end.
 //
+// A Source is read by one goroutine. For pipelines that read the source
+// on one goroutine and its frames on others (dump's Scan, Dump and
+// Merge with several workers), a few methods hand over to the pipeline
+// the checks Next makes of a file held in memory, so that it can make
+// them once per batch of records, once every goroutine is done with the
+// batch: InPlace (the frames are views of the file, valid as long as it
+// is), Guard with Unguard or UnguardViews (a fault on a mapped file cut
+// shorter becomes ErrShrank), Pipelined, Shrunk and ReadEnd (the file's
+// size checked per batch), ReleaseTo (its pages released behind the
+// batches). A program that calls Next alone needs none of them.
+//
 // The contract of Writer: it writes each frame as it was read (bytes,
 // original length, time to the nanosecond, link type), so that a Source
 // reads back the same frames; a pcap file holds one link type and the

@@ -115,15 +115,6 @@ type Source struct {
 	sink        byte // what touch reads, so that the read is kept
 }
 
-// A Source is read by one goroutine. A pipeline that reads it on one
-// goroutine and the frames on others (dump's Scan, Dump and Merge with
-// several workers) uses the methods below, which hand the checks Next
-// makes of a mapped file over to it, so that it can make them once per
-// batch of records and only after every goroutine is done with the
-// batch: InPlace, Guard, Unguard, UnguardViews, Pipelined, Shrunk,
-// ReleaseTo and ReadEnd. A program that calls Next alone needs none of
-// them.
-
 // InPlace reports whether the frames Next returns are views of the
 // whole input, valid as long as it is rather than until the following
 // call (NewSourceBytes and NewSourceMapped, not under gzip).
