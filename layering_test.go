@@ -29,6 +29,7 @@ var layerRank = map[string]int{
 	"mad":    11,
 	"ipoib":  11,
 	"nvmeof": 11,
+	"iser":   11,
 	"":       12, // the root package: Frame
 	"cnp":    12,
 
