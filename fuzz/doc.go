@@ -30,6 +30,11 @@
 //     (resends, gaps, reordering, the wrap, cut packets) through
 //     reassembly.Assembler with a small window: every message spans
 //     consecutive PSNs and holds their payloads in order.
+//   - FuzzStorage: the first byte selects a structure of nvmeof (command,
+//     completion, the CM private data, Connect data) or iser (the iSER
+//     header, the iSCSI basic header segment, the CM private data); the
+//     rest goes to its Decode, which fails only when cut short, and what
+//     it decodes encodes to a fixed point.
 //   - FuzzMACControl: the body of a MAC Control frame (pfc), alone and
 //     behind an Ethernet header through gopacket.NewPacket.
 //   - FuzzCNP: cnp.IsCNP, cnp.Decode, cnp.Check and cnp.Reply (with fuzzed
