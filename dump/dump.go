@@ -67,6 +67,10 @@ type Options struct {
 	// ("frame.file", after "frame.number"), for output that joins
 	// several captures (JSONOptions.File).
 	File string
+	// Fields, if set, makes Dump write fields lines, tshark's -T fields
+	// (FieldsFormat.AppendFields), instead of text or JSON; Dump writes
+	// no header line (FieldsFormat.AppendHeader).
+	Fields *FieldsFormat
 }
 
 // ProgressEvery is how many frames Scan reads between two calls of
@@ -362,7 +366,7 @@ func (o *Options) keep(r *Record) bool {
 }
 
 // Dump reads the frames of src and writes one line per frame that
-// matches opt.Filter to w, text or JSON, as Scan reads them. It stops at
+// matches opt.Filter to w, text, JSON or fields (Options.Fields), as Scan reads them. It stops at
 // the end of the capture or after opt.Count frames, returning a nil
 // error, or at the first read or write error, which it returns after
 // writing every frame read before it: io.ErrUnexpectedEOF means the
@@ -377,7 +381,9 @@ func Dump(w io.Writer, src *capfile.Source, opt Options) (Stats, error) {
 	buf := make([]byte, 0, 4096)
 	txt, js := opt.TextOptions(), JSONOptions{File: opt.File}
 	return Scan(src, opt, func(r *Record) error {
-		if opt.JSON {
+		if opt.Fields != nil {
+			buf = opt.Fields.AppendFields(buf[:0], r)
+		} else if opt.JSON {
 			buf = js.AppendJSON(buf[:0], r)
 		} else {
 			txt.Follow(r.Time)

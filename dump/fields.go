@@ -133,6 +133,7 @@ type Field struct {
 	handle   *key  // set by at: where the table puts the row's index and JSON key
 	composed bool  // set by numbered: the key is made from a stem and an index, in a loop
 	wide     uint8 // set by typeWidth: TypeBits, when Wireshark's type is wider than Bits rounded up
+	digits   uint8 // set by indexTable: the hex digits tshark -T fields prints (tsharkHexDigits), 0 for decimal
 }
 
 // doc returns f with its description.
@@ -285,6 +286,10 @@ func indexTable(t []Field) []Field {
 		}
 		if f.Type == FieldUint {
 			f.TypeBits = typeBits(f, wide)
+		}
+		f.digits = tsharkHexDigits[f.Name]
+		if f.Type == FieldHex64 && f.digits == 0 {
+			f.digits = 16 // a field of ours: as JSON writes it
 		}
 	}
 	return t

@@ -241,7 +241,7 @@ func startPipeline(src *capfile.Source, opt *Options, workers int, format bool, 
 func startPipelineRecs(src *capfile.Source, opt *Options, workers int, format bool, newPart func() Part, recs bool) *pipeline {
 	p := &pipeline{src: src, opt: opt, format: format, pool: 2*workers + 2, newPart: newPart, recs: recs}
 	p.inPlace = !recs && src.InPlace()
-	p.stamp = format && !opt.JSON && opt.Text.Time.delta()
+	p.stamp = format && !opt.JSON && opt.Fields == nil && opt.Text.Time.delta()
 	p.free = make(chan *batch, p.pool)
 	p.work = make(chan *batch, p.pool)
 	p.order = make(chan *batch, p.pool)
@@ -509,6 +509,8 @@ func (p *pipeline) decodeBatch(b *batch, own *Record, txt *TextOptions, js *JSON
 		}
 		if match && p.format {
 			switch {
+			case p.opt.Fields != nil:
+				b.out = p.opt.Fields.AppendFields(b.out, r)
 			case p.opt.JSON:
 				b.out = js.AppendJSON(b.out, r)
 			case p.stamp: // the consumer puts the time (and number) first
@@ -516,7 +518,7 @@ func (p *pipeline) decodeBatch(b *batch, own *Record, txt *TextOptions, js *JSON
 			default:
 				b.out = txt.AppendText(b.out, r)
 			}
-			if !p.opt.JSON && p.opt.Verbose {
+			if !p.opt.JSON && p.opt.Fields == nil && p.opt.Verbose {
 				b.out = r.AppendVerbose(b.out)
 			}
 		}

@@ -25,18 +25,19 @@ import (
 // outputs is what the command line writes.
 type outputs struct {
 	json, stats, w, parquet, timeline bool
+	fields                            bool // -T fields
 }
 
 // of returns the outputs c asks for.
 func outputsOf(c *config) outputs {
-	return outputs{json: c.opt.JSON, stats: c.stats, w: c.out != "", parquet: c.parquet != "", timeline: *c.many.timeline != ""}
+	return outputs{json: c.opt.JSON, stats: c.stats, w: c.out != "", parquet: c.parquet != "", timeline: *c.many.timeline != "", fields: c.opt.Fields != nil}
 }
 
 // lines reports whether the frames are printed, as text or JSON lines.
 func (o outputs) lines() bool { return !o.stats && !o.w && !o.parquet && !o.timeline }
 
 // text reports whether the frames are printed as text lines.
-func (o outputs) text() bool { return o.lines() && !o.json }
+func (o outputs) text() bool { return o.lines() && !o.json && !o.fields }
 
 // notText names an output that prints no text lines, for a message.
 func (o outputs) notText() string {
@@ -49,6 +50,8 @@ func (o outputs) notText() string {
 		return "-parquet"
 	case o.timeline:
 		return "-timeline"
+	case o.fields:
+		return "-T fields"
 	}
 	return "-json"
 }
@@ -71,6 +74,11 @@ func combination(cmd *cli.Command, c *config, files []string) string {
 		a, b bool
 		msg  string
 	}{
+		{o.fields, o.json, "-T fields and -json: one way of printing the frames at a time"},
+		{o.fields, o.stats, "-T fields prints the frames, -stats a summary: one at a time"},
+		{o.fields, o.w, "-T fields prints the frames, -w writes them to FILE: one at a time"},
+		{o.fields, o.parquet, "-T fields prints the frames, -parquet writes them to OUT: one at a time"},
+		{o.fields, o.timeline, "-T fields prints the frames, -timeline draws them: one at a time"},
 		{o.parquet && o.w, true, "-parquet and -w: one output at a time"},
 		{o.parquet && o.stats, true, "-parquet writes the frames, -stats a summary: one at a time"},
 		{o.parquet && o.timeline, true, "-parquet and -timeline: one output at a time"},
@@ -90,7 +98,7 @@ func combination(cmd *cli.Command, c *config, files []string) string {
 	}
 	if !o.text() {
 		for _, n := range textFlagNames {
-			if given(n) {
+			if given(n) && !(n == "e" && o.fields) {
 				return fmt.Sprintf("-%s shapes the text lines, which %s does not print", n, o.notText())
 			}
 		}

@@ -25,7 +25,8 @@ func TestJobs(t *testing.T) {
 	for _, path := range paths {
 		for _, args := range [][]string{{}, {"-json"}, {"-v"}, {"-stats"}, {"-stats", "-json"}, {"-c", "1"}, {"-c", "7", "-json"},
 			{"-c", "1000", "-stats"}, {"-opcode", "RC RDMA WRITE Middle", "-c", "300"}, {"-qp", "0x200", "-stats", "-json"},
-			{"-ttt"}, {"-e", "-x"}, {"-v", "-ttt"}, {"-v", "-ttttt", "--number"}, {"-#", "-ttt", "-Y", "infiniband.bth.psn > 8"}} {
+			{"-ttt"}, {"-e", "-x"}, {"-v", "-ttt"}, {"-v", "-ttttt", "--number"}, {"-#", "-ttt", "-Y", "infiniband.bth.psn > 8"},
+			{"-T", "fields", "-E", "header=y", "-e", "frame.number", "-e", "vlan.id", "-e", "infiniband.bth.destqp", "-e", "ip.addr", "-c", "400"}} {
 			st1, out1, err1 := runCmd(t, nil, append(append([]string{"-j", "1"}, utc(args)...), path)...)
 			for _, j := range []string{"2", "4"} {
 				st, out, errs := runCmd(t, nil, append(append([]string{"-j", j}, utc(args)...), path)...)

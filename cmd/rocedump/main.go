@@ -278,6 +278,7 @@ func scan(c config, src *capfile.Source, in io.Reader, stdout io.Writer, prog *p
 			err = werr
 		}
 	default:
+		writeFieldsHeader(w, c)
 		st, err = dump.Dump(c.live.lines(w), src, c.opt)
 	}
 	prog.clear()
@@ -375,7 +376,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (c config, status int, 
 	cnpInterval := oneDuration("cnp-interval", cnp.DefaultInterval, "-stats: least `time` between two CNPs to one QP; closer ones are pacing violations (0: no pacing)")
 	pfcStorm := oneDuration("pfc-storm", flow.DefaultPFCStorm, "-stats: flag a PFC priority paused without a break for longer than this `time`")
 	workers := oneInt("j", 0, "decode with `N` goroutines (0: the number of CPUs for a file, 1 for a pipe)")
-	text := outputFlags(cmd)
+	tf := addFieldsFlags(cmd, asksFields(args))
+	text := outputFlags(cmd, tf.e)
 	display := addDisplayFlags(fs, oneString)
 	c.live.register(cmd)
 	pq := addParquetFlags(oneString)
@@ -426,6 +428,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (c config, status int, 
 		return fail("%v", err)
 	}
 	pq.apply(&c)
+	if msg := tf.apply(&c, pos); msg != "" {
+		return fail("%s", msg)
+	}
 	c.file = *file
 	if c.file != "" {
 		pos = append([]string{c.file}, pos...)

@@ -165,6 +165,7 @@ func runMulti(c config, files, problems []string, stdin io.Reader, stdout, stder
 	case *c.many.timeline != "" || c.stats && !*c.many.perFile:
 		st = runMerged(c, files, jobs, stdin, w, stderr)
 	default:
+		writeFieldsHeader(w, c)
 		st = runEach(c, files, jobs, stdin, w, stderr)
 	}
 	if err := w.Flush(); err != nil {
@@ -353,7 +354,7 @@ func (j *job) run(c config, stdin io.Reader, header bool, count int) int {
 	}
 	defer closeIn()
 	bw := bufio.NewWriterSize(j.out, 64<<10)
-	if header && !c.opt.JSON && j.parquet == "" {
+	if header && !c.opt.JSON && c.opt.Fields == nil && j.parquet == "" {
 		fmt.Fprintf(bw, "==> %s <==\n", name)
 	}
 	opt := c.opt

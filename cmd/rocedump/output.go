@@ -19,8 +19,8 @@ type textFlags struct {
 }
 
 // outputFlags defines the output flags on cmd.
-func outputFlags(cmd *cli.Command) *textFlags {
-	f := &textFlags{}
+func outputFlags(cmd *cli.Command, e *eFlag) *textFlags {
+	f := &textFlags{e: &e.link}
 	fs := cmd.Flags
 	for i, use := range []string{
 		"no time on the lines",
@@ -39,7 +39,6 @@ func outputFlags(cmd *cli.Command) *textFlags {
 	cmd.Count(&f.x, "xx", 2, "text: as -x, with the link-level header")
 	cmd.Count(&f.X, "X", 1, "text: each line followed by the frame in hex and ASCII, without the link-level header (tcpdump -X)")
 	cmd.Count(&f.X, "XX", 2, "text: as -X, with the link-level header")
-	f.e = fs.Bool("e", false, "text: the link-level header on each line: MACs, VLAN tags, Ethertypes, length (tcpdump -e)")
 	f.q = fs.Bool("q", false, "text: shorter lines: no BTH flags, extended headers or ECN; the ICRC only when not good (tcpdump -q)")
 	f.nano = fs.Bool("nano", false, "text: times to the nanosecond (tcpdump --nano)")
 	fs.BoolVar(&f.number, "number", false, "text: each line starts with the frame's number in its capture (tcpdump --number)")
