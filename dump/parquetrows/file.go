@@ -171,7 +171,7 @@ var levelsRLE = rle.Encoding{BitWidth: 1}
 
 func (f *fileWriter) writeChunk(col int, c *chunk, rows int) (format.ColumnChunk, error) {
 	if f.meta.Schema == nil {
-		f.meta.Schema = elements
+		f.meta.Schema, f.meta.ColumnOrders = elements, columnOrders
 	}
 	el := &f.meta.Schema[col+1]
 	cc := format.ColumnChunk{MetaData: format.ColumnMetaData{Type: el.Type.V, PathInSchema: []string{el.Name},
@@ -223,8 +223,16 @@ func (f *fileWriter) writeChunk(col int, c *chunk, rows int) (format.ColumnChunk
 	page = append(append(page, lv...), values...)
 	f.page = page
 	// Readers take a NULL count of 0 at its word (DuckDB drops IS NOT
-	// NULL), and parquet-go's Statistics always write one.
+	// NULL), and parquet-go's Statistics always write one. The smallest
+	// and largest value let engines skip the row groups a query's range
+	// leaves out (min_value and max_value, in the order of the column's
+	// logical type: FileMetaData.ColumnOrders).
 	dh.Statistics = format.Statistics{NullCount: int64(nulls)}
+	if columns[col].how == howFile {
+		dh.Statistics.MinValue, dh.Statistics.MaxValue = minMax(typeString, c.values, 1)
+	} else {
+		dh.Statistics.MinValue, dh.Statistics.MaxValue = minMax(columns[col].typ, c.values, c.n)
+	}
 	md.Statistics = dh.Statistics
 	md.DataPageOffset = f.off
 	cc.FileOffset = f.off
@@ -278,7 +286,7 @@ func (f *fileWriter) close() error {
 		}
 	}
 	if f.meta.Schema == nil {
-		f.meta.Schema = elements
+		f.meta.Schema, f.meta.ColumnOrders = elements, columnOrders
 	}
 	b, err := thrift.Marshal(new(thrift.CompactProtocol), &f.meta)
 	if err != nil {

@@ -57,8 +57,11 @@
 // the Writer's, so that memory does not grow with the number of frames.
 // The package lays the file out itself (parquet-go's own Writer costs
 // per value): each column chunk is one data page (v1) of PLAIN values
-// behind RLE/bit-packed definition levels, Snappy-compressed; frame.file
-// is a dictionary of its one value. The footer is parquet-go's Thrift
+// behind RLE/bit-packed definition levels, Snappy-compressed, with its
+// statistics (the NULL count, min_value and max_value in the order of the
+// column's logical type, which the footer's column orders declare), so
+// that engines skip the row groups a query leaves out; frame.file is a
+// dictionary of its one value. The footer is parquet-go's Thrift
 // description of the file, with the schema elements parquet-go's Writer
 // would write for these columns.
 //
@@ -157,6 +160,9 @@ var (
 	fieldColumns []fieldColumn
 	decimalCol   int32                  // TimeDecimalColumn's index in columns
 	elements     []format.SchemaElement // the footer's schema: the root, then a leaf per column
+	// columnOrders says, per column, that its statistics follow the
+	// order of its logical type.
+	columnOrders []format.ColumnOrder
 )
 
 // typeOf returns the Parquet type of field f's column.
@@ -238,8 +244,10 @@ func build() {
 	}
 	elements = make([]format.SchemaElement, 1+len(columns))
 	elements[0] = format.SchemaElement{Name: "rocedump", NumChildren: thrift.New(int32(len(columns)))}
+	columnOrders = make([]format.ColumnOrder, len(columns))
 	for i := range columns {
 		elements[1+i] = element(columns[i].name, columns[i].typ)
+		columnOrders[i] = format.ColumnOrder{Value: &format.TypeDefinedOrder{}}
 	}
 }
 
