@@ -8,6 +8,10 @@
 // its captured bytes, its capture information (gopacket.CaptureInfo)
 // and its link type. Package dump decodes them (Record.Decode, Scan);
 // cmd/rocedump, cmd/rocegen and package gen write through Writer.
+// A Source is a gopacket packet data source too (ReadPacketData,
+// ZeroCopyReadPacketData, LastLinkType): gopacket.NewPacketSource reads
+// pcapng of several interfaces, gzip and ERF through it, where pcapgo's
+// readers take pcap or pcapng alone.
 //
 // The contract of Source: Next hands out one frame at a time, a view of
 // its buffer (of the file itself when it is held in memory) valid until

@@ -89,17 +89,18 @@ const (
 // record over MaxSnaplen is held, longer blocks are skipped as they are
 // read. Next allocates nothing in steady state.
 type Source struct {
-	count *countReader
-	in    input
-	whole *input // NewSourceBytes: the input that holds the file (s.in, or under gzip the compressed one)
-	ng    bool
-	be    bool // pcap: the file is big-endian
-	nano  bool // pcap: nanosecond timestamps
-	lt    uint16
-	ifs   []ngIface // pcapng: the interfaces of the current section
-	n     int       // packet records met, read or not
-	read  int       // frames returned
-	err   error     // a fatal error, returned again
+	lastLT uint16 // the link type of the last frame Next returned
+	count  *countReader
+	in     input
+	whole  *input // NewSourceBytes: the input that holds the file (s.in, or under gzip the compressed one)
+	ng     bool
+	be     bool // pcap: the file is big-endian
+	nano   bool // pcap: nanosecond timestamps
+	lt     uint16
+	ifs    []ngIface // pcapng: the interfaces of the current section
+	n      int       // packet records met, read or not
+	read   int       // frames returned
+	err    error     // a fatal error, returned again
 	// A packet source (NewPacketSource) instead of a file.
 	pkt gopacket.PacketDataSource
 	zc  gopacket.ZeroCopyPacketDataSource
@@ -421,6 +422,7 @@ func (s *Source) Next() (data []byte, ci gopacket.CaptureInfo, linkType uint16, 
 	}
 	if err == nil {
 		s.read++
+		s.lastLT = linkType
 	} else if re, ok := err.(*ReadError); !ok || re.Fatal {
 		s.err = err
 	}
