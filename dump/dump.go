@@ -71,6 +71,9 @@ type Options struct {
 	// (FieldsFormat.AppendFields), instead of text or JSON; Dump writes
 	// no header line (FieldsFormat.AppendHeader).
 	Fields *FieldsFormat
+	// ULP is the upper-layer protocol the payloads of RC SEND messages
+	// are decoded as (Record.ULP): ULPNone, the zero value, decodes none.
+	ULP ULP
 }
 
 // ProgressEvery is how many frames Scan reads between two calls of
@@ -312,6 +315,7 @@ func scanSerial(src *capfile.Source, opt Options, fn func(r *Record) error) (st 
 			}
 			return st, err
 		}
+		rec.ULP = opt.ULP
 		rec.Decode(src.Number(), ci, lt, data) // before counting: a fault (a mapped file cut shorter) leaves it uncounted
 		st.Frames++
 		if opt.Progress != nil && st.Frames%ProgressEvery == 0 {

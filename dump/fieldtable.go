@@ -174,7 +174,7 @@ var fieldTable = sync.OnceValue(func() []Field {
 			}
 			return str(r.CNPErr.Error())
 		}}.at(&kCnpError).doc("a CNP that breaks a rule of Annex A17.9.3: cnp.Check's reason"),
-	}, madFields(), ipoibFields(), dcbxFields(), []Field{
+	}, madFields(), ipoibFields(), dcbxFields(), nvmeFields(), []Field{
 		Field{Name: "_error", Type: FieldString, Get: func(r *Record) (Value, bool) {
 			switch r.Kind {
 			case KindMalformed:
@@ -283,4 +283,7 @@ var protocolTable = []Protocol{
 	// Last, so that verbose text puts the packet's own fields (ImmDt,
 	// IETH, payload, ICRC) after its headers.
 	{"infiniband", func(r *Record) bool { return r.isIB() || r.lrh() != nil }},
+	// The capsule a SEND's payload holds (Record.ULP).
+	{"nvme-rdma", func(r *Record) bool { return r.hasNVMe() }},
+	{"nvme", func(r *Record) bool { return r.hasNVMe() }},
 }

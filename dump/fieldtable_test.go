@@ -31,6 +31,7 @@ import (
 func fieldTestCaptures(t *testing.T) []string {
 	dir := t.TempDir()
 	paths := append(testcaps.Shipped(t), testcaps.Generated(t, dir)...)
+	paths = append(paths, nvmeCapture(t, dir))
 	var frames [][]byte
 	for _, s := range synthetic(t) {
 		frames = append(frames, s.frame)
@@ -118,7 +119,9 @@ func TestFieldTableIsJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 		bad := 0
-		_, err = dump.Scan(src, dump.Options{Workers: 1}, func(r *dump.Record) error {
+		// ULPNVMe, for the capsules of nvmeCapture (and any SEND of the
+		// others that looks like one).
+		_, err = dump.Scan(src, dump.Options{Workers: 1, ULP: dump.ULPNVMe}, func(r *dump.Record) error {
 			frames++
 			js := parseLines(t, r.AppendJSON(nil))[0]
 			fromTable := map[string]string{}

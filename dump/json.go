@@ -74,6 +74,9 @@ func (r *Record) appendJSON(b []byte, file string) []byte {
 	if r.HasDCBX && r.Kind == KindNotRoCE {
 		b = r.appendRowsJSON(b, dcbxFields())
 	}
+	if r.hasNVMe() {
+		b = r.appendRowsJSON(b, nvmeFields())
+	}
 	if r.Kind == KindMalformed {
 		b = append(b, kError.json...)
 		b = appendJSONString(b, r.Err.Error())

@@ -37,7 +37,7 @@ func ourName(k string) bool {
 	case "lldp.dcbx.ieee.pfc.willing", "lldp.dcbx.ieee.pfc.enable", "lldp.dcbx.ieee.ets.willing", "lldp.dcbx.ieee.app.entries":
 		return true // DCBX keys tshark 4.0 names otherwise or lacks
 	}
-	return k == "infiniband.cm" || strings.HasPrefix(k, "lldp.dcbx.ieee.etsrec.") || strings.HasPrefix(k, "_") || innerTag.MatchString(k) ||
+	return k == "infiniband.cm" || k == "nvme.cmd.name" || strings.HasPrefix(k, "lldp.dcbx.ieee.etsrec.") || strings.HasPrefix(k, "_") || innerTag.MatchString(k) ||
 		strings.HasPrefix(k, "infiniband.xrceth.") || strings.HasPrefix(k, "infiniband.feth.")
 }
 

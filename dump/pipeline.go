@@ -207,7 +207,7 @@ func (p *pipeline) take(b *batch, st *Stats, fn func(r *Record) error) (out []by
 		if !p.format {
 			r := &p.rec
 			s := &b.slots[i]
-			r.icrcKnown, r.icrcWas = true, res.icrcGood
+			r.icrcKnown, r.icrcWas, r.ULP = true, res.icrcGood, opt.ULP
 			r.Decode(s.number, gopacket.CaptureInfo{Timestamp: s.ts, Length: s.length, CaptureLength: len(s.data)}, s.lt, s.data)
 			if ferr = fn(r); ferr != nil {
 				return out, last, false, ferr
@@ -502,6 +502,7 @@ func (p *pipeline) decodeBatch(b *batch, own *Record, txt *TextOptions, js *JSON
 			r = &b.recs[i]
 		}
 		ci := gopacket.CaptureInfo{Timestamp: s.ts, Length: s.length, CaptureLength: len(s.data)}
+		r.ULP = p.opt.ULP
 		r.Decode(s.number, ci, s.lt, s.data)
 		match := p.opt.keep(r)
 		if match && b.part != nil {

@@ -114,12 +114,18 @@ type Record struct {
 	IPoIB     ipoib.Header
 	IPoIBLink ipoib.LinkHeader
 
+	// ULP is a setting, not a result: the upper-layer protocol Decode
+	// reads the payload of RC SEND messages as (nvme.go). The caller sets
+	// it (Options.ULP for Scan and Dump); Decode keeps it.
+	ULP ULP
+
 	capLen  int    // bytes captured (after an ERF header: the record's body)
 	erfLen  int    // bytes of the ERF header and its extension headers
 	eth     []byte // the Ethernet frame: Data, or the frame rebuilt from a cooked or ERF record
 	scratch []byte // where cooked frames are rebuilt
 	net     netInfo
 	madj    madRec        // mad_fields.go: the MAD, decoded once for JSON, filters and text
+	nvme    nvmeRec       // nvme.go: the NVMe/RDMA capsule, with ULP ULPNVMe
 	madBuf  [mad.Len]byte // a MAD the capture cut, filled out (decodeCutMAD)
 	err     errs.Slot     // holds Err when Decode made it, so that decoding allocates nothing
 	cnp     cnp.Checker   // holds CNPErr
@@ -168,6 +174,7 @@ func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []b
 	}
 	r.Err, r.CNPErr, r.ICRCGood, r.ICRCUnchecked, r.net, r.eth = nil, nil, false, false, netInfo{}, nil
 	r.madj.ok, r.madj.cut = false, false
+	r.nvme.kind = nvmeNone
 	r.HasGRH, r.HasIPoIB, r.HasDCBX, r.DCBXErr, r.ERFType, r.capLen, r.erfLen = false, false, false, nil, 0, len(data), 0
 	switch lt {
 	case capfile.LinkTypeEthernet:
@@ -340,6 +347,7 @@ func (r *Record) decodeIB(b []byte) {
 	r.RoCE.Raw = b[:captured]
 	r.decodeMAD()
 	r.decodeIPoIB()
+	r.decodeNVMe()
 	if cut {
 		r.ICRCUnchecked = true
 		return
@@ -367,6 +375,7 @@ func (r *Record) decodeEthernet(e []byte) {
 		r.Kind = KindRoCE
 		r.fromFrame()
 		r.decodeMAD()
+		r.decodeNVMe()
 		if r.RoCE.Truncated {
 			if !r.capCut() {
 				// The capture kept the whole frame, which is shorter than

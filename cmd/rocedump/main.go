@@ -345,7 +345,7 @@ type config struct {
 	parquet               string     // -parquet: the Parquet file or directory to write
 }
 
-const usageLine = "usage: rocedump [-json] [-stats [-per-file]] [-timeline OUT.html [-timeline-flows N]] [-utc] [-v] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-parquet OUT] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-R] [-i IFACE [-s SNAPLEN] [-p] [-B KiB] [-all] | [-r] FILE|DIR...|-] [flags]"
+const usageLine = "usage: rocedump [-json] [-stats [-per-file]] [-timeline OUT.html [-timeline-flows N]] [-utc] [-v] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-ulp nvme] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-parquet OUT] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-R] [-i IFACE [-s SNAPLEN] [-p] [-B KiB] [-all] | [-r] FILE|DIR...|-] [flags]"
 
 // parseFlags reads the command line. It reports ok false, having said
 // why on stderr, when the command line is unusable or asked for help:
@@ -359,6 +359,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (c config, status int, 
 	utc := fs.Bool("utc", false, "print text timestamps in UTC instead of local time")
 	file := oneString("r", "", "read this capture `FILE` (- is standard input)")
 	speed := oneString("speed", "100G", "link `speed` for pause quanta: 100G, 25Gb/s, 2.5G, ...")
+	ulp := oneString("ulp", "", "decode the payloads of RC SEND Only messages as this upper-layer `protocol`: nvme (NVMe/RDMA capsules: commands and completions)")
 	fs.Func("qp", "only frames to destination `QP` (decimal or 0x hex); repeated: to any of them", func(s string) error {
 		v, err := dump.ParseQP(s)
 		if err == nil {
@@ -396,6 +397,13 @@ func parseFlags(args []string, stdout, stderr io.Writer) (c config, status int, 
 	var err error
 	if c.opt.Speed, err = pfc.ParseSpeed(*speed); err != nil {
 		return fail("-speed: %s", cli.Message(err))
+	}
+	switch *ulp {
+	case "":
+	case "nvme":
+		c.opt.ULP = dump.ULPNVMe
+	default:
+		return fail("-ulp: %q is not a protocol rocedump decodes (nvme)", *ulp)
 	}
 	if *count < 0 || *maxFlows < 1 {
 		return fail("-c and -max-flows must be positive")
