@@ -270,7 +270,13 @@ func tsharkProtocols(t *testing.T, bin, path string) map[int]string {
 }
 
 func tsharkFrames(t *testing.T, bin, path, expr string) []int {
-	cmd := exec.Command(bin, "-n", "-r", path, "--disable-protocol", "tftp", "-Y", expr, "-T", "fields", "-e", "frame.number")
+	return tsharkFramesArgs(t, bin, path, expr, nil)
+}
+
+// tsharkFramesArgs is tsharkFrames with tshark's further arguments.
+func tsharkFramesArgs(t *testing.T, bin, path, expr string, extra []string) []int {
+	args := append([]string{"-n", "-r", path, "--disable-protocol", "tftp", "-Y", expr, "-T", "fields", "-e", "frame.number"}, extra...)
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

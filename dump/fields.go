@@ -129,6 +129,11 @@ type Field struct {
 	Uint func(r *Record) (uint64, bool)
 	// Doc says in one line what the field holds (docs/keys.md lists it).
 	Doc string
+	// ULP is, for a field of a payload decoded as an upper-layer
+	// protocol (Record.ULP), that protocol; ULPNone for every other
+	// field. Parquet files have no column for such a field: their
+	// schema stays that of the frames' own headers.
+	ULP ULP
 
 	handle   *key  // set by at: where the table puts the row's index and JSON key
 	composed bool  // set by numbered: the key is made from a stem and an index, in a loop

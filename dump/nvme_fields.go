@@ -28,7 +28,7 @@ var nvmeFields = sync.OnceValue(func() []Field {
 	sgl := func(c *nvmeof.Command) bool { return !prop(c) }
 	keyed := func(c *nvmeof.Command) bool { return !prop(c) && c.SGL1.Keyed() }
 	identify := func(c *nvmeof.Command) bool { return std(c) && !nvmeIO(c) && c.Opcode == nvmeof.OpIdentify }
-	return []Field{
+	fs := []Field{
 		{Name: "nvme.fabrics.cmd.opc", Type: FieldBytes, Get: func(r *Record) (Value, bool) {
 			if c := r.nvmeCmd(); c != nil && c.IsFabrics() {
 				return Value{Addr: [16]byte{c.Opcode}, Len: 1}, true
@@ -95,6 +95,10 @@ var nvmeFields = sync.OnceValue(func() []Field {
 			return 0, false
 		}).doc("completion: do not retry"),
 	}
+	for i := range fs {
+		fs[i].ULP = ULPNVMe
+	}
+	return fs
 })
 
 // fCmd is a field of a command capsule's command, present when has says.

@@ -45,6 +45,9 @@ func (b *Batch) Add(r *dump.Record) {
 	for _, fi := range c.Fields() {
 		fc := fieldColumns[fi]
 		col := fc.col
+		if col < 0 {
+			continue // no column (Field.ULP)
+		}
 		ch, v := &b.chunks[col], &c.Values[fi]
 		switch fc.how {
 		case howInt32:

@@ -209,6 +209,9 @@ func build() {
 			add(FileColumn, typeString, nil)
 			continue
 		}
+		if f.ULP != dump.ULPNone {
+			continue // a field of an upper-layer protocol: no column (Field.ULP)
+		}
 		add(f.Name, typeOf(f), f)
 		if i == 0 && !hasFile { // after the first column, frame.number
 			add(FileColumn, typeString, nil)
@@ -239,7 +242,11 @@ func build() {
 	}
 	fieldColumns = make([]fieldColumn, len(table))
 	for i := range table {
-		c := col[table[i].Name]
+		c, ok := col[table[i].Name]
+		if !ok {
+			fieldColumns[i] = fieldColumn{col: -1}
+			continue
+		}
 		fieldColumns[i] = fieldColumn{col: int32(c), how: columns[c].how}
 	}
 	elements = make([]format.SchemaElement, 1+len(columns))
