@@ -145,16 +145,14 @@ func (f *FieldsFormat) aggregator() string {
 	return f.Aggregator
 }
 
-// AppendHeader appends the header line, the columns' names (quoted as
-// the values are), and a newline.
+// AppendHeader appends the header line, the columns' names (never
+// quoted, as tshark writes them), and a newline.
 func (f *FieldsFormat) AppendHeader(b []byte) []byte {
 	for i := range f.Columns {
 		if i > 0 {
 			b = append(b, f.separator()...)
 		}
-		b = f.quote(b)
 		b = append(b, f.Columns[i].Name...)
-		b = f.quote(b)
 	}
 	return append(b, '\n')
 }
@@ -210,7 +208,7 @@ func (f *FieldsFormat) appendColumn(b []byte, r *Record, c *FieldColumn) []byte 
 
 // AppendTshark appends v, a value of f, as tshark 4.0's -T fields (and
 // -T json) print it: an unsigned field tshark shows in hex as "0x" and
-// its digits (as many as its type or bit mask holds), others in decimal,
+// as many digits as its type holds, others in decimal,
 // a flag as 1 or 0, an address as text, bytes as lowercase hex digits.
 func (f *Field) AppendTshark(b []byte, v Value) []byte {
 	switch f.Type {

@@ -6,10 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
-	"math/bits"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -31,12 +29,12 @@ func TestTsharkHexDigits(t *testing.T) {
 	if err != nil {
 		t.Fatalf("tshark -G fields: %v", err)
 	}
-	type hf struct{ typ, base, mask string }
+	type hf struct{ typ, base string }
 	ws := map[string]hf{}
 	for _, l := range strings.Split(string(out), "\n") {
 		if c := strings.Split(l, "\t"); len(c) > 6 && c[0] == "F" {
 			if _, dup := ws[c[2]]; !dup {
-				ws[c[2]] = hf{c[3], c[5], c[6]}
+				ws[c[2]] = hf{c[3], c[5]}
 			}
 		}
 	}
@@ -48,8 +46,8 @@ package dump
 
 // tsharkHexDigits holds, for each field tshark 4.0 shows in hex
 // (BASE_HEX, BASE_HEX_DEC), how many hex digits tshark -T fields prints
-// after "0x": from the bit mask when the field has one, else from the
-// width of its type. The fields not listed print in decimal.
+// after "0x": those of the width of its type, whatever its bit mask. The
+// fields not listed print in decimal.
 var tsharkHexDigits = map[string]uint8{
 `)
 	n := 0
@@ -61,10 +59,7 @@ var tsharkHexDigits = map[string]uint8{
 		if !ok || h.base != "BASE_HEX" && h.base != "BASE_HEX_DEC" {
 			continue
 		}
-		w := widths[h.typ]
-		if m, err := strconv.ParseUint(h.mask, 0, 64); err == nil && m != 0 {
-			w = 64 - bits.LeadingZeros64(m) - bits.TrailingZeros64(m)
-		}
+		w := widths[h.typ] // the type's, whatever the bit mask (-T fields' 0x07 for 3 bits)
 		if w == 0 {
 			t.Errorf("%s: tshark's type %s is not unsigned", f.Name, h.typ)
 			continue
@@ -119,7 +114,7 @@ func TestFieldsOptions(t *testing.T) {
 		t.Fatalf("vlan.id, ip.addr: %v %v", cols, err)
 	}
 	f = dump.FieldsFormat{Columns: cols, Header: true, Quote: '\''}
-	if h := string(f.AppendHeader(nil)); h != "'vlan.id'\t'ip.addr'\n" {
+	if h := string(f.AppendHeader(nil)); h != "vlan.id\tip.addr\n" {
 		t.Errorf("header %q", h)
 	}
 }
