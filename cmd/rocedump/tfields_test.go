@@ -203,3 +203,20 @@ func knownDifference(name, have, want string, set []string) bool {
 	}
 	return false
 }
+
+// TestTAliases checks -T json and -T text, tshark's names of rocedump's
+// JSON and text lines, and -e FIELD without -T fields, refused.
+func TestTAliases(t *testing.T) {
+	path := filepath.Join(capDir, "rocev2_ipv4_rdmacm_write_read_rxe_a.pcap")
+	for _, c := range [][2][]string{{{"-T", "json"}, {"-json"}}, {{"-T", "text", "-utc"}, {"-utc"}}, {{"-Tfields", "-e", "ip.src", "-e", "vlan.id"}, {"-T", "fields", "-e", "ip.src", "-E", "separator=/t", "-e", "vlan.id"}}} {
+		st1, out1, err1 := runCmd(t, nil, append(c[0], path)...)
+		st2, out2, err2 := runCmd(t, nil, append(c[1], path)...)
+		if st1 != 0 || st1 != st2 || out1 != out2 || err1 != err2 || out1 == "" {
+			t.Errorf("%v: status %d, %d bytes, %q; %v: %d, %d bytes, %q", c[0], st1, len(out1), err1, c[1], st2, len(out2), err2)
+		}
+	}
+	st, out, errs := runCmd(t, nil, "-e", "ip.src", path)
+	if st != 2 || out != "" || !strings.Contains(errs, "-e ip.src: a field is printed with -T fields -e FIELD") {
+		t.Errorf("-e ip.src without -T fields: status %d, %q, %q", st, out, errs)
+	}
+}
