@@ -56,7 +56,7 @@ func addFieldsFlags(cmd *cli.Command, tfields bool) *fieldsFlags {
 	f := &fieldsFlags{e: &eFlag{tfields: tfields}}
 	f.format = cmd.String("T", "", "print the frames as tshark -T does: `format` fields (with -e FIELD... and -E), text (the default lines) or json (as -json)")
 	cmd.Flags.Var(f.e, "e", "text: the link-level header on each line: MACs, VLAN tags, Ethertypes, length (tcpdump -e); "+
-		"with -T fields, -e `FIELD` prints that field (as the JSON keys, or a Wireshark name such as vlan.id or ip.addr), repeated: one column each")
+		"with -T fields, -e FIELD prints that field (as the JSON keys, or a Wireshark name such as vlan.id or ip.addr), repeated: one column each")
 	cmd.Flags.Func("E", "-T fields: tshark's -E `option`: header=y|n, separator=/t|/s|C, aggregator=,|/s|C, quote=d|s|n, occurrence=f|l|a; repeated", func(s string) error {
 		f.options++
 		return f.set.ParseFieldsOption(s)
