@@ -7,9 +7,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/dfilter"
 	"github.com/roce-go/roce/dump"
-	"github.com/roce-go/roce/capfile"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/oracle"

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
-	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/capfile"
+	"github.com/roce-go/roce/dump"
 	"github.com/roce-go/roce/gen"
 	"github.com/roce-go/roce/ib"
 	"github.com/roce-go/roce/internal/testkit/oracle"
