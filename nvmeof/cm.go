@@ -151,7 +151,8 @@ func (j *CMReject) AppendTo(b []byte) ([]byte, error) {
 const ConnectDataLen = 1024
 
 // nqnLen is the room of an NQN in the Connect data: 256 bytes, the NQN
-// and at least one NUL.
+// and a NUL, or the NQN alone when it fills them (which the decoder
+// reads as the whole field, so the builder writes it back).
 const nqnLen = 256
 
 // ConnectData is the data of a Connect command (NVMe-oF 1.1, Figure 20),
@@ -194,15 +195,15 @@ func nqn(b []byte) []byte {
 // Len returns ConnectDataLen.
 func (d *ConnectData) Len() int { return ConnectDataLen }
 
-// Validate reports an NQN too long for its field (255 bytes and its
-// NUL) or holding a NUL.
+// Validate reports an NQN too long for its field (256 bytes) or holding
+// a NUL.
 func (d *ConnectData) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    []byte
 	}{{"ConnectData.SubNQN", d.SubNQN}, {"ConnectData.HostNQN", d.HostNQN}} {
-		if len(f.v) >= nqnLen || bytes.IndexByte(f.v, 0) >= 0 {
-			return &errs.FieldError{Field: f.name, Text: string(f.v), Reason: "is longer than 255 bytes or holds a NUL", Err: errs.ErrBadValue}
+		if len(f.v) > nqnLen || bytes.IndexByte(f.v, 0) >= 0 {
+			return &errs.FieldError{Field: f.name, Text: string(f.v), Reason: "is longer than 256 bytes or holds a NUL", Err: errs.ErrBadValue}
 		}
 	}
 	return nil

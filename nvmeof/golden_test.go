@@ -206,3 +206,23 @@ func TestTruncated(t *testing.T) {
 		}
 	}
 }
+
+// TestConnectDataFullNQN: an NQN that fills its 256 bytes, which Decode
+// reads whole (no NUL ends it), is written back as it was; one byte more,
+// or a NUL inside, is refused naming the field.
+func TestConnectDataFullNQN(t *testing.T) {
+	d := nvmeof.ConnectData{SubNQN: bytes.Repeat([]byte{'s'}, 256), HostNQN: []byte("nqn.2014-08.org.nvmexpress:uuid:host")}
+	b, err := d.AppendTo(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got nvmeof.ConnectData
+	if err := got.Decode(b); err != nil || !bytes.Equal(got.SubNQN, d.SubNQN) || !bytes.Equal(got.HostNQN, d.HostNQN) {
+		t.Fatalf("%v: %q %q", err, got.SubNQN, got.HostNQN)
+	}
+	for _, bad := range []nvmeof.ConnectData{{SubNQN: bytes.Repeat([]byte{'s'}, 257)}, {HostNQN: []byte("a\x00b")}} {
+		if _, err := bad.AppendTo(nil); !errors.Is(err, nvmeof.ErrBadValue) || !strings.Contains(err.Error(), "ConnectData.") {
+			t.Errorf("%v", err)
+		}
+	}
+}
