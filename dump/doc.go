@@ -114,7 +114,7 @@
 // # Errors
 //
 // Every error message starts with "roce: " and wraps a sentinel that
-// errors.Is matches: ErrBadArgument (ParseQP, ParseOpcode,
+// errors.Is matches: ErrBadArgument (ParseQP, ParseOpcode, ParseULP,
 // ParseOpcodes), and the errors of reading and writing the capture,
 // which are capfile's and come through Scan, Dump, Merge and
 // WriteRecord as they are: a capfile.ReadError (wrapping

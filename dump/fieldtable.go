@@ -174,7 +174,7 @@ var fieldTable = sync.OnceValue(func() []Field {
 			}
 			return str(r.CNPErr.Error())
 		}}.at(&kCnpError).doc("a CNP that breaks a rule of Annex A17.9.3: cnp.Check's reason"),
-	}, madFields(), ipoibFields(), dcbxFields(), nvmeFields(), []Field{
+	}, madFields(), ipoibFields(), dcbxFields(), ulpFields(), []Field{
 		Field{Name: "_error", Type: FieldString, Get: func(r *Record) (Value, bool) {
 			switch r.Kind {
 			case KindMalformed:
@@ -253,7 +253,7 @@ func also(f Field, name string) Field {
 // names; the extended headers are subtrees of infiniband, as in
 // Wireshark. A field's protocol is the longest of these names that
 // begins its name (FieldProtocol).
-var protocolTable = []Protocol{
+var protocolTable = append([]Protocol{
 	{"frame", func(r *Record) bool { return true }},
 	{"erf", func(r *Record) bool { return r.LinkType == capfile.LinkTypeERF }},
 	{"sll", func(r *Record) bool { return r.sll() != nil }},
@@ -283,7 +283,6 @@ var protocolTable = []Protocol{
 	// Last, so that verbose text puts the packet's own fields (ImmDt,
 	// IETH, payload, ICRC) after its headers.
 	{"infiniband", func(r *Record) bool { return r.isIB() || r.lrh() != nil }},
-	// The capsule a SEND's payload holds (Record.ULP).
-	{"nvme-rdma", func(r *Record) bool { return r.hasNVMe() }},
-	{"nvme", func(r *Record) bool { return r.hasNVMe() }},
-}
+	// The message a SEND's payload holds (Record.ULP): the protocols'
+	// rows of ulps.
+}, ulpProtocols()...)

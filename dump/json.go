@@ -74,9 +74,7 @@ func (r *Record) appendJSON(b []byte, file string) []byte {
 	if r.HasDCBX && r.Kind == KindNotRoCE {
 		b = r.appendRowsJSON(b, dcbxFields())
 	}
-	if r.hasNVMe() {
-		b = r.appendRowsJSON(b, nvmeFields())
-	}
+	b = r.appendULPJSON(b)
 	if r.Kind == KindMalformed {
 		b = append(b, kError.json...)
 		b = appendJSONString(b, r.Err.Error())

@@ -1,28 +1,6 @@
 package dump
 
-import (
-	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/nvmeof"
-)
-
-// ULP is an upper-layer protocol Record.Decode can read the payload of RC
-// SEND messages as.
-type ULP uint8
-
-// The upper-layer protocols.
-const (
-	// ULPNone reads no payload: a SEND's payload is only its length.
-	ULPNone ULP = iota
-	// ULPNVMe reads the payload of every RC SEND Only and SEND Only
-	// with Invalidate to a QP other than 0 and 1 as an NVMe/RDMA
-	// capsule (NVMe-oF 1.1, the RDMA transport binding): 16 bytes as a
-	// response capsule (a completion), 64 bytes or more as a command
-	// capsule whose command is a Fabrics command or names SGLs (PSDT
-	// 01b or 10b), its in-capsule data after it. The choice is the
-	// frame's alone (see nvmeIO for the queue a command is taken to be
-	// on).
-	ULPNVMe
-)
+import "github.com/roce-go/roce/nvmeof"
 
 // The kinds of capsule a frame holds.
 const (
@@ -42,22 +20,14 @@ type nvmeRec struct {
 }
 
 // decodeNVMe reads the payload of an RC SEND Only (with Invalidate) as a
-// capsule when r.ULP is ULPNVMe and the payload's length fits. A SEND
-// Last is not a capsule but its tail: a capsule of several packets needs
-// the message put together (package reassembly), which a frame alone
-// cannot do.
+// capsule (ULPNVMe) when the payload's length fits. A SEND Last is not a
+// capsule but its tail: a capsule of several packets needs the message
+// put together (package reassembly), which a frame alone cannot do.
 func (r *Record) decodeNVMe() {
-	if r.ULP != ULPNVMe {
+	if !r.ulpSend() {
 		return
 	}
 	p := &r.RoCE.Packet
-	op := p.BTH.OpCode
-	if op.Transport() != ib.RC || p.BTH.DestQP <= ib.QPGSI {
-		return
-	}
-	if o := op.Operation(); o != ib.SendOnly && o != ib.SendOnlyWithInvalidate {
-		return
-	}
 	n := &r.nvme
 	switch l := r.payloadLen(); {
 	case l == nvmeof.CompletionLen && len(p.Payload) == l:
@@ -109,6 +79,9 @@ func nvmeIO(c *nvmeof.Command) bool {
 func nvmeRW(c *nvmeof.Command) bool {
 	return nvmeIO(c) && (c.Opcode == nvmeof.OpRead || c.Opcode == nvmeof.OpWrite)
 }
+
+// resetNVMe forgets the capsule of the frame before.
+func (r *Record) resetNVMe() { r.nvme.kind = nvmeNone }
 
 // appendNVMe appends ": NVMe " and the capsule: the command's name, CID,
 // NSID, what the command's dwords say (a Read's or Write's SLBA and

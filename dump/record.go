@@ -115,7 +115,7 @@ type Record struct {
 	IPoIBLink ipoib.LinkHeader
 
 	// ULP is a setting, not a result: the upper-layer protocol Decode
-	// reads the payload of RC SEND messages as (nvme.go). The caller sets
+	// reads the payload of RC SEND messages as (ulp.go). The caller sets
 	// it (Options.ULP for Scan and Dump); Decode keeps it.
 	ULP ULP
 
@@ -174,7 +174,7 @@ func (r *Record) Decode(number int, ci gopacket.CaptureInfo, lt uint16, data []b
 	}
 	r.Err, r.CNPErr, r.ICRCGood, r.ICRCUnchecked, r.net, r.eth = nil, nil, false, false, netInfo{}, nil
 	r.madj.ok, r.madj.cut = false, false
-	r.nvme.kind = nvmeNone
+	r.resetULP()
 	r.HasGRH, r.HasIPoIB, r.HasDCBX, r.DCBXErr, r.ERFType, r.capLen, r.erfLen = false, false, false, nil, 0, len(data), 0
 	switch lt {
 	case capfile.LinkTypeEthernet:
@@ -347,7 +347,7 @@ func (r *Record) decodeIB(b []byte) {
 	r.RoCE.Raw = b[:captured]
 	r.decodeMAD()
 	r.decodeIPoIB()
-	r.decodeNVMe()
+	r.decodeULP()
 	if cut {
 		r.ICRCUnchecked = true
 		return
@@ -375,7 +375,7 @@ func (r *Record) decodeEthernet(e []byte) {
 		r.Kind = KindRoCE
 		r.fromFrame()
 		r.decodeMAD()
-		r.decodeNVMe()
+		r.decodeULP()
 		if r.RoCE.Truncated {
 			if !r.capCut() {
 				// The capture kept the whole frame, which is shorter than

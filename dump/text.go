@@ -284,7 +284,7 @@ func (r *Record) appendTransport(b []byte, o *TextOptions) []byte {
 		b = r.appendIPoIB(b, o)
 	}
 	b = r.appendMAD(b) // a MAD on QP 0 or 1 (text_mad.go)
-	b = r.appendNVMe(b)
+	b = r.appendULP(b) // a SEND's payload as Record.ULP reads it (ulp.go)
 	return r.appendTail(b)
 }
 

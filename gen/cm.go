@@ -121,10 +121,7 @@ func (g *Generator) cmConnect(q *qpState) {
 	r := g.ph.rnd
 	q.cm = cmConn{comm: [2]uint32{r.Uint32() | 1, r.Uint32() | 1}, tid: r.Uint64() >> 24,
 		rpsn: r.Uint32() & psnMask, srcPort: uint16(32768 + r.IntN(28232))}
-	if g.ph.cfg.ULP == ULPNVMe { // a new connection: the target's requests start at the REQ's StartingPSN
-		q.nv = nvmeQueue{qid: q.nv.qid, tpsn: q.cm.rpsn}
-		q.msn = 0
-	}
+	g.ulpConnect(q)
 }
 
 // cmMAD builds the 256-byte MAD of attribute attr for the connection of
@@ -146,8 +143,8 @@ func (g *Generator) cmMAD(q *qpState, attr uint16) ([]byte, error) {
 	case mad.AttrConnectRequest:
 		ip := mad.IPCM{SrcPort: k.srcPort}
 		ip.SetAddrs(c.SrcIP, c.DstIP)
-		if c.ULP == ULPNVMe {
-			ip.ConsumerPrivateData = g.nvmeCMRequest(g.nv.priv[:0], q)
+		if f := c.ulp().cmREQ; f != nil {
+			ip.ConsumerPrivateData = f(g, q)
 		}
 		priv, err := ip.AppendTo(s.private[:0])
 		if err != nil {
@@ -169,16 +166,16 @@ func (g *Generator) cmMAD(q *qpState, attr uint16) ([]byte, error) {
 		m.REP = mad.REP{LocalCommID: k.comm[rev], RemoteCommID: k.comm[fwd], LocalQPN: q.remote,
 			StartingPSN: q.psn, ResponderResources: 1, InitiatorDepth: 1, TargetACKDelay: 15,
 			RNRRetryCount: 7, LocalCAGUID: caGUID(c.DstMAC)}
-		if c.ULP == ULPNVMe {
-			m.REP.PrivateData = g.nvmeCMAccept(q)
+		if f := c.ulp().cmREP; f != nil {
+			m.REP.PrivateData = f(g, q)
 		}
 	case mad.AttrReadyToUse:
 		m.RTU = mad.RTU{LocalCommID: k.comm[fwd], RemoteCommID: k.comm[rev]}
 	case mad.AttrConnectReject:
 		m.REJ = mad.REJ{LocalCommID: k.comm[rev], RemoteCommID: k.comm[fwd], MessageRejected: mad.CMMsgREQ,
 			Reason: mad.RejectReason(c.CMReject)}
-		if c.ULP == ULPNVMe {
-			m.REJ.PrivateData = g.nvmeCMReject()
+		if f := c.ulp().cmREJ; f != nil {
+			m.REJ.PrivateData = f(g, q)
 		}
 	case mad.AttrDisconnectRequest:
 		m.DREQ = mad.DREQ{LocalCommID: k.comm[fwd], RemoteCommID: k.comm[rev], RemoteQPN: q.remote}
@@ -208,8 +205,8 @@ func cmAppend(b []byte, m *mad.CM) ([]byte, error) {
 // cmPort returns the port of the RDMA-CM service ID.
 func (c *Config) cmPort() uint16 {
 	if c.CMPort == 0 {
-		if c.ULP == ULPNVMe {
-			return NVMePort
+		if p := c.ulp().port; p != 0 {
+			return p
 		}
 		return DefaultCMPort
 	}

@@ -633,7 +633,7 @@ var options = []Option{
 	{Name: "cm-reject", Usage: "with -cm: reject every connection with this REJ reason (28 Consumer Reject); no data",
 		set: func(c *Config, v string) error { n, err := parseUint(v, 16); c.CMReject = uint16(n); return err },
 		get: func(c *Config) string { return strconv.Itoa(int(c.CMReject)) }},
-	{Name: "ulp", Usage: "protocol the RC connections carry: none, or nvme (NVMe/RDMA: CM to port 4420, Connect and Identify on an admin queue,\nthen on -qps I/O queues -messages commands each, by -op: read, write, send (in-capsule data) or send-inv (a Read, SEND with Invalidate))",
+	{Name: "ulp", Usage: "protocol the RC connections carry: " + ulpList("", true),
 		set: func(c *Config, v string) (err error) { c.ULP, err = ParseULP(v); return err },
 		get: func(c *Config) string { return c.ULP.String() }},
 }
@@ -748,8 +748,8 @@ func (c *Config) check() error {
 	if c.ULP >= numULPs {
 		return configErr("upper-layer protocol %d", c.ULP)
 	}
-	if c.ULP == ULPNVMe {
-		if err := c.checkNVMe(); err != nil {
+	if check := c.ulp().check; check != nil {
+		if err := check(c); err != nil {
 			return err
 		}
 	}

@@ -146,6 +146,7 @@ type qpState struct {
 	flow          uint32    // flow label (RoCEv1 and IPv6)
 	srcPort       uint16    // UDP source port, both directions
 	cm            cmConn    // the CM connection, with Config.CM
+	ulp           ulpQueue  // the target's requests, with a Config.ULP (ulp.go)
 	nv            nvmeQueue // the NVMe queue, with ULPNVMe
 }
 
@@ -234,7 +235,8 @@ type Generator struct {
 	limitLast  bool // limit is LastTime's, not the clock's
 	dataCount  int
 	cm         cmState   // the CM stages of the phase (cm.go)
-	nv         nvmeState // the NVMe/RDMA exchanges of the phase (nvme.go)
+	ulp        ulpState  // the exchanges of the phase's Config.ULP (ulp.go)
+	nv         nvmeState // the NVMe/RDMA state of the phase (nvme.go)
 	cnpOpt     cnp.Options
 	ipID       [2]uint16
 
@@ -410,8 +412,8 @@ func (g *Generator) Next() bool {
 		if g.cm.i < g.cm.n {
 			cmAt = max(g.now, g.cm.due)
 		}
-		if g.ph != nil && g.nvmeActive() && !g.cmOpening() {
-			nvAt = g.nvmeAt()
+		if g.ph != nil && g.ulpActive() && !g.cmOpening() {
+			nvAt = g.ulpAt()
 		}
 		var ringHead *event
 		if g.size > 0 {
@@ -469,7 +471,7 @@ func (g *Generator) Next() bool {
 		case activeAt == next:
 			g.emitReadResponse(activeAt)
 		case nvAt == next:
-			g.emitNVMe(nvAt)
+			g.emitULP(nvAt)
 		default:
 			g.emitRequest(reqAt)
 		}
@@ -580,7 +582,7 @@ func (g *Generator) nextPhase() bool {
 	g.dataCount = 0
 	g.now = after(g.now, g.ph.gapPS)
 	g.cmBegin()
-	g.nvmeBegin()
+	g.ulpBegin()
 	return true
 }
 

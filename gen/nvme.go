@@ -3,42 +3,10 @@ package gen
 import (
 	"encoding/binary"
 	"fmt"
-	"strings"
 
 	"github.com/roce-go/roce/ib"
-	"github.com/roce-go/roce/internal/errs"
 	"github.com/roce-go/roce/nvmeof"
 )
-
-// ULP is the upper-layer protocol the connections of a phase carry.
-type ULP uint8
-
-// The upper-layer protocols.
-const (
-	ULPNone ULP = iota // the RDMA operations of Config.Op, nothing above them
-	ULPNVMe            // NVMe over Fabrics on RDMA (NVMe/RDMA): see the package documentation
-	numULPs
-)
-
-var ulpNames = [numULPs]string{"none", "nvme"}
-
-// String returns the name ParseULP accepts: "none" or "nvme".
-func (u ULP) String() string {
-	if u < numULPs {
-		return ulpNames[u]
-	}
-	return fmt.Sprintf("ULP(%d)", u)
-}
-
-// ParseULP returns the upper-layer protocol named s.
-func ParseULP(s string) (ULP, error) {
-	for i, n := range ulpNames {
-		if strings.EqualFold(s, n) {
-			return ULP(i), nil
-		}
-	}
-	return 0, errs.Kind(ErrConfig, fmt.Sprintf("unknown upper-layer protocol %q (want none or nvme)", s))
-}
 
 // NVMePort is the port of the RDMA-CM service ID of an NVMe/RDMA phase
 // when Config.CMPort is 0: 4420, the port IANA assigned to NVMe over
@@ -61,53 +29,16 @@ const (
 	nvmeHostNQNPf = "nqn.2014-08.org.nvmexpress:uuid:"
 )
 
-// nvmeQueue is the NVMe state of one queue pair: its queue and the
-// target's side of the RDMA connection.
+// nvmeQueue is the NVMe state of one queue pair.
 type nvmeQueue struct {
 	qid  uint16
 	cid  uint16 // the next command identifier
 	sqhd uint16 // the target's submission queue head
-	tpsn uint32 // the next PSN of the target's requests
-	hmsn uint32 // the host's MSN: the target's requests it has completed
 }
 
-// nvmeMsgKind is what one message of an NVMe command's exchange is.
-type nvmeMsgKind uint8
-
-const (
-	nmSend     nvmeMsgKind = iota // a capsule in a SEND (SEND with Invalidate when inv)
-	nmWrite                       // the target's RDMA WRITE of the data to the host
-	nmReadReq                     // the target's RDMA READ Request of the host's data
-	nmReadResp                    // the host's RDMA READ Responses
-	nmAck                         // an Acknowledge of message ref
-)
-
-// nvmeMsg is one RDMA message of an NVMe command's exchange.
-type nvmeMsg struct {
-	kind nvmeMsgKind
-	dir  int
-	wait bool // sent Delay after the frame before: it answers it
-	inv  bool // nmSend: SEND with Invalidate of rkey
-	ref  int  // nmAck, nmReadResp: the message answered
-	// capsule: nmSend, the bytes of the capsule in nvmeState.capsule or cqe
-	capsule []byte
-	size    int    // nmWrite, nmReadReq, nmReadResp: the data's length
-	data    []byte // nmWrite, nmReadResp: the data, nil for payload bytes
-	va      uint64
-	rkey    uint32
-	// Filled in when the message is sent.
-	psn, last uint32 // its first and last PSN
-	msn       uint32 // the responder's MSN once it completed the message
-}
-
-// nvmeState is what a Generator keeps for an NVMe/RDMA phase: the
-// commands still to send and the exchange of the one under way.
+// nvmeState is what a Generator keeps for an NVMe/RDMA phase besides
+// the exchange under way (ulpState).
 type nvmeState struct {
-	k, n    int // next command and commands of the phase
-	msgs    [6]nvmeMsg
-	nm, mi  int // messages of the command, message under way
-	pi, pn  int // packet under way of its message, packets of it
-	due     int64
 	ios     int // I/O commands sent
 	hostID  [16]byte
 	hostNQN []byte
@@ -145,36 +76,20 @@ func (c *Config) checkNVMe() error {
 	return nil
 }
 
-// queuePairs returns the number of queue pairs of the phase: QPs, and
-// the admin queue's before them with NVMe.
-func (c *Config) queuePairs() int {
-	if c.ULP == ULPNVMe {
-		return c.QPs + 1
-	}
-	return c.QPs
-}
-
-// withCM reports whether the phase's connections go through RDMA-CM.
-func (c *Config) withCM() bool { return c.CM || c.ULP == ULPNVMe }
-
 // nvmeBegin readies an NVMe/RDMA phase: after the CM stage, the admin
 // queue's Connect and Identify, each I/O queue's Connect, then Messages
 // I/O commands per I/O queue, round-robin.
-func (g *Generator) nvmeBegin() {
+// It returns the number of commands.
+func (g *Generator) nvmeBegin() int {
 	c := &g.ph.cfg
 	s := &g.nv
-	s.k, s.n, s.nm, s.mi = 0, 0, 0, 0
-	if c.ULP != ULPNVMe {
-		return
-	}
-	g.msgs = 0 // the exchanges below replace the request stream
 	for i, q := range g.ph.qps {
 		q.nv.qid = uint16(i)
 	}
 	if c.CMReject != 0 {
-		return
+		return 0
 	}
-	s.n, s.ios = len(nvmeAdmin)+c.QPs+c.Messages*c.QPs, 0
+	s.ios = 0
 	r := g.ph.rnd
 	binary.LittleEndian.PutUint64(s.hostID[:], r.Uint64())
 	binary.LittleEndian.PutUint64(s.hostID[8:], r.Uint64())
@@ -182,20 +97,20 @@ func (g *Generator) nvmeBegin() {
 	s.hostID[8] = s.hostID[8]&0x3f | 0x80
 	h := s.hostID
 	s.hostNQN = fmt.Appendf(s.hostNQN[:0], "%s%x-%x-%x-%x-%x", nvmeHostNQNPf, h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
-	s.due = g.now
+	return len(nvmeAdmin) + c.QPs + c.Messages*c.QPs
 }
 
-// nvmeActive reports whether the phase has NVMe messages to send.
-func (g *Generator) nvmeActive() bool { return g.nv.mi < g.nv.nm || g.nv.k < g.nv.n }
+// nvmeConnect readies q's queue for a new connection.
+func nvmeConnect(q *qpState) { q.nv = nvmeQueue{qid: q.nv.qid} }
 
-// nvmeCMRequest appends the NVMe/RDMA private data of q's CM REQ.
-func (g *Generator) nvmeCMRequest(b []byte, q *qpState) []byte {
+// nvmeCMRequest returns the NVMe/RDMA private data of q's CM REQ.
+func (g *Generator) nvmeCMRequest(q *qpState) []byte {
 	d := nvmeDepth(q.nv.qid)
 	r := nvmeof.CMRequest{QID: q.nv.qid, HRQSize: d, HSQSize: d - 1, CntlID: 0xffff}
 	if q.nv.qid != 0 {
 		r.CntlID = nvmeCntlID
 	}
-	b, _ = r.AppendTo(b) // every value encodes
+	b, _ := r.AppendTo(g.nv.priv[:0]) // every value encodes
 	return b
 }
 
@@ -208,19 +123,17 @@ func (g *Generator) nvmeCMAccept(q *qpState) []byte {
 }
 
 // nvmeCMReject returns the NVMe/RDMA private data of q's CM REJ.
-func (g *Generator) nvmeCMReject() []byte {
+func (g *Generator) nvmeCMReject(*qpState) []byte {
 	j := nvmeof.CMReject{Status: nvmeRejectSTS}
 	b, _ := j.AppendTo(g.nv.priv[:0])
 	return b
 }
 
-// nvmeCommand lays out the exchange of the next command.
-func (g *Generator) nvmeCommand() error {
+// nvmeCommand lays out the exchange of command k, setting g.q to its
+// queue pair.
+func (g *Generator) nvmeCommand(k int) error {
 	c := &g.ph.cfg
 	s := &g.nv
-	k := s.k
-	s.k++
-	s.nm, s.mi, s.pi, s.pn = 0, 0, 0, 0
 	var q *qpState
 	cmd := nvmeof.Command{PSDT: 1} // SGLs, the metadata pointer a buffer
 	var data, xfer []byte          // in-capsule data; data the target reads
@@ -310,31 +223,27 @@ func (g *Generator) nvmeCommand() error {
 		return err
 	}
 	inv := cmd.SGL1.SubType == nvmeof.SGLInvalidateKey
-	add := func(m nvmeMsg) int {
-		s.msgs[s.nm] = m
-		s.nm++
-		return s.nm - 1
-	}
+	add := g.ulp.add
 	completion := func() { // Delay after the step before
-		j := add(nvmeMsg{kind: nmSend, dir: rev, wait: true, capsule: s.cqe[:], inv: inv, rkey: cmd.SGL1.Key})
-		add(nvmeMsg{kind: nmAck, dir: fwd, wait: true, ref: j})
+		j := add(ulpMsg{kind: umSend, dir: rev, wait: true, body: s.cqe[:], inv: inv, rkey: cmd.SGL1.Key})
+		add(ulpMsg{kind: umAck, dir: fwd, wait: true, ref: j})
 	}
-	j := add(nvmeMsg{kind: nmSend, dir: fwd, capsule: capsule})
-	add(nvmeMsg{kind: nmAck, dir: rev, wait: true, ref: j})
+	j := add(ulpMsg{kind: umSend, dir: fwd, body: capsule})
+	add(ulpMsg{kind: umAck, dir: rev, wait: true, ref: j})
 	sgl := &cmd.SGL1
 	switch {
 	case sgl.Keyed() && sgl.Length == 0: // no data
 		completion()
 	case sgl.Keyed() && (cmd.Opcode == nvmeof.OpWrite || cmd.IsFabrics()):
-		j := add(nvmeMsg{kind: nmReadReq, dir: rev, size: int(sgl.Length), va: sgl.Address, rkey: sgl.Key})
-		add(nvmeMsg{kind: nmReadResp, dir: fwd, wait: true, ref: j, size: int(sgl.Length), data: xfer})
+		j := add(ulpMsg{kind: umReadReq, dir: rev, size: int(sgl.Length), va: sgl.Address, rkey: sgl.Key})
+		add(ulpMsg{kind: umReadResp, dir: fwd, wait: true, ref: j, size: int(sgl.Length), data: xfer})
 		completion()
 	case sgl.Keyed():
-		w := add(nvmeMsg{kind: nmWrite, dir: rev, wait: true, size: int(sgl.Length), va: sgl.Address, rkey: sgl.Key, data: xfer})
+		w := add(ulpMsg{kind: umWrite, dir: rev, wait: true, size: int(sgl.Length), va: sgl.Address, rkey: sgl.Key, data: xfer})
 		// The host acknowledges the WRITE and the completion after both.
-		j := add(nvmeMsg{kind: nmSend, dir: rev, capsule: s.cqe[:], inv: inv, rkey: sgl.Key})
-		add(nvmeMsg{kind: nmAck, dir: fwd, wait: true, ref: w})
-		add(nvmeMsg{kind: nmAck, dir: fwd, ref: j})
+		j := add(ulpMsg{kind: umSend, dir: rev, body: s.cqe[:], inv: inv, rkey: sgl.Key})
+		add(ulpMsg{kind: umAck, dir: fwd, wait: true, ref: w})
+		add(ulpMsg{kind: umAck, dir: fwd, ref: j})
 	default:
 		completion()
 	}
@@ -354,144 +263,6 @@ func (g *Generator) nvmeKeyed(q *qpState, n int) nvmeof.SGL {
 		s.SubType = nvmeof.SGLInvalidateKey
 	}
 	return s
-}
-
-// nvmeAt returns when the next NVMe message may go.
-func (g *Generator) nvmeAt() int64 {
-	s := &g.nv
-	at := max(g.now, s.due)
-	if s.mi < s.nm && s.msgs[s.mi].dir == fwd && g.ph.pauses {
-		at = max(at, g.pauseUntil) // the host waits out a pause
-	}
-	return at
-}
-
-// emitNVMe builds the next packet of the NVMe exchange under way, sent at
-// ts, laying out the next command's when the last is over.
-func (g *Generator) emitNVMe(ts int64) {
-	c := &g.ph.cfg
-	s := &g.nv
-	if s.mi >= s.nm {
-		if err := g.nvmeCommand(); err != nil {
-			g.err = errs.Context("building an NVMe capsule", err)
-			return
-		}
-	}
-	q := g.q
-	m := &s.msgs[s.mi]
-	if s.pi == 0 {
-		g.nvmeStart(q, m)
-	}
-	i := s.pi
-	s.pi++
-	pos := position(i, s.pn)
-	p := g.prepare(m.dir, q)
-	p.BTH.DestQP = q.remote
-	if m.dir == rev {
-		p.BTH.DestQP = q.local
-	}
-	p.BTH.PSN = (m.psn + uint32(i)) & psnMask
-	kind := KindRequest
-	data := true
-	switch m.kind {
-	case nmSend:
-		ops := requestOps[OpSend]
-		if m.inv {
-			ops = requestOps[OpSendInv]
-			p.IETH.RKey = m.rkey
-		}
-		p.BTH.OpCode = ib.MakeOpcode(ib.RC, ops[pos])
-		off := i * c.MTU
-		p.Payload = m.capsule[off : off+min(c.MTU, len(m.capsule)-off)]
-	case nmWrite:
-		p.BTH.OpCode = ib.MakeOpcode(ib.RC, requestOps[OpWrite][pos])
-		p.RETH = ib.RETH{VA: m.va, RKey: m.rkey, DMALen: uint32(m.size)}
-		p.Payload = g.nvmeData(m, i)
-	case nmReadReq:
-		p.BTH.OpCode = ib.MakeOpcode(ib.RC, ib.RDMAReadRequest)
-		p.RETH = ib.RETH{VA: m.va, RKey: m.rkey, DMALen: uint32(m.size)}
-	case nmReadResp:
-		kind = KindReadResponse
-		p.BTH.OpCode = ib.MakeOpcode(ib.RC, readResponseOps[pos])
-		if pos != posMiddle {
-			p.AETH = ib.AETH{Syndrome: ackSyndrome, MSN: m.msn}
-		}
-		p.Payload = g.nvmeData(m, i)
-	case nmAck:
-		kind, data = KindAck, false
-		p.BTH.OpCode = ib.MakeOpcode(ib.RC, ib.Acknowledge)
-		p.AETH = ib.AETH{Syndrome: ackSyndrome, MSN: m.msn}
-	}
-	p.BTH.AckReq = kind == KindRequest && (pos == posLast || pos == posOnly)
-	ce := data && g.markCE()
-	if !g.build(ts, kind) {
-		return
-	}
-	if data {
-		sender := q.local
-		if m.dir == rev {
-			sender = q.remote
-		}
-		g.afterData(1-m.dir, ce, sender, q)
-	}
-	g.maybeCorrupt(g.out)
-	s.due = g.now
-	if s.pi == s.pn {
-		s.mi++
-		s.pi = 0
-		if s.mi < s.nm && s.msgs[s.mi].wait {
-			s.due = after(g.now, g.ph.delayPS)
-		}
-	}
-}
-
-// nvmeStart numbers message m of q's exchange as its first packet goes:
-// its PSNs from its sender's (an Acknowledge's and the READ Responses'
-// from the message they answer) and the responder's MSN.
-func (g *Generator) nvmeStart(q *qpState, m *nvmeMsg) {
-	c := &g.ph.cfg
-	s := &g.nv
-	s.pn = 1
-	switch m.kind {
-	case nmSend:
-		s.pn = packets(len(m.capsule), c.MTU)
-	case nmWrite, nmReadResp:
-		s.pn = packets(m.size, c.MTU)
-	}
-	if m.kind == nmAck || m.kind == nmReadResp {
-		r := &s.msgs[m.ref]
-		m.psn, m.last, m.msn = r.last, r.last, r.msn
-		if m.kind == nmReadResp {
-			m.psn = r.psn
-		}
-		return
-	}
-	psns := s.pn
-	if m.kind == nmReadReq {
-		psns = packets(m.size, c.MTU) // one PSN per response
-	}
-	next, msn := &q.psn, &q.msn // the host's requests, the target's MSN
-	if m.dir == rev {
-		next, msn = &q.nv.tpsn, &q.nv.hmsn
-	}
-	m.psn = *next
-	m.last = (m.psn + uint32(psns) - 1) & psnMask
-	*next = (*next + uint32(psns)) & psnMask
-	*msn++
-	m.msn = *msn
-}
-
-// nvmeData returns the data of packet i of an RDMA WRITE or READ
-// Response of message m.
-func (g *Generator) nvmeData(m *nvmeMsg, i int) []byte {
-	mtu := g.ph.cfg.MTU
-	off := i * mtu
-	n := min(mtu, m.size-off)
-	if m.data != nil {
-		return m.data[off : off+n]
-	}
-	start := (int(m.psn)*31 + i*17) & 4095
-	return g.payload[start : start+n]
 }
 
 // nvmeAdmin are the commands of the admin queue after its Connect, as

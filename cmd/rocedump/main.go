@@ -345,7 +345,26 @@ type config struct {
 	parquet               string     // -parquet: the Parquet file or directory to write
 }
 
-const usageLine = "usage: rocedump [-json] [-stats [-per-file]] [-timeline OUT.html [-timeline-flows N]] [-utc] [-v] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-ulp nvme] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-parquet OUT] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-R] [-i IFACE [-s SNAPLEN] [-p] [-B KiB] [-all] | [-r] FILE|DIR...|-] [flags]"
+// ulpNames are the names -ulp takes, as the usage line lists them.
+var ulpNames = ulpList("|", false)
+
+// ulpList returns the names of the protocols -ulp takes (dump.ULPs),
+// joined by sep, each with what it decodes in parentheses when docs.
+func ulpList(sep string, docs bool) string {
+	var b strings.Builder
+	for i, u := range dump.ULPs() {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(u.String())
+		if docs {
+			b.WriteString(" (" + u.Doc() + ")")
+		}
+	}
+	return b.String()
+}
+
+var usageLine = "usage: rocedump [-json] [-stats [-per-file]] [-timeline OUT.html [-timeline-flows N]] [-utc] [-v] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-ulp " + ulpNames + "] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-parquet OUT] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-R] [-i IFACE [-s SNAPLEN] [-p] [-B KiB] [-all] | [-r] FILE|DIR...|-] [flags]"
 
 // parseFlags reads the command line. It reports ok false, having said
 // why on stderr, when the command line is unusable or asked for help:
@@ -359,7 +378,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (c config, status int, 
 	utc := fs.Bool("utc", false, "print text timestamps in UTC instead of local time")
 	file := oneString("r", "", "read this capture `FILE` (- is standard input)")
 	speed := oneString("speed", "100G", "link `speed` for pause quanta: 100G, 25Gb/s, 2.5G, ...")
-	ulp := oneString("ulp", "", "decode the payloads of RC SEND Only messages as this upper-layer `protocol`: nvme (NVMe/RDMA capsules: commands and completions)")
+	ulp := oneString("ulp", "", "decode the payloads of RC SEND Only messages as this upper-layer `protocol`: "+ulpList(", ", true))
 	fs.Func("qp", "only frames to destination `QP` (decimal or 0x hex); repeated: to any of them", func(s string) error {
 		v, err := dump.ParseQP(s)
 		if err == nil {
@@ -398,12 +417,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (c config, status int, 
 	if c.opt.Speed, err = pfc.ParseSpeed(*speed); err != nil {
 		return fail("-speed: %s", cli.Message(err))
 	}
-	switch *ulp {
-	case "":
-	case "nvme":
-		c.opt.ULP = dump.ULPNVMe
-	default:
-		return fail("-ulp: %q is not a protocol rocedump decodes (nvme)", *ulp)
+	if *ulp != "" {
+		if c.opt.ULP, err = dump.ParseULP(*ulp); err != nil {
+			return fail("-ulp: %q is not a protocol rocedump decodes (%s)", *ulp, ulpList(", ", false))
+		}
 	}
 	if *count < 0 || *maxFlows < 1 {
 		return fail("-c and -max-flows must be positive")
