@@ -35,6 +35,7 @@ var layerRank = map[string]int{
 
 	// Above the codecs, the standard library and the codecs only.
 	"reassembly": 13, // RC messages from their packets
+	"ecmp":       13, // how ECMP and LAG hashes spread 5-tuples
 
 	// The gopacket adapters.
 	"internal/layertype": 19, // the layer types of both adapters
