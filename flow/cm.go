@@ -106,6 +106,7 @@ type conn struct {
 	n            [numCMMsgs]uint64
 	first, last  time.Time
 	flows        [2]*state // A>B to qpB, B>A to qpA
+	label        uint32    // the REQ's primary path flow label
 }
 
 // commKey names a connection as one host knows it: by its own
@@ -237,7 +238,7 @@ func (a *Analyzer) cmREQ(p *Packet, r *mad.REQ) *conn {
 		return nil
 	}
 	c := &conn{a: p.Src, b: p.Dst, commA: r.LocalCommID, qpA: r.LocalQPN, psnB: r.StartingPSN,
-		service: r.ServiceID, state: CMRequested, first: p.Time}
+		service: r.ServiceID, state: CMRequested, first: p.Time, label: r.Primary.FlowLabel}
 	c.hasIPCM = r.IPCM(&c.ipcm)
 	c.ipcm.ConsumerPrivateData = nil // it aliases the packet
 	t.byComm[ck] = c

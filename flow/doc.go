@@ -252,6 +252,40 @@
 // flags a priority whose LongestPause exceeds Config.PFCStorm
 // (DefaultPFCStorm, 100 ms, the usual switch PFC watchdog).
 //
+// # UDP source ports and ECMP
+//
+// RoCEv2 sends every packet to UDP port 4791, so the UDP source port is
+// the only field of the 5-tuple that an ECMP or LAG hash can use to put
+// the QPs between two hosts on different paths (package ecmp). Each
+// flow counts the frames and bytes of each source port of its UDP
+// packets (FlowReport.SrcPorts; the first 8 ports one by one, the
+// packets of any further ones under port -1), and checks them against
+// its flow label, when one is known (FlowReport.FlowLabel): the IPv6
+// flow label of each packet, or else the primary path flow label of the
+// REQ of the flow's CM connection (for the packets after the REP bound
+// the flow to it); a packet follows Linux when its source port is
+// rocev2.FlowLabelToUDPSrcPort of that label, 0xC000 | ((fl & 0x3FFF) ^
+// ((fl & 0xFC000) >> 14)). A label of 0 gives none (RFC 6437: no
+// label), and an IPv4 packet has none of its own.
+//
+// Report.HostPorts sums them per host pair, one direction at a time (an
+// ECMP path is chosen per direction): the data flows from Src to Dst,
+// each a QP (flows to QP 0 and QP 1, the management QPs, apart). For
+// each source port, the QPs that used it; the Shannon entropy of the QPs
+// over the ports (ecmp.Entropy: 0 bits when every QP uses one port, log2
+// n when n QPs use n ports), and two findings: SharedPorts, the ports
+// several QPs used, and Narrow, an entropy below the lesser of
+// NarrowEntropy (2 bits: an even spread over 4 paths) and log2 of the
+// QPs (what they could reach). Then the QPs whose flow label is known,
+// and how many of them follow Linux (every packet) or not.
+//
+// With Config.ECMPPaths, Report.ECMP hashes each 5-tuple of the tracked
+// flows (every UDP packet: data, responses, CNPs and MADs) onto that many
+// paths with each of ecmp.Hashes and gives the bytes and 5-tuples per
+// path, the largest and mean bytes per path and their ratio, the
+// imbalance (1 for an even spread, the number of paths when one path
+// carries everything). The flows beyond MaxFlows are left out of both.
+//
 // # Events
 //
 // Config.Events, when set, is told of each classification as it is made,
@@ -272,7 +306,13 @@
 // ce line ("icrc-unchecked" and "cnp-pacing-violations" only when not
 // zero); the peer line ("(cm)" when paired by the CM), or "unpaired: its
 // responses fit N request flows" for an ambiguous response flow. Then
-// the CM connections and host pairs, and one line per PFC priority
-// ("STORM" when Storm). WriteJSON writes the same Report as one JSON
+// the CM connections and host pairs; the source ports of each host pair
+// of at least two QPs (or with a QP whose ports differ from its flow
+// label): a line "udp SRC > DST: qps N src-ports N (LOW-HIGH) entropy E
+// bits of MAX", then "shared src-ports", "narrow spread" and
+// "flow-label" lines when they have something to say; the ECMP
+// what-if, a line "ecmp N paths" and one line per hash with its
+// max/mean and bytes per path; and one line per PFC priority ("STORM"
+// when Storm). WriteJSON writes the same Report as one JSON
 // object (field names in the struct tags; durations in nanoseconds).
 package flow

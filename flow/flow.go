@@ -99,6 +99,13 @@ type Packet struct {
 	// Pairing uses it only to choose between request flows the PSNs
 	// cannot tell apart (see the package documentation).
 	SrcPort uint16
+	// DstPort is the UDP destination port of a RoCEv2 packet (4791), 0
+	// otherwise: a packet with a DstPort is a UDP packet, whose 5-tuple
+	// the source-port analysis counts (see UDP source ports and ECMP).
+	DstPort uint16
+	// FlowLabel is the IPv6 flow label of a RoCEv2/IPv6 packet, 0
+	// otherwise (and for an IPv6 packet with no label).
+	FlowLabel uint32
 	// bareLen is, for a packet of a Batch whose payload was not kept
 	// (IB.Payload nil), the payload's length plus one; 0 otherwise.
 	bareLen int
@@ -149,6 +156,11 @@ type Config struct {
 	// CMReport.Evicted); 0 means DefaultMaxCMPending.
 	MaxCMConnections int
 	MaxCMPending     int
+	// ECMPPaths, when not 0, asks for the ECMP what-if: every 5-tuple of
+	// the tracked flows hashed onto that many paths with each of
+	// ecmp.Hashes (Report.ECMP). New takes a negative value as 0 and
+	// one above MaxECMPPaths as MaxECMPPaths.
+	ECMPPaths int
 	// Events, if set, is called with each CE mark, CNP, NAK,
 	// retransmission and PFC pause the analysis finds, during the call
 	// that adds the packet (see Event). The Event is reused: it is
@@ -221,6 +233,7 @@ type state struct {
 	ambiguous int      // request flows the responses fit, when several
 	sport     uint16   // the UDP source port of every packet of the flow, or 0 (none, or several)
 	conn      *conn    // the CM connection whose REP names this flow
+	udp       udpPorts // the UDP source ports of its packets
 	cmStart   bool     // the PSN analysis started at the PSN the CM negotiated
 
 	cong congestion
@@ -247,6 +260,7 @@ func New(cfg Config) *Analyzer {
 	if cfg.MaxCMConnections <= 0 {
 		cfg.MaxCMConnections = DefaultMaxCMConnections
 	}
+	cfg.ECMPPaths = min(max(cfg.ECMPPaths, 0), MaxECMPPaths)
 	if cfg.MaxCMPending <= 0 {
 		cfg.MaxCMPending = DefaultMaxCMPending
 	}
@@ -399,6 +413,9 @@ func (f *state) count(p *Packet) {
 		s.ICRCUnchecked++
 	case !p.ICRCGood:
 		s.ICRCBad++
+	}
+	if p.DstPort != 0 {
+		f.countUDP(p)
 	}
 }
 

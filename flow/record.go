@@ -36,7 +36,10 @@ func packetOf(r *dump.Record, p *Packet) {
 		p.PayloadLen = f.PayloadLen()
 	}
 	if f.Encap != ib.RoCEv1 {
-		p.ECN, p.HasECN, p.SrcPort = f.GRH.TClass&3, true, f.SrcPort
+		p.ECN, p.HasECN, p.SrcPort, p.DstPort = f.GRH.TClass&3, true, f.SrcPort, f.DstPort
+		if f.Encap == ib.RoCEv2IPv6 {
+			p.FlowLabel = f.GRH.FlowLabel
+		}
 	}
 }
 

@@ -97,8 +97,13 @@ type FlowReport struct {
 	// CMStartPSN is, for a flow of a CM connection, the first PSN the CM
 	// negotiated for its requests, where its PSN analysis starts.
 	CMStartPSN *uint32 `json:"cm_start_psn,omitempty"`
-	Stats      `json:"stats"`
-	Key        Key `json:"-"`
+	// SrcPorts are the UDP source ports of a RoCEv2 flow's packets, in
+	// the order first seen (see PortCount); FlowLabel, when a flow label
+	// is known, whether they follow it as Linux derives them.
+	SrcPorts  []PortCount     `json:"udp_src_ports,omitempty"`
+	FlowLabel *FlowLabelCheck `json:"flow_label,omitempty"`
+	Stats     `json:"stats"`
+	Key       Key `json:"-"`
 }
 
 // OpcodeCount is how many packets of one opcode a flow carried. Opcode
@@ -176,6 +181,12 @@ type Report struct {
 	// CM is what the communication manager's MADs told: the connections
 	// and the messages per host pair; nil when the capture has none.
 	CM *CMReport `json:"cm,omitempty"`
+	// HostPorts is how the QPs of each host pair share UDP source ports,
+	// in the order of the pairs' first flows; ECMP the what-if of
+	// Config.ECMPPaths (nil without it). Both leave the flows beyond
+	// MaxFlows out.
+	HostPorts []HostPorts `json:"udp_host_pairs,omitempty"`
+	ECMP      *ECMPReport `json:"ecmp,omitempty"`
 	// File names the capture summarized, Files the captures summarized
 	// together (rocedump -per-file and -stats with several captures);
 	// set by the caller.
@@ -208,6 +219,7 @@ func (a *Analyzer) Report() *Report {
 	if a.cm != nil {
 		r.CM = a.cm.report()
 	}
+	a.ports(r)
 	return r
 }
 
@@ -255,6 +267,7 @@ func (f *state) report() FlowReport {
 		}
 		fr.CMStartPSN = &start
 	}
+	f.udpReport(&fr)
 	for _, o := range f.ops[:f.nops] {
 		fr.Opcodes = append(fr.Opcodes, OpcodeCount{int(o.op), o.op.String(), o.n})
 	}
@@ -303,6 +316,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.CM != nil {
 		r.CM.writeText(&b)
 	}
+	r.writePortsText(&b)
 	for _, p := range r.PFC {
 		prio := strconv.Itoa(p.Priority)
 		if p.Priority == 8 {

@@ -83,6 +83,13 @@ type Config struct {
 	ECN  ecn.Codepoint
 	// HopLimit is the IPv4 TTL, IPv6 Hop Limit or GRH HopLmt.
 	HopLimit uint8
+	// SrcPort, when not 0, is the UDP source port of every RoCEv2 packet
+	// of every queue pair, both ways (the CNPs and the CM MADs of QP 1
+	// apart), in place of the port Linux derives from the queue pair's
+	// flow label: what a NIC or library that fixes one port for all its
+	// QPs sends, which puts them all on one ECMP path. The flow labels
+	// stay as they were.
+	SrcPort uint16
 	// MTU is the path MTU of the transport: 256, 512, 1024, 2048 or 4096
 	// bytes of payload per packet.
 	MTU int
@@ -563,6 +570,9 @@ var options = []Option{
 	{Name: "ttl", Usage: "IPv4 TTL, IPv6 Hop Limit or GRH HopLmt",
 		set: func(c *Config, v string) error { n, err := parseUint(v, 8); c.HopLimit = uint8(n); return err },
 		get: func(c *Config) string { return strconv.Itoa(int(c.HopLimit)) }},
+	{Name: "src-port", Usage: "UDP source port of every queue pair's packets (0: the one Linux derives from each queue pair's flow label)",
+		set: func(c *Config, v string) error { n, err := parseUint(v, 16); c.SrcPort = uint16(n); return err },
+		get: func(c *Config) string { return strconv.Itoa(int(c.SrcPort)) }},
 	{Name: "ce-every", Usage: "mark every Nth data packet CE (and answer it with a CNP); 0: none",
 		set: func(c *Config, v string) (err error) { c.CEEvery, err = parseInt(v); return err },
 		get: func(c *Config) string { return strconv.Itoa(c.CEEvery) }},

@@ -56,7 +56,7 @@
 // RemoteQP+i on the responder; its UDP source port, the same in both
 // directions, and its IPv6 or GRH flow label come from
 // rocev2.CalcFlowLabel and rocev2.FlowLabelToUDPSrcPort, as Linux derives
-// them. The BTH M bit is set except on UD, as NICs in the migrated state
+// them (Config.SrcPort fixes one port for them all). The BTH M bit is set except on UD, as NICs in the migrated state
 // send; P_Key and Q_Key are settings.
 //
 // Data packets are the requests and the READ responses. CEEvery and

@@ -391,8 +391,11 @@ func (ph *phase) setup(pi int, cfg Config, conns map[uint64]*qpState) {
 			q.va = 0x7f0000000000 | uint64(ph.rnd.Uint32()&0xfffff)<<12
 			q.value = ph.rnd.Uint64()
 			q.flow = rocev2.CalcFlowLabel(local, remote)
-			q.srcPort = rocev2.FlowLabelToUDPSrcPort(q.flow)
 			conns[key] = q
+		}
+		q.srcPort = rocev2.FlowLabelToUDPSrcPort(q.flow)
+		if cfg.SrcPort != 0 {
+			q.srcPort = cfg.SrcPort
 		}
 		q.srq = cfg.SRQ + uint32(i)
 		ph.qps[i] = q

@@ -83,6 +83,7 @@ func combination(cmd *cli.Command, c *config, files []string) string {
 		{o.parquet && o.stats, true, "-parquet writes the frames, -stats a summary: one at a time"},
 		{o.parquet && o.timeline, true, "-parquet and -timeline: one output at a time"},
 		{o.timeline && o.w, true, "-timeline and -w: one output at a time"},
+		{given("ecmp"), !o.stats, "-ecmp is a what-if of the -stats summary: give -stats"},
 		{*c.many.perFile, !o.stats, "-per-file says how -stats summarizes several captures: give -stats"},
 		{*c.many.perFile, o.timeline, "-per-file and -timeline: the timeline shows all the captures at once"},
 		{o.parquet, o.json, "-parquet and -json: -parquet writes the frames to OUT, -json says how to print them"},

@@ -78,6 +78,10 @@
 //	            cause none; 0 means the receiver does not pace
 //	-pfc-storm D  flag a PFC priority paused without a break for longer
 //	            than this (default 100ms, the usual switch watchdog)
+//	-ecmp N     with -stats: a what-if of ECMP or LAG over N paths (2 to
+//	            1024): every 5-tuple hashed with each hash of package
+//	            github.com/roce-go/roce/ecmp (crc16-ccitt, crc32,
+//	            xor-fold), the bytes per path and the max/mean imbalance
 //	-j N        decode with N goroutines, reading ahead in batches
 //	            (default: the number of CPUs for a file, 1 for a pipe,
 //	            whose frames then show as they arrive); the output is
@@ -128,7 +132,7 @@
 // (-json, -stats, -w, -parquet, -timeline); -json goes with the lines
 // or the -stats summary; -w, -parquet and -timeline exclude one
 // another, -parquet excludes -stats; -max-flows, -cnp-interval and
-// -pfc-storm need -stats or -timeline, -timeline-flows -timeline,
+// -pfc-storm need -stats or -timeline, -ecmp -stats, -timeline-flows -timeline,
 // -per-file -stats, -speed text lines, -stats or -timeline, -R a DIR,
 // -F -w, and -s, -p and -B -i. With one capture -per-file changes
 // nothing.
@@ -303,7 +307,8 @@ func captureName(c config) string {
 // flowConfig is the configuration of the flow analysis of -stats and
 // -timeline.
 func (c *config) flowConfig() flow.Config {
-	return flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed, CNPInterval: c.cnpInterval, PFCStorm: c.pfcStorm}
+	return flow.Config{MaxFlows: c.maxFlows, Speed: c.opt.Speed, CNPInterval: c.cnpInterval, PFCStorm: c.pfcStorm,
+		ECMPPaths: c.ecmpPaths}
 }
 
 // outputError is an output file that could not be made: nothing was
@@ -331,9 +336,10 @@ func createOutput(flag, path string, stdout io.Writer) (w io.Writer, close func(
 
 // config is what the command line asks for.
 type config struct {
-	opt      dump.Options // printing, filter and count
-	stats    bool         // a per-flow summary instead of the frames
-	maxFlows int          // flows the summary tracks one by one
+	opt       dump.Options // printing, filter and count
+	stats     bool         // a per-flow summary instead of the frames
+	maxFlows  int          // flows the summary tracks one by one
+	ecmpPaths int          // -ecmp: the paths of the what-if (0: none)
 	// cnpInterval is the CNP pacing the summary assumes (negative:
 	// none); pfcStorm the pause that makes a PFC storm.
 	cnpInterval, pfcStorm time.Duration
@@ -364,7 +370,7 @@ func ulpList(sep string, docs bool) string {
 	return b.String()
 }
 
-var usageLine = "usage: rocedump [-json] [-stats [-per-file]] [-timeline OUT.html [-timeline-flows N]] [-utc] [-v] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-ulp " + ulpNames + "] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-parquet OUT] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-j N] [-R] [-i IFACE [-s SNAPLEN] [-p] [-B KiB] [-all] | [-r] FILE|DIR...|-] [flags]"
+var usageLine = "usage: rocedump [-json] [-stats [-per-file]] [-timeline OUT.html [-timeline-flows N]] [-utc] [-v] [-e] [-q] [-x|-xx|-X|-XX] [-t|-tt|-ttt|-tttt|-ttttt] [-nano] [-speed S] [-ulp " + ulpNames + "] [-Y FILTER] [-qp N]... [-opcode OP]... [-c N] [-w FILE [-F pcap|pcapng]] [-parquet OUT] [-max-flows N] [-cnp-interval D] [-pfc-storm D] [-ecmp N] [-j N] [-R] [-i IFACE [-s SNAPLEN] [-p] [-B KiB] [-all] | [-r] FILE|DIR...|-] [flags]"
 
 // parseFlags reads the command line. It reports ok false, having said
 // why on stderr, when the command line is unusable or asked for help:
@@ -395,6 +401,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (c config, status int, 
 	maxFlows := oneInt("max-flows", flow.DefaultMaxFlows, "`N` flows -stats tracks one by one; the others are counted as other")
 	cnpInterval := oneDuration("cnp-interval", cnp.DefaultInterval, "-stats: least `time` between two CNPs to one QP; closer ones are pacing violations (0: no pacing)")
 	pfcStorm := oneDuration("pfc-storm", flow.DefaultPFCStorm, "-stats: flag a PFC priority paused without a break for longer than this `time`")
+	ecmpPaths := oneInt("ecmp", 0, "-stats: what-if: hash every 5-tuple onto `N` paths (2 to 1024) with each ECMP hash (crc16-ccitt, crc32, xor-fold) and give the bytes per path")
 	workers := oneInt("j", 0, "decode with `N` goroutines (0: the number of CPUs for a file, 1 for a pipe)")
 	tf := addFieldsFlags(cmd, asksFields(args))
 	text := outputFlags(cmd, tf.e)
@@ -425,6 +432,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (c config, status int, 
 	if *count < 0 || *maxFlows < 1 {
 		return fail("-c and -max-flows must be positive")
 	}
+	if cmd.Given("ecmp") && (*ecmpPaths < 2 || *ecmpPaths > flow.MaxECMPPaths) {
+		return fail("-ecmp: %d paths: want 2 to %d", *ecmpPaths, flow.MaxECMPPaths)
+	}
+	c.ecmpPaths = *ecmpPaths
 	if *workers < 0 {
 		return fail("-j must not be negative")
 	}

@@ -503,6 +503,9 @@ func matrixModes() []matrixMode {
 		{[]string{"-stats", "-max-flows", "2", "-cnp-interval", "0", "-pfc-storm", "1s", "-speed", "25G"}, works, func(t *testing.T, in *matrixInput, r matrixResult, _ *matrixLater) {
 			summaries(t, in, r.stdout, false)
 		}},
+		{[]string{"-stats", "-json", "-ecmp", "8"}, works, func(t *testing.T, in *matrixInput, r matrixResult, _ *matrixLater) {
+			jsonSummaries(t, in, r.stdout, false)
+		}},
 		{[]string{"-parquet", "@pq"}, severalRefused("holds one capture"), func(t *testing.T, in *matrixInput, r matrixResult, later *matrixLater) {
 			p := filepath.Join(r.dir, "x.parquet")
 			readOut(t, p)
@@ -577,6 +580,8 @@ func matrixModes() []matrixMode {
 		{[]string{"-timeline", "-", "-stats"}, always("-timeline - and -stats"), nil},
 		{[]string{"-per-file"}, always("-per-file says how -stats summarizes several captures: give -stats"), nil},
 		{[]string{"-stats", "-per-file", "-timeline", "@html"}, always("-per-file and -timeline"), nil},
+		{[]string{"-ecmp", "4"}, always("-ecmp is a what-if of the -stats summary: give -stats"), nil},
+		{[]string{"-timeline", "@html", "-ecmp", "4"}, always("-ecmp is a what-if of the -stats summary: give -stats"), nil},
 		{[]string{"-max-flows", "10"}, always("-max-flows is a setting of the flow analysis: give -stats or -timeline"), nil},
 		{[]string{"-json", "-pfc-storm", "1s"}, always("-pfc-storm is a setting of the flow analysis"), nil},
 		{[]string{"-stats", "-timeline-flows", "3"}, always("-timeline-flows says how many flows -timeline draws: give -timeline"), nil},
