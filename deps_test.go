@@ -10,7 +10,7 @@ import (
 // library and the module's internal floor alone, so that a user of the
 // codecs compiles no gopacket module (googlelayers and rocelayers are the
 // adapters).
-var codecPackages = []string{"./ib", "./rocev1", "./rocev2", "./pfc", "./cnp", "./ecn", "./mad", "./ipoib", "./dcbx", "./nvmeof", "./iser", "./reassembly", "./ecmp", "."}
+var codecPackages = []string{"./ib", "./rocev1", "./rocev2", "./pfc", "./cnp", "./ecn", "./mad", "./ipoib", "./dcbx", "./nvmeof", "./iser", "./smbd", "./reassembly", "./ecmp", "."}
 
 // notYetPure are the codec packages that still import a gopacket module,
 // with what holds them there. A package leaves the list in the change

@@ -30,6 +30,7 @@ var layerRank = map[string]int{
 	"ipoib":  11,
 	"nvmeof": 11,
 	"iser":   11,
+	"smbd":   11,
 	"":       12, // the root package: Frame
 	"cnp":    12,
 

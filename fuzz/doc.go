@@ -35,6 +35,11 @@
 //     header, the iSCSI basic header segment, the CM private data); the
 //     rest goes to its Decode, which fails only when cut short, and what
 //     it decodes encodes to a fixed point.
+//   - FuzzSMBD: the same for the structures of smbd (the SMB Direct
+//     negotiation and data transfer messages, the buffer descriptor, the
+//     SMB2 header, READ and WRITE), whose decoders may also refuse a bad
+//     length or protocol id; the input, cut in data transfer messages,
+//     also goes through a bounded smbd.Reassembler.
 //   - FuzzMACControl: the body of a MAC Control frame (pfc), alone and
 //     behind an Ethernet header through gopacket.NewPacket.
 //   - FuzzCNP: cnp.IsCNP, cnp.Decode, cnp.Check and cnp.Reply (with fuzzed
