@@ -31,6 +31,11 @@
 //     ACK (coalesced or not) the PSN of the last request it
 //     acknowledges, a NAK the PSN expected or refused, a READ response
 //     one of its read's PSNs, an ATOMIC Acknowledge its atomic's PSN.
+//     The PSN a NAK PSN Sequence Error expects may be one the capture
+//     never showed (the request was lost before the capture point): for
+//     that NAK a request flow owns it too when its PSNs skipped it (it
+//     lies among the RecentPSNs below the highest, unused), and it is
+//     no evidence for later responses.
 //   - A response on a flow B>A with no peer yet is checked against the
 //     flows A>B of the same transport that have no peer. If exactly
 //     one owns its PSN and the PSNs of the flow's earlier undecided
@@ -128,7 +133,11 @@
 // the number of response packets, ceil(L/MTU) (at least 1) when the MTU
 // is known and anything from ceil(L/4096) to ceil(L/256) otherwise; when
 // the capture cut the READ's DMA length, anything from p+1 to
-// p+RecentPSNs. PSNs are 24 bits and wrap; distances are taken modulo
+// p+RecentPSNs. A response of one of the flow's reads at PSN q tells
+// more: q is one of the flow's PSNs (used), the next request comes after
+// q, and right after it when q is the Last or Only response of the
+// flow's last request (so a READ sent before the MTU was known takes
+// exactly its responses' PSNs). PSNs are 24 bits and wrap; distances are taken modulo
 // 2^24, signed. The highest PSN used is the highest PSN of the flow's
 // requests so far, an RDMA READ counting as its n PSNs. A request's PSN
 // is then:
@@ -147,8 +156,10 @@
 //
 // Retransmissions come in go-back-N episodes: an episode begins with a
 // resend that does not follow on from the previous packet's resend (the
-// first after new requests, or one that goes back again), and goes on
-// while each resend has the PSN after the one before. The episode's cause
+// first after new requests, one that goes back again, or one that skips
+// ahead after a NAK), and goes on while each resend has the PSN after the
+// one before, or a later one with no NAK in between (the resends of the
+// PSNs skipped were lost before the capture point). The episode's cause
 // is what the peer flow carried since the previous episode began: a NAK
 // PSN Sequence Error (nak-seq), else an RNR NAK (rnr-nak), else nothing
 // (timeout: the requester resent without being told to). A resend of a

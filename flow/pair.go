@@ -55,7 +55,12 @@ func (a *Analyzer) response(f *state, p *Packet, now int64) {
 	}
 	f.resps++
 	if f.peer == nil && f.conn == nil { // a CM connection's flows wait for their peer
-		a.pair(f, h.PSN)
+		nakSeq := false
+		if rs.hasAETH && rs.aeth.Type() == ib.Nak {
+			c, _ := rs.aeth.NakCode()
+			nakSeq = c == ib.NakPSNSequenceError
+		}
+		a.pair(f, h.PSN, nakSeq)
 	}
 	if t := rs.aeth.Type(); rs.hasAETH && (t == ib.Nak || t == ib.RNRNak) && a.cfg.Events != nil {
 		a.nakEvent(f, p)
@@ -105,8 +110,11 @@ func (f *state) unmatched(rs *response) {
 // such flow is f's peer. Several: psn joins the evidence and the choice
 // waits for a later response. None with the evidence but some without:
 // the evidence restarts from psn. A flow that finds no candidate at all
-// tries at its first 8 responses, then at each power of two.
-func (a *Analyzer) pair(f *state, psn uint32) {
+// tries at its first 8 responses, then at each power of two. For a NAK
+// PSN Sequence Error (expected), which carries the PSN the responder
+// expects, a flow whose PSNs skipped psn owns it too (the capture missed
+// that request), and psn joins no evidence.
+func (a *Analyzer) pair(f *state, psn uint32, expected bool) {
 	if f.misses >= 8 && f.resps&(f.resps-1) != 0 {
 		return
 	}
@@ -127,7 +135,7 @@ func (a *Analyzer) pair(f *state, psn uint32) {
 				continue // another list in the same slot
 			}
 			a.visits++
-			if c == f || !c.req.owns(psn) {
+			if c == f || !c.req.owns(psn) && !(expected && c.req.skipped(psn)) {
 				continue
 			}
 			port := f.sport != 0 && c.sport == f.sport
@@ -143,14 +151,18 @@ func (a *Analyzer) pair(f *state, psn uint32) {
 	case all.n > 1 && allPort.n == 1:
 		a.link(f, allPort.c)
 	case all.n > 1:
-		f.evidence(psn, false)
+		if !expected {
+			f.evidence(psn, false)
+		}
 		f.ambiguous = all.n
 	case any.n == 1:
 		a.link(f, any.c)
 	case any.n > 1 && anyPort.n == 1:
 		a.link(f, anyPort.c)
 	case any.n > 1:
-		f.evidence(psn, true)
+		if !expected {
+			f.evidence(psn, true)
+		}
 		f.ambiguous = any.n
 	default:
 		f.misses++
@@ -276,6 +288,7 @@ func (f *state) readResponse(rs *response) {
 		if off < 0 || off >= int32(r.maxPackets()) {
 			continue
 		}
+		f.req.readPSN(r, psn, rs.op)
 		if off == 0 && !r.first {
 			r.first = true
 			f.sample(latReadFirst, rs.t-r.t)

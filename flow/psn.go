@@ -179,14 +179,17 @@ func (f *state) request(p *Packet, now int64) {
 
 // retransmitted counts a request sent again, and the go-back-N episode
 // it begins or continues: an episode begins with a resend that does not
-// follow the previous resend, and its cause is the NAK the peer flow
-// carried since the previous episode began, if any, else a timeout.
+// follow the previous resend (one that goes back, or skips ahead after a
+// NAK), and its cause is the NAK the peer flow carried since the
+// previous episode began, if any, else a timeout. A resend that skips
+// ahead with no NAK since continues the episode: the PSNs it skips were
+// resent too, and lost before the capture point.
 func (f *state) retransmitted(psn, lo, hi uint32) {
 	s := &f.s
 	r := f.req
 	s.Duplicates++
 	s.Retransmitted++
-	r.episodeStart = !r.inEpisode || psnDiff(psn, r.rexLo) < 0 || psnDiff(psn, r.rexHi) > 0
+	r.episodeStart = !r.inEpisode || psnDiff(psn, r.rexLo) < 0 || psnDiff(psn, r.rexHi) > 0 && r.nak != causeNone
 	if r.episodeStart {
 		r.inEpisode = true
 		r.cause = r.nak
@@ -245,6 +248,33 @@ func (r *requester) isSent(psn uint32) bool {
 		return false
 	}
 	return r.sent[psn%RecentPSNs/64]&(1<<(psn%64)) != 0
+}
+
+// readPSN learns from a response of the read rd at psn: the flow used
+// psn, and its next request comes after it, right after it when psn is
+// the Last or Only response of the flow's last request. This tells the
+// PSNs of a read whose request came before the MTU was known.
+func (r *requester) readPSN(rd *pendingRead, psn uint32, op ib.Opcode) {
+	r.use(psn, 1)
+	next := (psn + 1) & psnMask
+	if psnDiff(next, r.nextLo) <= 0 || psnDiff(next, r.nextHi) > 0 {
+		return
+	}
+	r.nextLo = next
+	if rd.psn == r.cutReadPSN && op.Is(ib.ClassLast|ib.ClassOnly) {
+		r.nextHi = next
+	}
+}
+
+// skipped reports whether psn is one of the remembered PSNs below the
+// flow's highest that no request of the capture used: a PSN gap skipped
+// it.
+func (r *requester) skipped(psn uint32) bool {
+	if !r.psnInit {
+		return false
+	}
+	back := psnDiff(r.high, psn)
+	return back > 0 && back <= RecentPSNs && !r.isSent(psn)
 }
 
 // owns reports whether psn is a PSN the flow's requests used, or one a

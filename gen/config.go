@@ -195,6 +195,9 @@ type Config struct {
 	// Write with in-capsule data, OpSendInv a Read whose completion is a
 	// SEND with Invalidate (see the package documentation). RC only.
 	ULP ULP
+	// Faults are the losses, duplicates and RNR NAKs the phase suffers on
+	// demand, and the retry attributes of its queue pairs (RC).
+	Faults Faults
 }
 
 // The limits of the generator's clock. Every frame's time lies between
@@ -253,6 +256,7 @@ func DefaultConfig() Config {
 		Rate:      pfc.Speed100G,
 		Delay:     time.Microsecond,
 		Start:     DefaultStart,
+		Faults:    DefaultFaults(),
 	}
 }
 
@@ -765,6 +769,9 @@ func (c *Config) check() error {
 	}
 	if c.CMReject != 0 && !c.withCM() {
 		return configErr("cm-reject needs cm")
+	}
+	if err := c.checkFaults(); err != nil {
+		return err
 	}
 	if c.Rate < 1e6 {
 		return configErr("line rate %d b/s", c.Rate)

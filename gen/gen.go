@@ -56,6 +56,35 @@ type Stats struct {
 	PFC       int // KindPFC frames
 	CM        int // KindCM frames
 	BadICRC   int // RoCE frames written with a wrong ICRC
+
+	// What the faults (Config.Faults) did. Lost counts the data packets
+	// lost (requests and RDMA READ responses), LostUnseen those of them
+	// lost before the capture point, which the capture lacks; AcksLost
+	// the ACKs lost (before or after the capture point, as the data);
+	// Duplicated the requests sent twice. NAKs counts the NAKs PSN
+	// Sequence Error the responder sent, RNRNAKs its RNR NAKs, Timeouts
+	// the local ACK timeouts after which the requester resent. Resent
+	// counts the request packets sent again (a READ Request for the rest
+	// of a read included), in go-back-N episodes counted by cause:
+	// EpisodesNAK, EpisodesRNR, EpisodesTimeout and EpisodesReadGap (a
+	// READ response past the PSN the requester expected). QPErrors counts
+	// the queue pairs that ran out of retries and went to the error
+	// state.
+	Lost, LostUnseen, AcksLost, Duplicated    int
+	NAKs, RNRNAKs, Timeouts, Resent           int
+	EpisodesNAK, EpisodesRNR, EpisodesTimeout int
+	EpisodesReadGap, QPErrors                 int
+
+	// What the capture shows of the requests of a phase with faults,
+	// queue pair by queue pair: PSNGaps, a request past the PSN after
+	// the highest one the capture showed (PSNMissing, the PSNs
+	// skipped); OutOfOrder, a request that fills such a gap (a resend of
+	// a packet lost before the capture point); ResentSeen, a resend of a
+	// packet the capture showed before; EpisodesShown, the episodes with
+	// such a resend. The capture cannot tell a duplicate from a resend:
+	// an analysis sees ResentSeen + Duplicated retransmissions.
+	PSNGaps, PSNMissing, OutOfOrder, ResentSeen int
+	EpisodesShown                               int
 }
 
 // Packet positions within a message.
@@ -183,6 +212,7 @@ type event struct {
 	n, i   int    // READ responses: packets in the burst, next one
 	size   int    // READ responses: bytes in the burst
 	orig   uint64 // ATOMIC Acknowledge: the value before the operation
+	syn    uint8  // Acknowledge with faults: a NAK's or RNR NAK's AETH syndrome, 0 for an ACK
 	cnpLen int
 	cnp    [cnpRoom]byte
 }
@@ -245,6 +275,8 @@ type Generator struct {
 	out     []byte
 	ts      int64
 	kind    Kind
+	ft      *faultState // the faults of the phase (fault.go), nil without
+	hide    bool        // the frame built is not in the capture, or there is none
 	scratch [8]byte
 	payload []byte
 	stats   Stats
@@ -406,12 +438,14 @@ func (ph *phase) setup(pi int, cfg Config, conns map[uint64]*qpState) {
 // returns false at the end of the scenario or on an error (see Err).
 // In steady state it allocates nothing.
 func (g *Generator) Next() bool {
-	const never = math.MaxInt64
 	for {
 		if g.done || g.err != nil {
 			return false
 		}
-		ringAt, activeAt, reqAt, cmAt, nvAt := int64(never), int64(never), int64(never), int64(never), int64(never)
+		ringAt, activeAt, reqAt, cmAt, nvAt, faultAt := int64(never), int64(never), int64(never), int64(never), int64(never), int64(never)
+		if g.ft != nil {
+			faultAt = g.faultAt()
+		}
 		if g.cm.i < g.cm.n {
 			cmAt = max(g.now, g.cm.due)
 		}
@@ -434,10 +468,13 @@ func (g *Generator) Next() bool {
 		if g.hasActive {
 			activeAt = g.now
 		}
-		if g.ph != nil && (g.reqI < g.reqN || g.msg < g.msgs) && !g.cmOpening() {
+		if g.ph != nil && (g.reqI < g.reqN || g.msg < g.msgs || g.ft != nil) && !g.cmOpening() {
 			reqAt = max(g.now, g.pauseUntil)
+			if g.ft != nil {
+				reqAt = g.faultReqAt(reqAt)
+			}
 		}
-		next := min(ringAt, activeAt, reqAt, cmAt, nvAt)
+		next := min(ringAt, activeAt, reqAt, cmAt, nvAt, faultAt)
 		if next == never {
 			if g.ph != nil && g.cmEnd() {
 				continue
@@ -475,8 +512,14 @@ func (g *Generator) Next() bool {
 			g.emitReadResponse(activeAt)
 		case nvAt == next:
 			g.emitULP(nvAt)
+		case faultAt == next:
+			g.faultTick(faultAt)
 		default:
 			g.emitRequest(reqAt)
+		}
+		if g.hide && g.err == nil {
+			g.hide = false
+			continue
 		}
 		return g.err == nil
 	}
@@ -586,6 +629,7 @@ func (g *Generator) nextPhase() bool {
 	g.now = after(g.now, g.ph.gapPS)
 	g.cmBegin()
 	g.ulpBegin()
+	g.faultBegin()
 	return true
 }
 
@@ -738,6 +782,10 @@ func (g *Generator) maybeCorrupt(b []byte) {
 // be, and queues the response it asks for.
 func (g *Generator) emitRequest(ts int64) {
 	c := &g.ph.cfg
+	if g.ft != nil {
+		g.emitFaultRequest(ts)
+		return
+	}
 	if g.reqI >= g.reqN {
 		g.startMessage()
 	}
@@ -860,6 +908,10 @@ func (g *Generator) startMessage() {
 
 // emitReadResponse builds the next packet of the active READ response burst.
 func (g *Generator) emitReadResponse(ts int64) {
+	if g.ft != nil {
+		g.emitFaultReadResponse(ts)
+		return
+	}
 	ph := g.ph
 	c := &ph.cfg
 	ev := &g.active
@@ -890,6 +942,10 @@ func (g *Generator) emitReadResponse(ts int64) {
 func (g *Generator) emitEvent(ev *event, ts int64) {
 	ph := g.ph
 	c := &ph.cfg
+	if g.ft != nil && ev.kind == KindAck {
+		g.emitFaultAck(ev, ts)
+		return
+	}
 	switch ev.kind {
 	case KindAck, KindAtomicAck:
 		q := ev.q

@@ -145,6 +145,8 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	format := cmd.String("format", "", "capture format, pcap or pcapng (default: pcapng for a .pcapng file name, else pcap)")
 	scenario := cmd.String("scenario", "", "play the phases of this scenario file, one per line (key=value with the flag names); - reads standard input")
 	iface := cmd.String("i", "", "send the frames on network interface `IFACE` (Linux; root or CAP_NET_RAW) at the times of their timestamps (see -rate) instead of writing a file")
+	var verbose int
+	cmd.Count(&verbose, "v", 1, "print on standard error what the faults did (-loss, -ack-loss, -dup, -rnr...): packets lost, NAKs, RNR NAKs,\ntimeouts, packets resent and go-back-N episodes, queue pairs in error")
 	loops := cmd.Int("loop", 1, "-i: send the scenario `N` times, the same frames each time (0: until SIGINT or SIGTERM)")
 	for _, o := range gen.Options() {
 		cmd.Once(optionFlag{&cfg, o.Name}, o.Name, o.Usage)
@@ -217,6 +219,14 @@ func run(args []string, stdout io.Writer, stdoutTTY bool, stderr io.Writer) int 
 	}
 	fmt.Fprintf(stderr, "rocegen: wrote %d frames, %d bytes (%s) to %s: %d requests, %d responses, %d CE marks, %d CNPs, %d PFC, %d bad ICRC%s\n",
 		n, s.Bytes, ff, where, s.Requests, s.Responses, s.CE, s.CNPs, s.PFC, s.BadICRC, cm)
+	if verbose > 0 {
+		fmt.Fprintf(stderr, "rocegen: faults: %d data packets lost (%d before the capture point), %d ACKs lost, %d requests duplicated, "+
+			"%d NAKs, %d RNR NAKs, %d timeouts; %d packets resent in %d go-back-N episodes (nak-seq %d rnr-nak %d timeout %d read-gap %d), %d queue pairs in error\n",
+			s.Lost, s.LostUnseen, s.AcksLost, s.Duplicated, s.NAKs, s.RNRNAKs, s.Timeouts, s.Resent,
+			s.EpisodesNAK+s.EpisodesRNR+s.EpisodesTimeout+s.EpisodesReadGap, s.EpisodesNAK, s.EpisodesRNR, s.EpisodesTimeout, s.EpisodesReadGap, s.QPErrors)
+		fmt.Fprintf(stderr, "rocegen: the capture shows: %d PSN gaps (%d missing), %d out of order, %d retransmissions (%d resent, %d duplicated) in %d episodes\n",
+			s.PSNGaps, s.PSNMissing, s.OutOfOrder, s.ResentSeen+s.Duplicated, s.ResentSeen, s.Duplicated, s.EpisodesShown)
+	}
 	return 0
 }
 
