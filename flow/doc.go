@@ -133,11 +133,12 @@
 // the number of response packets, ceil(L/MTU) (at least 1) when the MTU
 // is known and anything from ceil(L/4096) to ceil(L/256) otherwise; when
 // the capture cut the READ's DMA length, anything from p+1 to
-// p+RecentPSNs. A response of one of the flow's reads at PSN q tells
-// more: q is one of the flow's PSNs (used), the next request comes after
-// q, and right after it when q is the Last or Only response of the
-// flow's last request (so a READ sent before the MTU was known takes
-// exactly its responses' PSNs). PSNs are 24 bits and wrap; distances are taken modulo
+// p+RecentPSNs. The responses of a read tell more, for a READ sent
+// before the MTU was known: each response's PSN is one the read took,
+// a First response at p, whose payload is the MTU, says that it took
+// ceil(L/MTU) PSNs, a Last or Only at q that it ended at q; when the
+// read is the flow's last request, the next one is expected after them.
+// PSNs are 24 bits and wrap; distances are taken modulo
 // 2^24, signed. The highest PSN used is the highest PSN of the flow's
 // requests so far, an RDMA READ counting as its n PSNs. A request's PSN
 // is then:
@@ -164,7 +165,9 @@
 // PSN Sequence Error (nak-seq), else an RNR NAK (rnr-nak), else nothing
 // (timeout: the requester resent without being told to). A resend of a
 // packet the capture never saw the first time reads as out of order, not
-// as a retransmission; a resend more than Window below the highest PSN
+// as a retransmission (it continues the episode when it follows on from
+// the previous resend, and ends it when it goes back before it, so that
+// the resends after it begin the next); a resend more than Window below the highest PSN
 // used reads as one, seen or not.
 //
 // # Reads and atomics

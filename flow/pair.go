@@ -288,7 +288,7 @@ func (f *state) readResponse(rs *response) {
 		if off < 0 || off >= int32(r.maxPackets()) {
 			continue
 		}
-		f.req.readPSN(r, psn, rs.op)
+		f.req.readPSN(r, psn, rs.op, payload)
 		if off == 0 && !r.first {
 			r.first = true
 			f.sample(latReadFirst, rs.t-r.t)

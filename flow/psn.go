@@ -163,7 +163,12 @@ func (f *state) request(p *Packet, now int64) {
 		if back > 0 && back <= Window+1 && !r.isSent(psn) {
 			s.OutOfOrder++
 			r.mark(psn)
-			if r.inEpisode {
+			switch {
+			case r.inEpisode && psnDiff(psn, r.rexLo) < 0:
+				// Back before the episode's resends: a resend of a
+				// packet the capture never saw begins the next one.
+				r.inEpisode = false
+			case r.inEpisode:
 				r.rexLo, r.rexHi = lo, hi
 			}
 		} else {
@@ -250,18 +255,28 @@ func (r *requester) isSent(psn uint32) bool {
 	return r.sent[psn%RecentPSNs/64]&(1<<(psn%64)) != 0
 }
 
-// readPSN learns from a response of the read rd at psn: the flow used
-// psn, and its next request comes after it, right after it when psn is
-// the Last or Only response of the flow's last request. This tells the
-// PSNs of a read whose request came before the MTU was known.
-func (r *requester) readPSN(rd *pendingRead, psn uint32, op ib.Opcode) {
-	r.use(psn, 1)
-	next := (psn + 1) & psnMask
-	if psnDiff(next, r.nextLo) <= 0 || psnDiff(next, r.nextHi) > 0 {
+// readPSN learns from a response of the read rd at psn the PSNs the
+// read took, which its request did not tell when the MTU was not known
+// then: psn is one of them; a First response's payload, the MTU, says
+// that the read took ceil(L/MTU) from its own; a Last or Only that it
+// ends at psn. When rd is the flow's last request, the next request is
+// expected after them.
+func (r *requester) readPSN(rd *pendingRead, psn uint32, op ib.Opcode, payload uint32) {
+	start, n := psn, uint32(1)
+	end := false
+	switch {
+	case op.Is(ib.ClassFirst) && payload > 0 && !rd.cut && psn == rd.psn:
+		start, n, end = rd.psn, max((rd.length+payload-1)/payload, 1), true
+	case op.Is(ib.ClassLast | ib.ClassOnly):
+		end = true
+	}
+	r.use(start, n)
+	next := (start + n) & psnMask
+	if rd.psn != r.cutReadPSN || psnDiff(next, r.nextLo) < 0 || psnDiff(next, r.nextHi) > 0 {
 		return
 	}
 	r.nextLo = next
-	if rd.psn == r.cutReadPSN && op.Is(ib.ClassLast|ib.ClassOnly) {
+	if end {
 		r.nextHi = next
 	}
 }

@@ -296,9 +296,10 @@ type qpFault struct {
 	nakSent bool   // a NAK (or RNR NAK) of this episode has gone out
 
 	// What the capture has shown of the requests.
-	capInit bool
-	capHigh uint32              // one past the highest PSN shown
-	unseen  map[uint32]struct{} // PSNs below capHigh the capture skipped
+	capInit  bool
+	capFirst uint32              // the lowest PSN shown
+	capHigh  uint32              // one past the highest PSN shown
+	unseen   map[uint32]struct{} // PSNs below capHigh the capture skipped
 }
 
 const never = math.MaxInt64
@@ -601,7 +602,13 @@ func (g *Generator) sendFaultRequest(qf *qpFault, r *reqInfo, ts int64, resent b
 func (g *Generator) shown(qf *qpFault, r *reqInfo, resent bool) {
 	end := (r.psn + r.n) & psnMask
 	if !qf.capInit {
-		qf.capInit, qf.capHigh = true, end
+		qf.capInit, qf.capFirst, qf.capHigh = true, r.psn, end
+		return
+	}
+	if psnSub(r.psn, qf.capFirst) < 0 { // before the first the capture showed
+		qf.markUnseen(end, qf.capFirst)
+		qf.capFirst = r.psn
+		g.stats.OutOfOrder++
 		return
 	}
 	d := psnSub(r.psn, qf.capHigh)
@@ -612,12 +619,7 @@ func (g *Generator) shown(qf *qpFault, r *reqInfo, resent bool) {
 	case d > 0:
 		g.stats.PSNGaps++
 		g.stats.PSNMissing += int(d)
-		if qf.unseen == nil {
-			qf.unseen = map[uint32]struct{}{}
-		}
-		for p := qf.capHigh; p != r.psn; p = (p + 1) & psnMask {
-			qf.unseen[p] = struct{}{}
-		}
+		qf.markUnseen(qf.capHigh, r.psn)
 		qf.capHigh = end
 		return
 	}
@@ -632,6 +634,16 @@ func (g *Generator) shown(qf *qpFault, r *reqInfo, resent bool) {
 			qf.rsSeen = true
 			g.stats.EpisodesShown++
 		}
+	}
+}
+
+// markUnseen records that the capture skipped the PSNs from lo up to hi.
+func (qf *qpFault) markUnseen(lo, hi uint32) {
+	if qf.unseen == nil {
+		qf.unseen = map[uint32]struct{}{}
+	}
+	for p := lo; p != hi; p = (p + 1) & psnMask {
+		qf.unseen[p] = struct{}{}
 	}
 }
 
