@@ -68,6 +68,37 @@
 // BadICRC flips one ICRC bit in a fraction of the RoCE frames after they
 // are built (the traffic continues as if they had arrived).
 //
+// # Faults
+//
+// Config.Faults (rocegen -loss, -ack-loss, -dup, -rnr...) make an RC
+// phase of SENDs, RDMA WRITEs or RDMA READs suffer faults on demand, and
+// the generator plays what an RC requester and responder do about them
+// (IBTA Vol 1, 9.7.5 and 9.9). Data packets (requests and READ
+// responses, resends included) are lost at random, every Nth or in a
+// burst, before the capture point (the capture lacks them; their wire
+// time stays a hole) or after it (the capture shows them, their receiver
+// never gets them); ACKs are lost at random, requests duplicated. The
+// responder expects one PSN: a request at it is carried out and
+// answered, unless it needs a receive WQE (SEND First or Only, RDMA
+// WRITE with immediate Last or Only) that the responder refuses with an
+// RNR NAK; the first request past it of an episode gets a NAK PSN
+// Sequence Error with the expected PSN, later ones are dropped; one
+// behind it is a duplicate, acknowledged again (an RDMA READ is read
+// again from its PSN). The requester keeps, per queue pair, its first
+// unacknowledged PSN, its local ACK timer (4.096 µs * 2^Timeout,
+// restarted by every acknowledgement that makes progress) and its retry
+// counts. A NAK makes it go back N: it resends from the NAK's PSN every
+// packet it had sent, ahead of new ones; a READ response past the one
+// it expects makes it ask for the rest of the read at once, with a READ
+// Request at the first missing PSN whose VA and length are the rest; a
+// timeout makes it resend from the first unacknowledged PSN; an RNR NAK
+// stops the queue pair for the RNR timer, then it resends from the
+// NAK's PSN. RetryCnt resends without progress after timeouts, NAKs
+// and READ gaps, RNRRetry after RNR NAKs (7: without end), then the
+// queue pair goes to the error state and sends nothing more. Stats
+// counts what the faults did and what the capture shows of it. A phase
+// without faults is generated exactly as before.
+//
 // # RDMA-CM
 //
 // With Config.CM (rocegen -cm), on RC and UC, every queue pair of a phase
