@@ -11,11 +11,11 @@ import (
 )
 
 // The file is laid out by this package, not by parquet-go's Writer,
-// whose cost is per value: every column chunk is one data page (v1) of
-// PLAIN values behind RLE/bit-packed definition levels, compressed as a
-// whole, and the footer is parquet-go's format.FileMetaData in Thrift's
-// compact protocol, with the schema elements parquet-go's Writer would
-// write for the columns (build).
+// whose cost is per value (the package doc's layout): column chunks of
+// data pages (v1) behind a dictionary page or not, the page index after
+// the row groups, and the footer, parquet-go's format.FileMetaData in
+// Thrift's compact protocol, with the schema elements parquet-go's
+// Writer would write for the columns (build).
 
 // magic opens and closes a Parquet file.
 const magic = "PAR1"
@@ -128,6 +128,9 @@ type fileWriter struct {
 	zpage   []byte // after
 	levels  []byte // the levels of a page, encoded
 	bools   []byte // the values of a FieldBool column, bit-packed
+	rle     []byte // a page's dictionary indices, encoded
+	dict    dictionary
+	ci, oi  []byte // the page index so far: the chunks' ColumnIndex, OffsetIndex
 	started bool
 }
 
@@ -169,6 +172,48 @@ func (f *fileWriter) writeRowGroup(g *rowGroup) error {
 // levelsRLE encodes definition levels of one bit.
 var levelsRLE = rle.Encoding{BitWidth: 1}
 
+// PageRows is the most rows a data page holds: a column chunk of a full
+// row group (RowGroupRows) is eight pages or more, each with its
+// statistics in the page index, so that a reader of the page index
+// skips the pages a filter leaves out, and reads a page at a time.
+const PageRows = 8192
+
+// PageBytes is the page size target of the PLAIN string columns: a page
+// of them ends after PageRows rows or once its values, uncompressed,
+// pass PageBytes, whichever comes first. The other columns' pages are
+// at most PageRows times 12 bytes (96 KiB) of values.
+const PageBytes = 1 << 20
+
+// width returns the bytes of a PLAIN value of type t before the page is
+// written (a byte per flag); 0: BYTE_ARRAY, a 4-byte length and bytes.
+func width(t colType) int {
+	switch t {
+	case typeUint8, typeUint16, typeUint32:
+		return 4
+	case typeUint64, typeTime:
+		return 8
+	case typeDecimal:
+		return 12
+	case typeBool:
+		return 1
+	}
+	return 0
+}
+
+// dictionaryType reports whether the chunks of a column of type t try a
+// dictionary (DictionaryValues).
+func dictionaryType(t colType) bool {
+	switch t {
+	case typeUint8, typeUint16, typeUint32, typeUint64, typeString:
+		return true
+	}
+	return false
+}
+
+// writeChunk writes the column chunk c, of rows rows, of column col: a
+// dictionary page if its values fit one (the file column's one value
+// always does), then data pages of at most PageRows rows, and keeps its
+// page index (a ColumnIndex and an OffsetIndex) for close.
 func (f *fileWriter) writeChunk(col int, c *chunk, rows int) (format.ColumnChunk, error) {
 	if f.meta.Schema == nil {
 		f.meta.Schema, f.meta.ColumnOrders = elements, columnOrders
@@ -177,67 +222,186 @@ func (f *fileWriter) writeChunk(col int, c *chunk, rows int) (format.ColumnChunk
 	cc := format.ColumnChunk{MetaData: format.ColumnMetaData{Type: el.Type.V, PathInSchema: []string{el.Name},
 		Codec: f.codec.CompressionCodec(), NumValues: int64(rows)}}
 	md := &cc.MetaData
-	var values []byte
-	nulls := rows - c.n
-	dh := format.DataPageHeader{NumValues: int32(rows), Encoding: format.Plain,
-		DefinitionLevelEncoding: format.RLE, RepetitionLevelEncoding: format.RLE}
-	if columns[col].how == howFile {
-		// The one value of every row: a dictionary of it, every row
-		// index 0 (one RLE run of bit width 1), no NULL.
+	t := columns[col].typ
+	w := width(t)
+	file := columns[col].how == howFile
+	n, values := c.n, c.values
+	if file {
+		n = rows // the one value of every row
+	}
+	dict := file || dictionaryType(t) && n > 0 && f.dict.build(values, n, w)
+	ib := 0 // the indices' bit width
+	md.Encoding = []format.Encoding{format.Plain, format.RLE}
+	if dict {
+		// A dictionary page: its entries, PLAIN; the file column's is
+		// its one value.
+		page, entries := values, 1
+		if !file {
+			page, entries = f.dict.page, f.dict.entries(w)
+		}
+		ib = indexBits(entries)
+		if !file {
+			f.dict.rank(w)
+		}
 		md.DictionaryPageOffset = f.off
 		h := format.PageHeader{Type: format.DictionaryPage,
-			DictionaryPageHeader: thrift.New(format.DictionaryPageHeader{NumValues: 1, Encoding: format.Plain})}
-		if err := f.writePage(md, &h, c.values); err != nil {
+			DictionaryPageHeader: thrift.New(format.DictionaryPageHeader{NumValues: int32(entries), Encoding: format.Plain})}
+		if _, err := f.writePage(md, &h, page); err != nil {
 			return cc, err
 		}
-		values = binary.AppendUvarint([]byte{1}, uint64(rows)<<1)
-		values = append(values, 0)
-		dh.Encoding = format.RLEDictionary
-		md.Encoding = []format.Encoding{format.Plain, format.RLE, format.RLEDictionary}
-		nulls = 0
-	} else {
-		values = c.values
-		if columns[col].how == howFlag {
-			f.bools = packBits(f.bools[:0], values)
-			values = f.bools
-		}
-		md.Encoding = []format.Encoding{format.Plain, format.RLE}
+		md.Encoding = append(md.Encoding, format.RLEDictionary)
 	}
-	// A data page v1: the levels' length (4 bytes, little endian), the
-	// levels, the values. A column all NULL or all values is one RLE
-	// run.
-	var lv []byte
-	switch nulls {
-	case rows:
-		lv = append(binary.AppendUvarint(f.levels[:0], uint64(rows)<<1), 0)
-	case 0:
-		lv = append(binary.AppendUvarint(f.levels[:0], uint64(rows)<<1), 1)
-	default:
-		var err error
-		if lv, err = levelsRLE.EncodeLevels(f.levels[:0], c.levels[:rows]); err != nil {
+	var ci format.ColumnIndex
+	var oi format.OffsetIndex
+	var lo, hi, plo, phi []byte // the chunk's bounds, the last page's with values
+	asc, desc := true, true
+	v, b := 0, 0 // the values and their bytes before the page
+	for r0 := 0; r0 < rows; {
+		r1 := min(rows, r0+PageRows)
+		if n == 0 {
+			r1 = rows // a chunk all NULL: one page
+		}
+		// The page's values and their bytes.
+		nv, nb := 0, 0
+		switch {
+		case n == 0:
+		case w == 0 && !file:
+			for r := r0; r < r1; r++ {
+				if n == rows || c.levels[r] == 1 {
+					nb += 4 + int(binary.LittleEndian.Uint32(values[b+nb:]))
+					nv++
+					if nb >= PageBytes && !dict {
+						r1 = r + 1
+						break
+					}
+				}
+			}
+		case n == rows:
+			nv = r1 - r0
+		default:
+			for _, l := range c.levels[r0:r1] {
+				nv += int(l)
+			}
+		}
+		if !file {
+			nb = max(nb, nv*w)
+		}
+		// A data page v1: the levels' length (4 bytes, little endian),
+		// the levels, the values. A page all NULL or all values is one
+		// RLE run.
+		var lv []byte
+		switch nv {
+		case 0:
+			lv = append(binary.AppendUvarint(f.levels[:0], uint64(r1-r0)<<1), 0)
+		case r1 - r0:
+			lv = append(binary.AppendUvarint(f.levels[:0], uint64(r1-r0)<<1), 1)
+		default:
+			var err error
+			if lv, err = levelsRLE.EncodeLevels(f.levels[:0], c.levels[r0:r1]); err != nil {
+				return cc, err
+			}
+		}
+		f.levels = lv
+		page := binary.LittleEndian.AppendUint32(f.page[:0], uint32(len(lv)))
+		page = append(page, lv...)
+		dh := format.DataPageHeader{NumValues: int32(r1 - r0), Encoding: format.Plain,
+			DefinitionLevelEncoding: format.RLE, RepetitionLevelEncoding: format.RLE}
+		switch {
+		case file: // every index 0: one RLE run
+			page = append(binary.AppendUvarint(append(page, byte(ib)), uint64(nv)<<1), 0)
+			dh.Encoding = format.RLEDictionary
+		case dict:
+			page = append(page, byte(ib))
+			if nv > 0 {
+				var err error
+				if f.rle, err = (&rle.Encoding{BitWidth: ib}).EncodeInt32(f.rle, f.dict.idx[v:v+nv]); err != nil {
+					return cc, err
+				}
+				page = append(page, f.rle...)
+			}
+			dh.Encoding = format.RLEDictionary
+		case t == typeBool:
+			f.bools = packBits(f.bools[:0], values[b:b+nb])
+			page = append(page, f.bools...)
+		default:
+			page = append(page, values[b:b+nb]...)
+		}
+		f.page = page
+		// The page's statistics: its NULL count (readers take a count
+		// of 0 at its word: DuckDB drops IS NOT NULL), its smallest and
+		// largest value in the order of the column's logical type.
+		var pl, ph []byte
+		switch {
+		case file:
+			pl, ph = minMax(typeString, values, 1)
+		case dict:
+			pl, ph = f.dict.minMax(w, f.dict.idx[v:v+nv])
+		default:
+			pl, ph = minMax(t, values[b:b+nb], nv)
+		}
+		dh.Statistics = format.Statistics{NullCount: int64(r1 - r0 - nv), MinValue: pl, MaxValue: ph}
+		if md.DataPageOffset == 0 {
+			md.DataPageOffset, cc.FileOffset = f.off, f.off
+		}
+		at := f.off
+		h := format.PageHeader{Type: format.DataPage, DataPageHeader: thrift.New(dh)}
+		size, err := f.writePage(md, &h, page)
+		if err != nil {
 			return cc, err
 		}
+		oi.PageLocations = append(oi.PageLocations, format.PageLocation{Offset: at, CompressedPageSize: int32(size), FirstRowIndex: int64(r0)})
+		ci.NullPages = append(ci.NullPages, nv == 0)
+		ci.NullCounts = append(ci.NullCounts, int64(r1-r0-nv))
+		if nv == 0 {
+			ci.MinValues, ci.MaxValues = append(ci.MinValues, []byte{}), append(ci.MaxValues, []byte{})
+		} else {
+			ci.MinValues, ci.MaxValues = append(ci.MinValues, pl), append(ci.MaxValues, ph)
+			if lo == nil || less(t, pl, lo) {
+				lo = pl
+			}
+			if hi == nil || less(t, hi, ph) {
+				hi = ph
+			}
+			if plo != nil {
+				asc = asc && !less(t, pl, plo) && !less(t, ph, phi)
+				desc = desc && !less(t, plo, pl) && !less(t, phi, ph)
+			}
+			plo, phi = pl, ph
+		}
+		r0 = r1
+		v += nv
+		if !file {
+			b += nb
+		}
 	}
-	f.levels = lv
-	page := binary.LittleEndian.AppendUint32(f.page[:0], uint32(len(lv)))
-	page = append(append(page, lv...), values...)
-	f.page = page
-	// Readers take a NULL count of 0 at its word (DuckDB drops IS NOT
-	// NULL), and parquet-go's Statistics always write one. The smallest
-	// and largest value let engines skip the row groups a query's range
-	// leaves out (min_value and max_value, in the order of the column's
-	// logical type: FileMetaData.ColumnOrders).
-	dh.Statistics = format.Statistics{NullCount: int64(nulls)}
-	if columns[col].how == howFile {
-		dh.Statistics.MinValue, dh.Statistics.MaxValue = minMax(typeString, c.values, 1)
-	} else {
-		dh.Statistics.MinValue, dh.Statistics.MaxValue = minMax(columns[col].typ, c.values, c.n)
+	switch {
+	case plo == nil:
+		ci.BoundaryOrder = format.Unordered
+	case asc:
+		ci.BoundaryOrder = format.Ascending
+	case desc:
+		ci.BoundaryOrder = format.Descending
 	}
-	md.Statistics = dh.Statistics
-	md.DataPageOffset = f.off
-	cc.FileOffset = f.off
-	h := format.PageHeader{Type: format.DataPage, DataPageHeader: thrift.New(dh)}
-	return cc, f.writePage(md, &h, page)
+	// The chunk's statistics, which engines skip row groups with: the
+	// NULL count, always written (parquet-go's Statistics always write
+	// one), the smallest and the largest value (min_value and
+	// max_value, in the order of the column's logical type:
+	// FileMetaData.ColumnOrders).
+	md.Statistics = format.Statistics{NullCount: int64(rows - n), MinValue: lo, MaxValue: hi}
+	// The page index goes after the row groups (close), the column
+	// indexes first; its offsets are from its start until then.
+	bs, err := thrift.Marshal(new(thrift.CompactProtocol), &ci)
+	if err != nil {
+		return cc, err
+	}
+	cc.ColumnIndexOffset, cc.ColumnIndexLength = int64(len(f.ci)), int32(len(bs))
+	f.ci = append(f.ci, bs...)
+	if bs, err = thrift.Marshal(new(thrift.CompactProtocol), &oi); err != nil {
+		return cc, err
+	}
+	cc.OffsetIndexOffset, cc.OffsetIndexLength = int64(len(f.oi)), int32(len(bs))
+	f.oi = append(f.oi, bs...)
+	return cc, nil
 }
 
 // packBits appends the PLAIN encoding of flags, a byte each (0 or 1):
@@ -254,27 +418,27 @@ func packBits(dst, flags []byte) []byte {
 }
 
 // writePage writes the page of header h and uncompressed content page,
-// compressed, and counts its sizes in md.
-func (f *fileWriter) writePage(md *format.ColumnMetaData, h *format.PageHeader, page []byte) error {
+// compressed, counts its sizes in md and returns the bytes written.
+func (f *fileWriter) writePage(md *format.ColumnMetaData, h *format.PageHeader, page []byte) (int, error) {
 	body := page
 	if f.codec.CompressionCodec() != format.Uncompressed {
 		var err error
 		if f.zpage, err = f.codec.Encode(f.zpage[:0], page); err != nil {
-			return err
+			return 0, err
 		}
 		body = f.zpage
 	}
 	h.UncompressedPageSize, h.CompressedPageSize = int32(len(page)), int32(len(body))
 	hb, err := thrift.Marshal(new(thrift.CompactProtocol), h)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if err := f.write(hb); err != nil {
-		return err
+		return 0, err
 	}
 	md.TotalUncompressedSize += int64(len(hb) + len(page))
 	md.TotalCompressedSize += int64(len(hb) + len(body))
-	return f.write(body)
+	return len(hb) + len(body), f.write(body)
 }
 
 // close writes the footer.
@@ -287,6 +451,23 @@ func (f *fileWriter) close() error {
 	}
 	if f.meta.Schema == nil {
 		f.meta.Schema, f.meta.ColumnOrders = elements, columnOrders
+	}
+	// The page index: every column chunk's ColumnIndex, then every
+	// one's OffsetIndex.
+	ciBase := f.off
+	if err := f.write(f.ci); err != nil {
+		return err
+	}
+	oiBase := f.off
+	if err := f.write(f.oi); err != nil {
+		return err
+	}
+	for i := range f.meta.RowGroups {
+		for j := range f.meta.RowGroups[i].Columns {
+			cc := &f.meta.RowGroups[i].Columns[j]
+			cc.ColumnIndexOffset += ciBase
+			cc.OffsetIndexOffset += oiBase
+		}
 	}
 	b, err := thrift.Marshal(new(thrift.CompactProtocol), &f.meta)
 	if err != nil {

@@ -56,14 +56,39 @@
 // a row group, written out every RowGroupRows rows on a goroutine of
 // the Writer's, so that memory does not grow with the number of frames.
 // The package lays the file out itself (parquet-go's own Writer costs
-// per value): each column chunk is one data page (v1) of PLAIN values
-// behind RLE/bit-packed definition levels, Snappy-compressed, with its
-// statistics (the NULL count, min_value and max_value in the order of the
-// column's logical type, which the footer's column orders declare), so
-// that engines skip the row groups a query leaves out; frame.file is a
-// dictionary of its one value. The footer is parquet-go's Thrift
-// description of the file, with the schema elements parquet-go's Writer
-// would write for these columns.
+// per value). Snappy compresses every page.
+//
+//   - A row group is RowGroupRows (65,536) rows: small enough that a
+//     filter on a time range or a queue pair skips most of a large
+//     capture's row groups, large enough that its column chunks hold
+//     thousands of values each and the footer stays small (a capture
+//     of a million frames has 16).
+//   - A column chunk is data pages (v1) of PageRows (8,192) rows each,
+//     or fewer rows once a page of PLAIN strings passes PageBytes
+//     (1 MiB) uncompressed; a chunk all NULL (the fields of protocols a
+//     capture does not carry) is one page. Definition levels are
+//     RLE/bit-packed.
+//   - Dictionary encoding is chosen per column chunk, for the integer
+//     and string columns (addresses, QPs, opcodes, ports, lengths,
+//     flags of several bits, names): a chunk whose values have at most
+//     DictionaryValues (4,096) distinct ones, in a dictionary page of at
+//     most 1 MiB, is a PLAIN dictionary page and RLE_DICTIONARY data
+//     pages (its indices RLE/bit-packed); any other is PLAIN. The
+//     BOOLEAN columns (a bit a value already) and the times (one a
+//     frame) are always PLAIN; frame.file is a dictionary of its one
+//     value.
+//   - Every column chunk's statistics hold its NULL count (always, 0
+//     included), its smallest and its largest value (min_value and
+//     max_value, in the order of the column's logical type, which the
+//     footer's column orders declare), so that engines skip the row
+//     groups a query leaves out; every page has them too.
+//   - The page index (a ColumnIndex and an OffsetIndex per column
+//     chunk: each page's bounds, NULL count, offset and first row),
+//     after the row groups, the column indexes first, lets a reader
+//     skip pages within a row group.
+//
+// The footer is parquet-go's Thrift description of the file, with the
+// schema elements parquet-go's Writer would write for these columns.
 //
 // The package imports parquet-go's format, Thrift and compression
 // packages, not the parquet-go package itself, whose initialisation

@@ -84,3 +84,23 @@ func decimalLess(a, b []byte) bool {
 	}
 	return bytes.Compare(a[1:], b[1:]) < 0
 }
+
+// less reports whether a is below b, two values of a column of type t
+// encoded as minMax returns them, in the order of the column's logical
+// type.
+func less(t colType, a, b []byte) bool {
+	le := binary.LittleEndian
+	switch t {
+	case typeUint8, typeUint16, typeUint32:
+		return le.Uint32(a) < le.Uint32(b)
+	case typeUint64:
+		return le.Uint64(a) < le.Uint64(b)
+	case typeTime:
+		return int64(le.Uint64(a)) < int64(le.Uint64(b))
+	case typeBool:
+		return a[0] < b[0]
+	case typeDecimal:
+		return decimalLess(a, b)
+	}
+	return bytes.Compare(a, b) < 0
+}

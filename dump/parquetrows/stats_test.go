@@ -24,7 +24,9 @@ import (
 // column of every kind (unsigned integers, strings, flags, the
 // timestamp, the decimal of far times, negative ones included), over
 // the shipped and generated captures and a capture of three row groups;
-// a column all NULL in a row group has neither.
+// a column all NULL in a row group has neither. Every chunk's
+// null_count is the row group's NULLs of the column, and the chunks of
+// few values (addresses, QPs, opcodes, ports) have a dictionary.
 func TestStatisticsDuckDB(t *testing.T) {
 	var recs []dump.Record
 	for _, p := range append(testcaps.Shipped(t), testcaps.Generated(t, t.TempDir())...) {
@@ -64,7 +66,7 @@ func TestStatisticsDuckDB(t *testing.T) {
 	if groups < 3 {
 		t.Fatalf("%d rows: %d row groups", rows, groups)
 	}
-	meta := oracle.DuckDB(t, "SELECT row_group_id, path_in_schema, stats_min_value, stats_max_value FROM parquet_metadata('"+p+"') ORDER BY row_group_id, column_id")[0].Rows
+	meta := oracle.DuckDB(t, "SELECT row_group_id, path_in_schema, stats_min_value, stats_max_value, stats_null_count, encodings, dictionary_page_offset IS NOT NULL FROM parquet_metadata('"+p+"') ORDER BY row_group_id, column_id")[0].Rows
 	var cols []string
 	for _, m := range meta {
 		var name string
@@ -77,7 +79,7 @@ func TestStatisticsDuckDB(t *testing.T) {
 	var q strings.Builder
 	q.WriteString("SELECT file_row_number // " + strconv.Itoa(parquetrows.RowGroupRows) + " AS g")
 	for _, c := range cols {
-		q.WriteString(`, min("` + c + `")::VARCHAR, max("` + c + `")::VARCHAR`)
+		q.WriteString(`, min("` + c + `")::VARCHAR, max("` + c + `")::VARCHAR, (count(*) - count("` + c + `"))::VARCHAR`)
 	}
 	q.WriteString(" FROM read_parquet('" + p + "', file_row_number = true) GROUP BY g ORDER BY g")
 	data := oracle.DuckDB(t, q.String())[0].Rows
@@ -98,7 +100,8 @@ func TestStatisticsDuckDB(t *testing.T) {
 	if len(data) != groups || len(meta) != groups*len(cols) {
 		t.Fatalf("%d groups of data, %d column chunks; want %d and %d", len(data), len(meta), groups, groups*len(cols))
 	}
-	compared, withValues := 0, 0
+	compared, withValues, dictionaries := 0, 0, 0
+	dictCols := map[string]bool{}
 	for _, m := range meta {
 		gi, _ := strconv.Atoi(str(m[0]))
 		name := str(m[1])
@@ -111,18 +114,42 @@ func TestStatisticsDuckDB(t *testing.T) {
 		if ci < 0 {
 			t.Fatalf("column %q", name)
 		}
-		wantMin, wantMax := str(data[gi][1+2*ci]), str(data[gi][2+2*ci])
+		wantMin, wantMax, wantNulls := str(data[gi][1+3*ci]), str(data[gi][2+3*ci]), str(data[gi][3+3*ci])
 		gotMin, gotMax := str(m[2]), str(m[3])
 		if gotMin != wantMin || gotMax != wantMax {
 			t.Errorf("row group %d %s: statistics min %s max %s; the rows' min %s max %s", gi, name, gotMin, gotMax, wantMin, wantMax)
+		}
+		if got := str(m[4]); got != wantNulls {
+			t.Errorf("row group %d %s: null_count %s; the rows have %s NULLs", gi, name, got, wantNulls)
+		}
+		// A dictionary page, and RLE_DICTIONARY among the encodings,
+		// exactly where the writer says (the table of dictionaryTypes
+		// below restates the package doc).
+		encodings, hasDict := str(m[5]), string(m[6]) == "true"
+		if hasDict != strings.Contains(encodings, "RLE_DICTIONARY") {
+			t.Errorf("row group %d %s: encodings %s, dictionary page %v", gi, name, encodings, hasDict)
+		}
+		if hasDict {
+			dictionaries++
+			dictCols[name] = true
 		}
 		compared++
 		if wantMin != "NULL" {
 			withValues++
 		}
 	}
-	t.Logf("%d column chunks compared, %d with values", compared, withValues)
+	t.Logf("%d column chunks compared, %d with values, %d with a dictionary", compared, withValues, dictionaries)
 	if withValues < 300 {
 		t.Errorf("only %d column chunks with values", withValues)
+	}
+	for _, c := range []string{"frame.file", "eth.src", "ip.dst", "udp.srcport", "infiniband.bth.opcode", "infiniband.bth.destqp", "frame.len"} {
+		if !dictCols[c] {
+			t.Errorf("%s: no column chunk with a dictionary", c)
+		}
+	}
+	for _, c := range []string{"frame.number", "frame.time_epoch", "frame.time_epoch_decimal", "infiniband.bth.psn"} {
+		if dictCols[c] {
+			t.Errorf("%s: a column chunk with a dictionary, of %d values or more", c, parquetrows.DictionaryValues)
+		}
 	}
 }

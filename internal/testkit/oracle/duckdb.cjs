@@ -1,7 +1,8 @@
 // Runs SQL queries with DuckDB, for the tests of the Parquet output: the
 // queries come on standard input as a JSON array of strings; each
 // result goes to standard output as one element of a JSON array:
-// {"columns": [...], "types": [...], "rows": [[...], ...]}, values as
+// {"columns": [...], "types": [...], "rows": [[...], ...]} or, for a
+// query DuckDB refuses, {"error": "..."}, values as
 // @duckdb/node-api's getRowsJson gives them (64-bit integers as decimal
 // strings, so that none is rounded). argv[2] is the directory the npm
 // package @duckdb/node-api is installed in (its node_modules' parent).
@@ -17,7 +18,13 @@ async function main() {
   const conn = await db.connect();
   const out = [];
   for (const q of queries) {
-    const r = await conn.runAndReadAll(q);
+    let r;
+    try {
+      r = await conn.runAndReadAll(q);
+    } catch (e) {
+      out.push({ error: String(e && e.message || e) });
+      continue;
+    }
     out.push({
       columns: r.columnNames(),
       types: r.columnTypes().map((t) => t.toString()),

@@ -29,6 +29,8 @@ type DuckDBResult struct {
 	Columns []string            `json:"columns"`
 	Types   []string            `json:"types"`
 	Rows    [][]json.RawMessage `json:"rows"`
+	// Error is DuckDB's message for a query it refused (DuckDBMayFail).
+	Error string `json:"error"`
 }
 
 // DuckDBDir returns the directory @duckdb/node-api is installed in: the
@@ -73,8 +75,21 @@ func missing(t testing.TB, why string) {
 }
 
 // DuckDB runs the queries, in order, in one in-memory DuckDB database
-// and returns their results.
+// and returns their results; a query DuckDB refuses fails the test.
 func DuckDB(t testing.TB, queries ...string) []DuckDBResult {
+	t.Helper()
+	res := DuckDBMayFail(t, queries...)
+	for i, r := range res {
+		if r.Error != "" {
+			t.Fatalf("duckdb: %s: %s", queries[i], r.Error)
+		}
+	}
+	return res
+}
+
+// DuckDBMayFail is DuckDB, but a query DuckDB refuses has its message
+// in its result's Error, and the queries after it run.
+func DuckDBMayFail(t testing.TB, queries ...string) []DuckDBResult {
 	t.Helper()
 	dir := DuckDBDir(t)
 	script := filepath.Join(t.TempDir(), "duckdb.cjs")
