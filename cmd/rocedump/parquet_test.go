@@ -55,27 +55,32 @@ func parquetCases(t *testing.T) []parquetCase {
 	var cs []parquetCase
 	paths := append(testcaps.Shipped(t), testcaps.Generated(t, dir)...)
 	for i, path := range append(paths, testcaps.WriteGoldenSMP(t, dir)) {
-		st, out, errs := runCmd(t, nil, "-json", path)
-		if st > 1 { // 1: a malformed frame, which has its row
-			t.Fatalf("%s: -json: status %d: %s", path, st, errs)
-		}
-		pq := filepath.Join(dir, fmt.Sprintf("%d.parquet", i))
-		if st2, _, errs := runCmd(t, nil, "-parquet", pq, path); st2 != st {
-			t.Fatalf("%s: -parquet: status %d, -json's %d: %s", path, st2, st, errs)
-		}
-		c := parquetCase{capture: path, parquet: pq}
-		for _, l := range lines(out) {
-			d := json.NewDecoder(strings.NewReader(l))
-			d.UseNumber()
-			var o map[string]any
-			if err := d.Decode(&o); err != nil {
-				t.Fatal(err)
-			}
-			c.objects = append(c.objects, o)
-		}
-		cs = append(cs, c)
+		cs = append(cs, convertCase(t, path, filepath.Join(dir, fmt.Sprintf("%d.parquet", i))))
 	}
 	return cs
+}
+
+// convertCase converts the capture path with -json and with -parquet
+// pq.
+func convertCase(t *testing.T, path, pq string) parquetCase {
+	st, out, errs := runCmd(t, nil, "-json", path)
+	if st > 1 { // 1: a malformed frame, which has its row
+		t.Fatalf("%s: -json: status %d: %s", path, st, errs)
+	}
+	if st2, _, errs := runCmd(t, nil, "-parquet", pq, path); st2 != st {
+		t.Fatalf("%s: -parquet: status %d, -json's %d: %s", path, st2, st, errs)
+	}
+	c := parquetCase{capture: path, parquet: pq}
+	for _, l := range lines(out) {
+		d := json.NewDecoder(strings.NewReader(l))
+		d.UseNumber()
+		var o map[string]any
+		if err := d.Decode(&o); err != nil {
+			t.Fatal(err)
+		}
+		c.objects = append(c.objects, o)
+	}
+	return c
 }
 
 // TestParquetDuckDB reads every capture's -parquet file with DuckDB and
@@ -90,21 +95,7 @@ func TestParquetDuckDB(t *testing.T) {
 			`SELECT * REPLACE (epoch_ns("frame.time_epoch") AS "frame.time_epoch") FROM `+from+` ORDER BY "frame.number"`)
 	}
 	res := oracle.DuckDB(t, qs...)
-	var wantNames, wantTypes []string
-	for _, f := range dump.Fields() {
-		if f.ULP != dump.ULPNone {
-			continue // an upper-layer protocol's fields, -ulp's: no column
-		}
-		if f.Name != parquetrows.FileColumn {
-			wantNames, wantTypes = append(wantNames, f.Name), append(wantTypes, duckType(&f))
-		}
-		if f.Name == "frame.number" { // frame.file after it, as in the JSON of several captures
-			wantNames, wantTypes = append(wantNames, parquetrows.FileColumn), append(wantTypes, "VARCHAR")
-		}
-		if f.Name == "frame.time_epoch" { // the time again, exactly, as a decimal
-			wantNames, wantTypes = append(wantNames, parquetrows.TimeDecimalColumn), append(wantTypes, "DECIMAL(28,9)")
-		}
-	}
+	wantNames, wantTypes := wantSchema()
 	values, nulls, rows := 0, 0, 0
 	for i, c := range cs {
 		desc, count, all := res[3*i], res[3*i+1], res[3*i+2]
@@ -150,6 +141,26 @@ func TestParquetDuckDB(t *testing.T) {
 	}
 	t.Logf("DuckDB: %d values equal to -json's and %d NULLs where -json has no key (%d columns × %d rows of %d captures)",
 		values, nulls, len(wantNames), rows, len(cs))
+}
+
+// wantSchema returns the columns' names and DuckDB types, from the
+// field table and the package doc of dump/parquetrows.
+func wantSchema() (names, types []string) {
+	for _, f := range dump.Fields() {
+		if f.ULP != dump.ULPNone {
+			continue // an upper-layer protocol's fields, -ulp's: no column
+		}
+		if f.Name != parquetrows.FileColumn {
+			names, types = append(names, f.Name), append(types, duckType(&f))
+		}
+		if f.Name == "frame.number" { // frame.file after it, as in the JSON of several captures
+			names, types = append(names, parquetrows.FileColumn), append(types, "VARCHAR")
+		}
+		if f.Name == "frame.time_epoch" { // the time again, exactly, as a decimal
+			names, types = append(names, parquetrows.TimeDecimalColumn), append(types, "DECIMAL(28,9)")
+		}
+	}
+	return names, types
 }
 
 func unquote(t *testing.T, raw json.RawMessage) string {

@@ -11,8 +11,9 @@ import (
 
 // DictionaryValues is the most distinct values a column chunk may have
 // to be written with a dictionary (RLE_DICTIONARY data pages behind a
-// PLAIN dictionary page); a chunk of more, or whose dictionary page
-// would pass dictionaryBytes, is written PLAIN. The choice is made per
+// PLAIN dictionary page); a chunk of more, or of more than half as many
+// distinct values as values, or whose dictionary page would pass
+// dictionaryBytes, is written PLAIN. The choice is made per
 // column chunk, from its values, for the integer and string columns
 // (addresses, QPs, opcodes, ports, lengths, names): the flags are a bit
 // each already, and the times differ from frame to frame.
@@ -84,6 +85,9 @@ func (d *dictionary) build(values []byte, n, w int) bool {
 			}
 			d.idx = append(d.idx, e)
 		}
+		if 2*len(d.keys) > n {
+			return false
+		}
 		for _, k := range d.keys {
 			if w == 4 {
 				d.page = le.AppendUint32(d.page, uint32(k))
@@ -122,6 +126,9 @@ func (d *dictionary) build(values []byte, n, w int) bool {
 				last = v
 			}
 			d.idx = append(d.idx, e)
+		}
+		if 2*len(d.offs) > n {
+			return false
 		}
 	}
 	return true

@@ -71,10 +71,10 @@
 //   - Dictionary encoding is chosen per column chunk, for the integer
 //     and string columns (addresses, QPs, opcodes, ports, lengths,
 //     flags of several bits, names): a chunk whose values have at most
-//     DictionaryValues (4,096) distinct ones, in a dictionary page of at
-//     most 1 MiB, is a PLAIN dictionary page and RLE_DICTIONARY data
-//     pages (its indices RLE/bit-packed); any other is PLAIN. The
-//     BOOLEAN columns (a bit a value already) and the times (one a
+//     DictionaryValues (4,096) distinct ones, and at most half as many
+//     as values, in a dictionary page of at most 1 MiB, is a PLAIN
+//     dictionary page and RLE_DICTIONARY data pages (its indices
+//     RLE/bit-packed); any other is PLAIN. The BOOLEAN columns (a bit a value already) and the times (one a
 //     frame) are always PLAIN; frame.file is a dictionary of its one
 //     value.
 //   - Every column chunk's statistics hold its NULL count (always, 0

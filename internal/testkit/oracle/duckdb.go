@@ -39,39 +39,7 @@ type DuckDBResult struct {
 // under CI) when node, npm or the package are missing.
 func DuckDBDir(t testing.TB) string {
 	t.Helper()
-	Need(t, "node")
-	has := func(dir string) bool {
-		_, err := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api", "package.json"))
-		return err == nil
-	}
-	if dir := os.Getenv(DuckDBNodeEnv); dir != "" {
-		if !has(dir) {
-			missing(t, "$"+DuckDBNodeEnv+"="+dir+" holds no node_modules/@duckdb/node-api")
-		}
-		return dir
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		missing(t, err.Error())
-	}
-	dir := filepath.Join(cache, "roce", "duckdb-node-"+DuckDBNodeVersion)
-	if has(dir) {
-		return dir
-	}
-	npm := Need(t, "npm")
-	cmd := exec.Command(npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "@duckdb/node-api@"+DuckDBNodeVersion)
-	if out, err := cmd.CombinedOutput(); err != nil || !has(dir) {
-		missing(t, "npm install @duckdb/node-api@"+DuckDBNodeVersion+": "+string(out))
-	}
-	return dir
-}
-
-func missing(t testing.TB, why string) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("oracle DuckDB (npm @duckdb/node-api) is missing in CI: %s", why)
-	}
-	t.Skipf("oracle DuckDB (npm @duckdb/node-api@%s) not available: %s", DuckDBNodeVersion, why)
+	return npmDir(t, "@duckdb/node-api", DuckDBNodeVersion, DuckDBNodeEnv)
 }
 
 // DuckDB runs the queries, in order, in one in-memory DuckDB database
