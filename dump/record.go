@@ -126,6 +126,7 @@ type Record struct {
 	net     netInfo
 	madj    madRec        // mad_fields.go: the MAD, decoded once for JSON, filters and text
 	nvme    nvmeRec       // nvme.go: the NVMe/RDMA capsule, with ULP ULPNVMe
+	isr     iserRec       // iser.go: the iSER message, with ULP ULPISER
 	madBuf  [mad.Len]byte // a MAD the capture cut, filled out (decodeCutMAD)
 	err     errs.Slot     // holds Err when Decode made it, so that decoding allocates nothing
 	cnp     cnp.Checker   // holds CNPErr

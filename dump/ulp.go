@@ -25,6 +25,12 @@ const (
 	// frame's alone (see nvmeIO for the queue a command is taken to be
 	// on).
 	ULPNVMe
+	// ULPISER reads the payload of every RC SEND Only and SEND Only with
+	// Invalidate to a QP other than 0 and 1 as an iSER message (RFC
+	// 7145): an iSER header of opcode 1 and the iSCSI PDU's 48-byte
+	// basic header segment after it (76 bytes or more), or a Hello or
+	// HelloReply (28 bytes or more). The choice is the frame's alone.
+	ULPISER
 	numULPs
 )
 
@@ -54,6 +60,9 @@ var ulps = [numULPs]ulpSpec{
 	ULPNVMe: {name: "nvme", doc: "NVMe/RDMA capsules: commands and completions",
 		decode: (*Record).decodeNVMe, reset: (*Record).resetNVMe, has: (*Record).hasNVMe,
 		fields: nvmeFields, text: (*Record).appendNVMe, protocols: []string{"nvme-rdma", "nvme"}},
+	ULPISER: {name: "iser", doc: "iSER messages: the iSER header and the iSCSI PDU's basic header segment",
+		decode: (*Record).decodeISER, reset: (*Record).resetISER, has: (*Record).hasISER,
+		fields: iserFields, text: (*Record).appendISER, protocols: []string{"iser", "iscsi"}},
 }
 
 // String returns the protocol's name, as ParseULP accepts it.

@@ -177,6 +177,7 @@ type qpState struct {
 	cm            cmConn    // the CM connection, with Config.CM
 	ulp           ulpQueue  // the target's requests, with a Config.ULP (ulp.go)
 	nv            nvmeQueue // the NVMe queue, with ULPNVMe
+	is            iserQueue // the iSCSI connection, with ULPISER
 }
 
 // Directions of a frame.
@@ -267,6 +268,7 @@ type Generator struct {
 	cm         cmState   // the CM stages of the phase (cm.go)
 	ulp        ulpState  // the exchanges of the phase's Config.ULP (ulp.go)
 	nv         nvmeState // the NVMe/RDMA state of the phase (nvme.go)
+	is         iserState // the iSER state of the phase (iser.go)
 	cnpOpt     cnp.Options
 	ipID       [2]uint16
 

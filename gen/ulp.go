@@ -15,6 +15,7 @@ type ULP uint8
 const (
 	ULPNone ULP = iota // the RDMA operations of Config.Op, nothing above them
 	ULPNVMe            // NVMe over Fabrics on RDMA (NVMe/RDMA): see the package documentation
+	ULPISER            // iSCSI Extensions for RDMA (iSER): see the package documentation
 	numULPs
 )
 
@@ -39,8 +40,10 @@ type ulpSpec struct {
 	// rejected). nil for ULPNone: a protocol with begin connects with
 	// RDMA-CM.
 	begin func(g *Generator) int
-	// connect readies the protocol's state of q for a new connection.
-	connect func(q *qpState)
+	// connect (connectG, when it needs the generator: its seed) readies
+	// the protocol's state of q for a new connection.
+	connect  func(q *qpState)
+	connectG func(g *Generator, q *qpState)
 	// next lays out command k's messages (ulpState.add) and sets g.q to
 	// the queue pair that carries them.
 	next func(g *Generator, k int) error
@@ -56,6 +59,10 @@ var ulps = [numULPs]ulpSpec{
 		usage: "NVMe/RDMA: CM to port 4420, Connect and Identify on an admin queue,\nthen on -qps I/O queues -messages commands each, by -op: read, write, send (in-capsule data) or send-inv (a Read, SEND with Invalidate)",
 		check: (*Config).checkNVMe, begin: (*Generator).nvmeBegin, connect: nvmeConnect, next: (*Generator).nvmeCommand,
 		cmREQ: (*Generator).nvmeCMRequest, cmREP: (*Generator).nvmeCMAccept, cmREJ: (*Generator).nvmeCMReject},
+	ULPISER: {name: "iser", port: ISERPort, what: "an iSER message",
+		usage: "iSER: CM to port 3260, a Login on each of -qps connections, then -messages SCSI commands each,\nby -op: read (READ(10) or (16), the target RDMA WRITEs) or write (WRITE(10) or (16), the target RDMA READs)",
+		check: (*Config).checkISER, begin: (*Generator).iserBegin, connectG: (*Generator).iserConnect, next: (*Generator).iserCommand,
+		cmREQ: (*Generator).iserCMData, cmREP: (*Generator).iserCMData},
 }
 
 // String returns the name ParseULP accepts: "none", "nvme", ...
@@ -190,6 +197,9 @@ func (g *Generator) ulpConnect(q *qpState) {
 	q.msn = 0
 	if u.connect != nil {
 		u.connect(q)
+	}
+	if u.connectG != nil {
+		u.connectG(g, q)
 	}
 }
 
