@@ -13,8 +13,8 @@ const ISERPort = 3260
 // The iSER settings of the generator's initiator and target, as Linux's
 // iser initiator and isert target use them.
 const (
-	iserBlock   = 512  // the logical unit's block size
-	iserDepth   = 128  // the commands the target takes at once (MaxCmdSN - ExpCmdSN + 1)
+	iserBlock   = 512 // the logical unit's block size
+	iserDepth   = 128 // the commands the target takes at once (MaxCmdSN - ExpCmdSN + 1)
 	iserCMFlags = iser.CMZBVANotSupported | iser.CMSendWInvNotSupported
 	iserISID    = 0x00023d000000 // the initiator's ISID: OUI format, the qualifier its session's
 	iserLUN     = 0              // the logical unit every command goes to
