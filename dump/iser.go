@@ -104,11 +104,21 @@ func (r *Record) appendISER(b []byte) []byte {
 		return appendDec(b, v)
 	}
 	h := &s.bhs
-	b = append(b, h.Opcode.String()...)
+	if name := h.Opcode.Name(); name != "" {
+		b = append(b, name...)
+	} else {
+		b = append(b, "opcode 0x"...)
+		b = append(b, hexDigits[h.Opcode>>4], hexDigits[h.Opcode&0xf])
+	}
 	if h.Opcode == iser.OpSCSICommand {
 		cdb := h.CDB()
 		b = append(b, ' ')
-		b = append(b, cdb.Name()...)
+		if name := iser.OpName(cdb.Opcode()); name != "" {
+			b = append(b, name...)
+		} else {
+			b = append(b, "0x"...)
+			b = append(b, hexDigits[cdb[0]>>4], hexDigits[cdb[0]&0xf])
+		}
 		if lba, ok := cdb.LBA(); ok {
 			n, _ := cdb.TransferLength()
 			b = append(b, " LBA "...)
@@ -118,7 +128,7 @@ func (r *Record) appendISER(b []byte) []byte {
 		}
 	}
 	b = append(b, " ITT 0x"...)
-	b = appendHexTrim(b, uint64(h.ITT))
+	b = appendHex32(b, h.ITT)
 	switch h.Opcode {
 	case iser.OpSCSICommand:
 		b = append(b, " edtl "...)
@@ -150,18 +160,6 @@ func (r *Record) appendISER(b []byte) []byte {
 	if s.data > 0 {
 		b = append(b, " data "...)
 		b = appendDec(b, uint64(s.data))
-	}
-	return b
-}
-
-// appendHexTrim appends v in lowercase hex without leading zeros.
-func appendHexTrim(b []byte, v uint64) []byte {
-	i := 60
-	for i > 0 && v>>uint(i)&0xf == 0 {
-		i -= 4
-	}
-	for ; i >= 0; i -= 4 {
-		b = append(b, hexDigits[v>>uint(i)&0xf])
 	}
 	return b
 }

@@ -40,7 +40,7 @@ var iserFields = sync.OnceValue(func() []Field {
 			}
 			c := b.CDB()
 			isRW, _ := c.ReadWrite()
-			return isRW && cdbLen(c[0]) == n
+			return isRW && c.Len() == n
 		}
 	}
 	rw1016 := func(b *iser.BHS) bool { return rw(10)(b) || rw(12)(b) || rw(16)(b) }
@@ -117,7 +117,7 @@ var iserFields = sync.OnceValue(func() []Field {
 			return none()
 		}, Doc: "READ or WRITE (16): logical block address, 8 bytes as tshark 4.0 shows it"},
 		fBHS("scsi_sbc.rdwr12.xferlen", 32, false, func(b *iser.BHS) bool { return rw(12)(b) || rw(16)(b) }, func(b *iser.BHS) uint64 { c := b.CDB(); v, _ := c.TransferLength(); return uint64(v) }).doc("READ or WRITE (12) or (16): transfer length, blocks"),
-		fBHS("scsi.cdb.control", 8, true, rw1016, func(b *iser.BHS) uint64 { return uint64(b.Rest[12+cdbLen(b.Rest[12])-1]) }).doc("SCSI Command, a READ or WRITE: the CDB's control byte, its last"),
+		fBHS("scsi.cdb.control", 8, true, rw1016, func(b *iser.BHS) uint64 { c := b.CDB(); return uint64(c[c.Len()-1]) }).doc("SCSI Command, a READ or WRITE: the CDB's control byte, its last"),
 		fBHS("scsi.status", 8, true, rsp, func(b *iser.BHS) uint64 { return uint64(b.Status()) }).doc("SCSI Response: the SCSI status, as the SCSI layer shows it"),
 	}
 	for i := range fs {
@@ -125,20 +125,6 @@ var iserFields = sync.OnceValue(func() []Field {
 	}
 	return fs
 })
-
-// cdbLen returns the length of the CDB of operation code op, by its
-// group (SPC-4, 4.2.5.1): 6, 10, 12 or 16 bytes.
-func cdbLen(op uint8) int {
-	switch op >> 5 {
-	case 0:
-		return 6
-	case 4:
-		return 16
-	case 5:
-		return 12
-	}
-	return 10
-}
 
 // fISER is a field of the iSER header, present when has says (nil: on
 // every iSER message).

@@ -55,6 +55,19 @@ func (c *CDB) Name() string {
 	return "0x" + strconv.FormatUint(uint64(c[0]), 16)
 }
 
+// OpName returns the name of SCSI operation code op, "" for one not
+// named; unlike Name it allocates nothing.
+func OpName(op uint8) string { return cdbOps[op].name }
+
+// cdbGroupLen is the length of a CDB by its operation code's group, the
+// top three bits (SPC-4, 4.2.5.1): 0 for the reserved group 3 and the
+// vendor-specific groups 6 and 7, whose lengths the code does not say.
+var cdbGroupLen = [8]int{6, 10, 10, 0, 16, 12, 0, 0}
+
+// Len returns the length of the CDB its operation code's group gives:
+// 6, 10, 12 or 16 bytes, or 0 for a group of no fixed length.
+func (c *CDB) Len() int { return cdbGroupLen[c[0]>>5] }
+
 // ReadWrite reports whether the CDB is a READ or WRITE of 6, 10, 12 or
 // 16 bytes, and which.
 func (c *CDB) ReadWrite() (isRW, write bool) {

@@ -229,8 +229,21 @@ func TestReadWriteCDB(t *testing.T) {
 		t.Errorf("INQUIRY: %s", inquiry.Name())
 	}
 	inquiry[0] = 0xee
-	if inquiry.Name() != "0xee" {
+	if inquiry.Name() != "0xee" || iser.OpName(0xee) != "" || iser.OpName(0x88) != "READ(16)" {
 		t.Errorf("0xee: %s", inquiry.Name())
+	}
+}
+
+// TestCDBLen: a CDB's length by its operation code's group (SPC-4,
+// 4.2.5.1): READ(6) 6, READ(10) and the group 2 MODE SENSE(10) 10,
+// READ(12) 12, READ(16) 16; the reserved group 3 (0x7f, variable
+// length) and the vendor-specific 0xc0 and 0xe0 none.
+func TestCDBLen(t *testing.T) {
+	for op, want := range map[uint8]int{0x08: 6, 0x28: 10, 0x5a: 10, 0xa8: 12, 0x88: 16, 0x7f: 0, 0xc0: 0, 0xe0: 0} {
+		c := iser.CDB{op}
+		if got := c.Len(); got != want {
+			t.Errorf("%#02x: %d, want %d", op, got, want)
+		}
 	}
 }
 
@@ -240,6 +253,7 @@ func TestNames(t *testing.T) {
 		{iser.OpSCSICommand.String(), "SCSI Command"}, {iser.OpDataIn.String(), "SCSI Data-In"}, {iser.OpR2T.String(), "Ready To Transfer"},
 		{iser.ISCSIOpcode(0x3e).String(), "ISCSIOpcode(0x3e)"}, {iser.OpHello.String(), "Hello"}, {iser.Opcode(9).String(), "Opcode(9)"},
 		{iser.StatusName(2), "CHECK CONDITION"}, {iser.StatusName(0x28), "TASK SET FULL"}, {iser.StatusName(1), ""},
+		{iser.OpR2T.Name(), "Ready To Transfer"}, {iser.ISCSIOpcode(0x3e).Name(), ""}, {iser.ISCSIOpcode(0x40).Name(), ""},
 	} {
 		if c.got != c.want {
 			t.Errorf("%q, want %q", c.got, c.want)

@@ -55,6 +55,15 @@ func (o ISCSIOpcode) String() string {
 	return "ISCSIOpcode(0x" + strconv.FormatUint(uint64(o), 16) + ")"
 }
 
+// Name returns the opcode's name, "" for one not named; unlike String
+// it allocates nothing.
+func (o ISCSIOpcode) Name() string {
+	if o < 64 {
+		return iscsiOpcodeNames[o]
+	}
+	return ""
+}
+
 // Target reports whether the target sends PDUs of this opcode.
 func (o ISCSIOpcode) Target() bool { return o&0x20 != 0 }
 
