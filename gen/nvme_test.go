@@ -160,8 +160,8 @@ func TestNVMeConfig(t *testing.T) {
 	if err := c.Set("ulp", "NVMe"); err != nil || c.ULP != gen.ULPNVMe || c.Get("ulp") != "nvme" {
 		t.Errorf("Set ulp NVMe: %v, %v", c.ULP, err)
 	}
-	if err := c.Set("ulp", "iser"); !errors.Is(err, gen.ErrConfig) {
-		t.Errorf("Set ulp iser: %v", err)
+	if err := c.Set("ulp", "smbd"); !errors.Is(err, gen.ErrConfig) {
+		t.Errorf("Set ulp smbd: %v", err)
 	}
 }
 

@@ -47,7 +47,7 @@ func TestULPNVMe(t *testing.T) {
 	if _, js, _ = runCmd(t, nil, "-json", "-Y", "nvme", path); js != "" {
 		t.Errorf("-Y nvme without -ulp selects frames:\n%s", js)
 	}
-	if st, _, errs := runCmd(t, nil, "-ulp", "iser", path); st != 2 || !strings.Contains(errs, "-ulp") {
-		t.Errorf("-ulp iser: status %d, stderr %q", st, errs)
+	if st, _, errs := runCmd(t, nil, "-ulp", "smbd", path); st != 2 || !strings.Contains(errs, "-ulp") {
+		t.Errorf("-ulp smbd: status %d, stderr %q", st, errs)
 	}
 }
