@@ -39,7 +39,7 @@ func TestISER(t *testing.T) {
 			logged        bool
 			itts          map[uint32]*pending
 		}
-		sess := map[uint32]*session{} // by the initiator's connection index
+		sess := map[uint32]*session{}    // by the initiator's connection index
 		reading := map[uint32]*pending{} // the WRITE whose data the target reads, by connection
 		commands, responses, logins := 0, 0, 0
 		a := reassembly.New(reassembly.Config{}, func(m *reassembly.Message[uint32]) {
