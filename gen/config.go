@@ -193,7 +193,12 @@ type Config struct {
 	// each I/O queue's Connect and Messages I/O commands per I/O queue
 	// of Size bytes, by Op: OpRead a Read, OpWrite a Write, OpSend a
 	// Write with in-capsule data, OpSendInv a Read whose completion is a
-	// SEND with Invalidate (see the package documentation). RC only.
+	// SEND with Invalidate (see the package documentation). With
+	// ULPISER (iSER) it plays an iSCSI initiator and target: QPs
+	// connections, each connected with RDMA-CM (CMPort 0 means
+	// ISERPort, 3260) with the iSER private data and logged in, then
+	// Messages SCSI READs (OpRead) or WRITEs (OpWrite) of Size bytes per
+	// connection. RC only.
 	ULP ULP
 	// Faults are the losses, duplicates and RNR NAKs the phase suffers on
 	// demand, and the retry attributes of its queue pairs (RC).

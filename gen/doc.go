@@ -156,6 +156,35 @@
 // buffer of the queue pair and an R_Key whose low byte changes with
 // every command, as fast-registered memory does.
 //
+// # iSER
+//
+// With Config.ULP set to ULPISER (rocegen -ulp iser) a phase plays an
+// iSCSI initiator (the requester's side) and target (the responder's)
+// over iSER (RFC 7145), as Linux's iser and isert do, the PDUs built by
+// package iser. Each of the QPs queue pairs is a connection of its own
+// session, connected with RDMA-CM (CM is implied) to port ISERPort
+// (3260) unless CMPort says otherwise, the REQ's and REP's private data
+// the iSER CM data (no zero-based virtual addresses, no SEND with
+// Invalidate). Each connection logs in first: a Login Request (ISID
+// 0x00023d000000 plus the low 16 bits of the queue pair number, CmdSN
+// 1, the initiator's and target's
+// names and the operational keys, RDMAExtensions=Yes among them) that
+// goes from the operational stage straight to full feature phase, and
+// the target's Login Response (status success, a TSIH, the target's
+// first StatSN drawn from the seed). Then Messages SCSI commands per
+// connection, round-robin, of Size bytes (a multiple of the 512-byte
+// block, below 16 MiB), each in an iSER control-type message with the
+// STag and base offset of a buffer of the queue pair (an R_Key whose
+// low byte changes with every command): OpRead a READ, the header's
+// Read STag valid, the target RDMA WRITEs the data there and SENDs the
+// SCSI Response; OpWrite a WRITE, the Write STag valid, the target RDMA
+// READs the data (the initiator answers with READ Responses), then the
+// SCSI Response. The first connection's commands are READ(10) and
+// WRITE(10) from LBA 0 on; the others' go to LBA 2^32 times their index
+// on, in READ(16) and WRITE(16). CmdSN, ExpStatSN, StatSN, ExpCmdSN
+// and MaxCmdSN (128 commands deep) go on as RFC 7143 numbers them. Every
+// message with AckReq is acknowledged, as with NVMe/RDMA.
+//
 // # Timing
 //
 // Frames are laid out on one timeline at the line rate Rate, as a tap
