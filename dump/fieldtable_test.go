@@ -31,7 +31,7 @@ import (
 func fieldTestCaptures(t *testing.T) []string {
 	dir := t.TempDir()
 	paths := append(testcaps.Shipped(t), testcaps.Generated(t, dir)...)
-	paths = append(paths, nvmeCapture(t, dir))
+	paths = append(paths, nvmeCapture(t, dir), iserCapture(t, dir))
 	var frames [][]byte
 	for _, s := range synthetic(t) {
 		frames = append(frames, s.frame)
@@ -103,6 +103,10 @@ func writePcap(t *testing.T, path string, frames [][]byte, cis []gopacket.Captur
 	return path
 }
 
+// helloOnly are the fields of iSER Hello and HelloReply messages, which
+// rocegen does not send and no test capture holds yet.
+var helloOnly = map[string]bool{"iser.flags.rej": true, "iser.ird": true, "iser.ord": true}
+
 // TestFieldTableIsJSON checks, on every frame of every test capture, that
 // the field table gives exactly the keys and values AppendJSON writes: a
 // display filter sees what the JSON shows.
@@ -110,74 +114,77 @@ func TestFieldTableIsJSON(t *testing.T) {
 	frames, values := 0, 0
 	seen := map[string]bool{}
 	for _, path := range fieldTestCaptures(t) {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src, err := capfile.NewSource(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bad := 0
-		// ULPNVMe, for the capsules of nvmeCapture (and any SEND of the
-		// others that looks like one).
-		_, err = dump.Scan(src, dump.Options{Workers: 1, ULP: dump.ULPNVMe}, func(r *dump.Record) error {
-			frames++
-			js := parseLines(t, r.AppendJSON(nil))[0]
-			fromTable := map[string]string{}
-			for i := range dump.Fields() {
-				fd := &dump.Fields()[i]
-				v, ok := fd.Get(r)
-				if ok {
-					fromTable[fd.Name] = string(fd.AppendValue(nil, v))
-					seen[fd.Name] = true
-				}
-				if fd.Uint != nil {
-					if u, uok := fd.Uint(r); uok != ok || ok && u != v.U {
-						bad++
-						t.Errorf("%s frame %d: %s: Uint gives %d %v, Get %d %v", path, r.Number, fd.Name, u, uok, v.U, ok)
+		for _, ulp := range dump.ULPs() {
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := capfile.NewSource(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bad := 0
+			// Each upper-layer protocol, for the capsules of nvmeCapture and
+			// the messages of iserCapture (and any SEND of the others that
+			// looks like one).
+			_, err = dump.Scan(src, dump.Options{Workers: 1, ULP: ulp}, func(r *dump.Record) error {
+				frames++
+				js := parseLines(t, r.AppendJSON(nil))[0]
+				fromTable := map[string]string{}
+				for i := range dump.Fields() {
+					fd := &dump.Fields()[i]
+					v, ok := fd.Get(r)
+					if ok {
+						fromTable[fd.Name] = string(fd.AppendValue(nil, v))
+						seen[fd.Name] = true
+					}
+					if fd.Uint != nil {
+						if u, uok := fd.Uint(r); uok != ok || ok && u != v.U {
+							bad++
+							t.Errorf("%s frame %d: %s: Uint gives %d %v, Get %d %v", path, r.Number, fd.Name, u, uok, v.U, ok)
+						}
 					}
 				}
-			}
-			for k, v := range js {
-				var text string
-				switch v := v.(type) {
-				case json.Number:
-					text = string(v)
-				case bool:
-					text = strconv.FormatBool(v)
-				case string:
-					text = v
+				for k, v := range js {
+					var text string
+					switch v := v.(type) {
+					case json.Number:
+						text = string(v)
+					case bool:
+						text = strconv.FormatBool(v)
+					case string:
+						text = v
+					}
+					got, ok := fromTable[k]
+					switch {
+					case !ok:
+						bad++
+						t.Errorf("%s frame %d: JSON has %s = %v, the field table has no value", path, r.Number, k, v)
+					case got != text:
+						bad++
+						t.Errorf("%s frame %d: %s: JSON %q, field table %q", path, r.Number, k, text, got)
+					}
+					values++
 				}
-				got, ok := fromTable[k]
-				switch {
-				case !ok:
-					bad++
-					t.Errorf("%s frame %d: JSON has %s = %v, the field table has no value", path, r.Number, k, v)
-				case got != text:
-					bad++
-					t.Errorf("%s frame %d: %s: JSON %q, field table %q", path, r.Number, k, text, got)
+				for k, v := range fromTable {
+					if _, ok := js[k]; !ok {
+						bad++
+						t.Errorf("%s frame %d: field table has %s = %s, JSON has no such key", path, r.Number, k, v)
+					}
 				}
-				values++
-			}
-			for k, v := range fromTable {
-				if _, ok := js[k]; !ok {
-					bad++
-					t.Errorf("%s frame %d: field table has %s = %s, JSON has no such key", path, r.Number, k, v)
+				if bad > 20 {
+					t.FailNow()
 				}
+				return nil
+			})
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
 			}
-			if bad > 20 {
-				t.FailNow()
-			}
-			return nil
-		})
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
 		}
 	}
 	for _, fd := range dump.Fields() {
-		if !seen[fd.Name] {
+		if !seen[fd.Name] && !helloOnly[fd.Name] {
 			t.Errorf("field %s never present in the test captures", fd.Name)
 		}
 	}
